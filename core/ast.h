@@ -1,0 +1,50 @@
+#pragma once
+// The kernel AST: what one kernel computes, as a tree from its STORE down to its LOADs.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/ops.h"
+#include "core/shape_tracker.h"
+
+namespace tr {
+
+enum class AstOp : uint8_t { Store, Load, Const, Arange, Alu, Reduce };
+
+struct AstNode;
+using AstRef = std::shared_ptr<const AstNode>;
+
+struct AstNode {
+  AstOp op;
+  DType dtype;
+  std::vector<AstRef> srcs;
+  Op alu = Op::Add;                  // Alu: the operation (Cast included); Reduce: Sum or ReduceMax
+  int idx = -1;                      // Load, Store: the buffer's position in the kernel's argument list
+  std::optional<ShapeTracker> st;    // Load, Store, Const, Arange
+  ConstValue value = int64_t{0};     // Const
+  std::vector<int> axes;             // Reduce: reduced axes of the full shape
+};
+
+AstRef ast_store(int idx, ShapeTracker st, AstRef value);
+AstRef ast_load(int idx, DType dtype, ShapeTracker st);
+AstRef ast_const(ConstValue v, DType dtype, ShapeTracker st);
+AstRef ast_arange(DType dtype, ShapeTracker st);
+AstRef ast_alu(Op op, DType dtype, std::vector<AstRef> srcs);
+AstRef ast_reduce(Op op, DType dtype, AstRef src, std::vector<int> axes);
+
+// Rebuilds the tree with every tracker passed through f (loads, consts, aranges and the store).
+AstRef map_trackers(const AstRef& ast, const std::function<ShapeTracker(const ShapeTracker&)>& f);
+// Calls f on every node once, parents before children.
+void walk(const AstRef& ast, const std::function<void(const AstNode&)>& f);
+
+// The tree as SPEC section 4 prints it:
+//   0 ━┳ STORE MemBuffer(idx=0, dtype=int, st=(1,):(0,))
+//   1  ┗━┳ SUM (0,)
+std::string print_ast(const AstRef& ast);
+// One line per node: what the node is, without the tree drawing ("LOAD MemBuffer(...)").
+std::string ast_node_str(const AstNode& n);
+
+}  // namespace tr

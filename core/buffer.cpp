@@ -1,0 +1,60 @@
+#include "core/buffer.h"
+
+#include <cstring>
+
+namespace tr {
+namespace {
+
+template <typename T>
+T load(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+void store(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+}  // namespace
+
+ConstValue HostData::get(int64_t i) const {
+  const std::byte* p = bytes.data() + i * itemsize(dtype);
+  switch (dtype) {
+    case DType::Bool: return load<uint8_t>(p) != 0;
+    case DType::Int8: return int64_t{load<int8_t>(p)};
+    case DType::UInt8: return int64_t{load<uint8_t>(p)};
+    case DType::Int16: return int64_t{load<int16_t>(p)};
+    case DType::UInt16: return int64_t{load<uint16_t>(p)};
+    case DType::Int32: return int64_t{load<int32_t>(p)};
+    case DType::UInt32: return int64_t{load<uint32_t>(p)};
+    case DType::Int64: return load<int64_t>(p);
+    case DType::UInt64: return static_cast<int64_t>(load<uint64_t>(p));
+    case DType::Float16: return static_cast<double>(half_bits_to_float(load<uint16_t>(p)));
+    case DType::Float32: return static_cast<double>(load<float>(p));
+    case DType::Float64: return load<double>(p);
+  }
+  return int64_t{0};
+}
+
+void HostData::set(int64_t i, const ConstValue& v) {
+  std::byte* p = bytes.data() + i * itemsize(dtype);
+  const ConstValue c = cast_const(v, dtype);
+  switch (dtype) {
+    case DType::Bool: store<uint8_t>(p, std::get<bool>(c) ? 1 : 0); break;
+    case DType::Int8: store(p, static_cast<int8_t>(std::get<int64_t>(c))); break;
+    case DType::UInt8: store(p, static_cast<uint8_t>(std::get<int64_t>(c))); break;
+    case DType::Int16: store(p, static_cast<int16_t>(std::get<int64_t>(c))); break;
+    case DType::UInt16: store(p, static_cast<uint16_t>(std::get<int64_t>(c))); break;
+    case DType::Int32: store(p, static_cast<int32_t>(std::get<int64_t>(c))); break;
+    case DType::UInt32: store(p, static_cast<uint32_t>(std::get<int64_t>(c))); break;
+    case DType::Int64: store(p, std::get<int64_t>(c)); break;
+    case DType::UInt64: store(p, static_cast<uint64_t>(std::get<int64_t>(c))); break;
+    case DType::Float16: store(p, float_to_half_bits(static_cast<float>(std::get<double>(c)))); break;
+    case DType::Float32: store(p, static_cast<float>(std::get<double>(c))); break;
+    case DType::Float64: store(p, std::get<double>(c)); break;
+  }
+}
+
+}  // namespace tr

@@ -1,0 +1,18 @@
+#pragma once
+// Settings of a session, with tinygrad's environment variables (DEBUG, NOOPT, BEAM, DEV) as defaults.
+#include <string>
+#include <vector>
+
+namespace tr {
+
+struct Settings {
+  int debug = 0;
+  bool noopt = false;
+  int beam = 0;
+  std::string device = "CPU";
+  std::vector<std::string> render;  // backends whose source DEBUG>=4 shows; empty: the device's own
+};
+
+Settings& settings();  // process-wide, read from the environment on first use
+
+}  // namespace tr

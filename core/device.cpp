@@ -1,0 +1,76 @@
+#include "core/device.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "core/error.h"
+
+namespace tr {
+namespace {
+
+std::vector<DeviceEntry>& entries() {
+  static std::vector<DeviceEntry> e;
+  return e;
+}
+
+struct Opened {
+  std::unique_ptr<Device> device;
+  std::string error;  // why it could not open
+};
+
+std::map<std::string, Opened>& opened() {
+  static std::map<std::string, Opened> m;
+  return m;
+}
+
+Opened& open(const std::string& name) {
+  static std::mutex mu;
+  std::lock_guard lock(mu);
+  const std::string canon = canonical_device(name);
+  auto it = opened().find(canon);
+  if (it != opened().end()) return it->second;
+  Opened o;
+  const auto e = std::find_if(entries().begin(), entries().end(), [&](const DeviceEntry& d) { return d.name == canon; });
+  if (e == entries().end()) {
+    std::string known;
+    for (const DeviceEntry& d : entries()) known += (known.empty() ? "" : ", ") + d.name;
+    o.error = fmt::format("unknown device '{}' (devices: {})", name, known);
+  } else {
+    try {
+      o.device = e->open();
+    } catch (const Error& err) {
+      o.error = err.what();
+    }
+  }
+  return opened().emplace(canon, std::move(o)).first->second;
+}
+
+}  // namespace
+
+void register_device(DeviceEntry entry) {
+  auto& e = entries();
+  if (std::none_of(e.begin(), e.end(), [&](const DeviceEntry& d) { return d.name == entry.name; }))
+    e.push_back(std::move(entry));
+}
+
+const std::vector<DeviceEntry>& registered_devices() { return entries(); }
+
+Device& device(const std::string& name) {
+  Opened& o = open(name);
+  if (!o.device) throw Error("device", o.error);
+  return *o.device;
+}
+
+std::string device_status(const std::string& name) { return open(name).error; }
+
+std::string canonical_device(const std::string& name) {
+  std::string up = name;
+  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (const auto colon = up.find(':'); colon != std::string::npos) up.resize(colon);
+  if (up == "GPU" || up == "CL") return "OPENCL";
+  if (up == "CLANG" || up == "C") return "CPU";
+  return up;
+}
+
+}  // namespace tr

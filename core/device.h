@@ -1,0 +1,49 @@
+#pragma once
+// What a device offers the engine. devices/ implements these and registers them by name; core only
+// sees this interface, so it compiles with no runtime library at all.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/buffer.h"
+#include "core/uops.h"
+
+namespace tr {
+
+class Program {
+ public:
+  virtual ~Program() = default;
+  // Runs once over the given buffers and returns the kernel's time in seconds.
+  virtual double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& backend() const = 0;  // the renderer whose source it runs: "c", "llvm", "opencl", "cuda"
+  virtual Target target() const = 0;              // what the linearizer may use on it
+  virtual BufferRef alloc(DType dtype, int64_t size) = 0;
+  virtual void copyin(const Buffer& dst, const void* src) = 0;  // all of dst's bytes
+  virtual void copyout(void* dst, const Buffer& src) = 0;
+  // Compiles (or finds in the on-disk cache) the source; `cached` tells which happened.
+  virtual std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) = 0;
+};
+
+struct DeviceEntry {
+  std::string name;
+  std::function<std::unique_ptr<Device>()> open;  // throws tr::Error("device", why) when it cannot
+};
+
+void register_device(DeviceEntry entry);
+const std::vector<DeviceEntry>& registered_devices();
+// Opens the device on first use and keeps it; throws tr::Error("device") with the reason if it cannot.
+Device& device(const std::string& name);
+// Why a device cannot open, or "" when it can (opens it to find out).
+std::string device_status(const std::string& name);
+std::string canonical_device(const std::string& name);  // "cpu" -> "CPU", "gpu"/"cl" -> "OPENCL"
+
+}  // namespace tr

@@ -1,0 +1,55 @@
+#pragma once
+// A kernel ready to be lowered: its AST over a full shape (output dims first, reduce dims last) and
+// the dims that opts have split and given roles (loops, threads, workgroup, unrolled).
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <string>
+#include <vector>
+
+#include "core/ast.h"
+#include "core/uops.h"
+
+namespace tr {
+
+enum class DimRole : uint8_t { Thread, Global, Local, Reduce, Group, Upcast, Unroll };
+std::string_view dim_role_name(DimRole r);
+
+// A piece of one axis of the full shape: the axis index contributes var * stride.
+struct Dim {
+  int axis;
+  int64_t size;
+  int64_t stride;
+  DimRole role;
+};
+
+enum class OptOp : uint8_t { Upcast, Unroll, Local, Group, Thread };
+std::string_view opt_name(OptOp op);
+std::optional<OptOp> parse_opt(std::string_view s);
+
+struct Opt {
+  OptOp op;
+  int dim;         // index into Kernel::dims at the time the opt is applied
+  int64_t amount;  // the size of the new inner (or, for THREAD, outer) piece
+  std::string str() const;  // "UPCAST(0, 4)"
+};
+
+struct Kernel {
+  AstRef ast;                  // trackers reshaped to full_shape (the store's has 1 on reduce axes)
+  Shape full_shape;
+  int first_reduce;            // axes [first_reduce, ndim) are reduced
+  std::vector<Dim> dims;
+  std::vector<Opt> opts;
+
+  // Moves reduce axes last and merges adjacent axes that every tracker allows.
+  static Kernel from_ast(const AstRef& ast);
+  int64_t output_size() const;
+  std::string base_name() const;  // "r_2", "E_4_4": the prefix and the sizes of the dims in order
+};
+
+// Each throws tr::Error("opt", why) when the opt does not fit the kernel.
+Kernel apply_opt(const Kernel& k, const Opt& opt);
+// The hand-written heuristic: THREAD over the cores on CPU, UPCAST/UNROLL of small inner dims.
+Kernel default_opts(const Kernel& k, const Target& target);
+
+}  // namespace tr

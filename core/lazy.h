@@ -1,0 +1,50 @@
+#pragma once
+// The lazy graph: every tensor operation makes a node, nothing runs until a value is needed.
+// A node is a base (it computes a contiguous result of its shape) or a VIEW (a ShapeTracker over
+// a base). A VIEW's source is always a base: movement ops on a view compose their trackers.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/buffer.h"
+#include "core/dtype.h"
+#include "core/ops.h"
+#include "core/shape_tracker.h"
+
+namespace tr {
+
+struct LazyNode;
+using LazyRef = std::shared_ptr<LazyNode>;
+
+using LazyArg = std::variant<std::monostate,
+                             ConstValue,                        // Const
+                             ShapeTracker,                      // View
+                             std::vector<int>,                  // Sum, ReduceMax: reduced axes (kept as 1)
+                             std::shared_ptr<const HostData>>;  // Copy from the host
+
+struct LazyNode {
+  Op op;
+  DType dtype;
+  Shape shape;
+  std::string device;
+  std::vector<LazyRef> srcs;
+  LazyArg arg;
+  uint64_t id;             // creation order, for stable printing
+  BufferRef buffer;        // set once realized; a realized node is read with LOAD from then on
+  bool forced = false;     // realize()/contiguous() asked for this node's own buffer
+
+  bool is_view() const { return op == Op::View; }
+  const LazyNode& base() const { return is_view() ? *srcs[0] : *this; }
+  // The tracker from the base's contiguous buffer to this node's shape.
+  ShapeTracker st() const;
+};
+
+LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg = {});
+// A VIEW of x with tracker st (st applies on top of x's own view, if x is a view). Returns x's base
+// itself when the result is the identity on it.
+LazyRef make_view(const LazyRef& x, const ShapeTracker& st_on_x);
+LazyRef base_of(const LazyRef& x);
+
+}  // namespace tr

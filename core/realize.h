@@ -1,0 +1,58 @@
+#pragma once
+// Runs a schedule: allocates, applies opts, lowers, renders, compiles, launches and times each item.
+// Every run leaves a record that DEBUG output, --json, the trace and the Timings pane read.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/kernel.h"
+#include "core/lazy.h"
+#include "core/schedule.h"
+#include "core/uops.h"
+
+namespace tr {
+
+struct KernelRecord {
+  std::string name;
+  std::string device;
+  Kernel kernel;
+  UOpProgram program;
+  std::string source;  // rendered for the device's backend
+  std::string reason;  // why the scheduler ended this kernel where it did
+  double seconds = 0;
+  bool cached = false;  // the compiled program came from the on-disk cache
+};
+
+struct CopyRecord {
+  int64_t bytes = 0;
+  std::string from, to;
+  double seconds = 0;
+};
+
+struct RunRecord {
+  bool is_copy = false;
+  KernelRecord kernel;
+  CopyRecord copy;
+  double start_us = 0;  // since the process started: the trace's time axis
+};
+
+struct Realization {
+  std::vector<ScheduleItem> schedule;
+  std::vector<RunRecord> runs;
+  double schedule_ms = 0;
+};
+
+// Schedules and runs what is needed for outs; an empty schedule when all are realized.
+Realization realize(const std::vector<LazyRef>& outs);
+// Lowers one kernel item as it would run (opts as the settings say) without running it.
+KernelRecord lower(const ScheduleItem& item, const std::string& device);
+// Lowers k with the given opts (for :opt), compiles and times it on its device over fresh buffers.
+KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts);
+
+// Every record since the process started (or since clear_history), in order.
+const std::vector<RunRecord>& history();
+const Realization& last_realization();
+void clear_history();
+double now_us();
+
+}  // namespace tr

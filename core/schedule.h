@@ -1,0 +1,24 @@
+#pragma once
+// The realize boundary: groups the lazy graph into kernels and copies, each with the reason it ends.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ast.h"
+#include "core/lazy.h"
+
+namespace tr {
+
+struct ScheduleItem {
+  enum class Kind { Kernel, Copy } kind;
+  AstRef ast;                        // Kernel: buffer idx 0 is outputs[0], then inputs in order
+  std::vector<LazyRef> outputs;      // the base nodes this item realizes
+  std::vector<LazyRef> inputs;       // Kernel: realized nodes it loads; Copy from a device: the source
+  std::string reason;                // why this kernel (or copy) exists
+  std::vector<uint64_t> fused;       // ids of the lazy nodes computed inside this kernel
+};
+
+// Items in execution order. Nodes already realized are loaded, never recomputed.
+std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs);
+
+}  // namespace tr

@@ -1,0 +1,136 @@
+// Tensor handles: broadcasting, promotion, realization and reading values back.
+#include "core/tensor.h"
+
+#include <algorithm>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/realize.h"
+#include "core/schedule.h"
+
+namespace tr {
+
+Shape broadcast_shape(const Shape& a, const Shape& b) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; i++) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1) fail("shape", "cannot broadcast {} with {}", shape_str(a), shape_str(b));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+namespace {
+
+// A broadcast constant or index has no buffer worth keeping: realize the values the view shows.
+Tensor realizable(const Tensor& x) {
+  const Op base_op = base_of(x.node())->op;
+  return x.node()->is_view() && (base_op == Op::Const || base_op == Op::Arange) ? x.contiguous() : x;
+}
+
+}  // namespace
+
+Tensor Tensor::broadcast_to(const Shape& target) const {
+  if (shape() == target) return *this;
+  if (target.size() < shape().size()) fail("shape", "cannot broadcast {} to {}", shape_str(shape()), shape_str(target));
+  Shape padded(target.size() - shape().size(), 1);
+  padded.insert(padded.end(), shape().begin(), shape().end());
+  return reshape(padded).expand(target);
+}
+
+bool Tensor::realized() const { return base_of(node_)->buffer != nullptr; }
+
+std::pair<Tensor, Tensor> Tensor::broadcasted(const Tensor& x, const Tensor& y) {
+  const DType t = promote(x.dtype(), y.dtype());
+  const Shape shape = broadcast_shape(x.shape(), y.shape());
+  return {x.cast(t).broadcast_to(shape), y.cast(t).broadcast_to(shape)};
+}
+
+Tensor Tensor::unary(Op op) const {
+  return Tensor(make_node(op, dtype(), shape(), device(), {node_}));
+}
+
+Tensor Tensor::binary(Op op, const Tensor& y) const {
+  if (device() != y.device()) fail("device", "operands are on {} and {}; move one with .to()", device(), y.device());
+  const DType out = is_comparison(op) ? DType::Bool : dtype();
+  return Tensor(make_node(op, out, shape(), device(), {node_, y.node_}));
+}
+
+Tensor Tensor::cast(DType t) const {
+  if (t == dtype()) return *this;
+  return Tensor(make_node(Op::Cast, t, shape(), device(), {node_}));
+}
+
+Tensor Tensor::move(const ShapeTracker& st) const { return Tensor(make_view(node_, st)); }
+
+Tensor Tensor::contiguous() const {
+  const LazyRef base = base_of(node_);
+  if (!node_->is_view() && base->op != Op::Const && base->op != Op::Arange) {
+    base->forced = true;
+    return *this;
+  }
+  const LazyRef c = make_node(Op::Contiguous, dtype(), shape(), device(), {node_});
+  c->forced = true;
+  return Tensor(c);
+}
+
+Tensor Tensor::to(const std::string& dev) const {
+  const std::string target = canonical_device(dev);
+  tr::device(target);  // fails here, with the reason, when the device cannot open
+  if (target == device()) return *this;
+  const Tensor src = contiguous();
+  return Tensor(make_node(Op::Copy, dtype(), shape(), target, {src.node_}));
+}
+
+Tensor& Tensor::realize() {
+  std::vector<Tensor> one{*this};
+  realize_all(one);
+  *this = one[0];
+  return *this;
+}
+
+HostData Tensor::data() const {
+  HostData out(dtype(), numel());
+  if (numel() == 0) return out;
+  Tensor t = node_->is_view() ? contiguous() : *this;
+  t.realize();
+  const Buffer& buf = *base_of(t.node_)->buffer;
+  tr::device(buf.device).copyout(out.bytes.data(), buf);
+  return out;
+}
+
+ConstValue Tensor::item() const {
+  if (numel() != 1) fail("value", "item() needs a tensor of one element, not shape {}", shape_str(shape()));
+  return data().get(0);
+}
+
+Tensor where(const Tensor& c, const Tensor& a, const Tensor& b) { return c.where(a, b); }
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+  const auto [x, y] = Tensor::broadcasted(a.cast(DType::Float64), b.cast(DType::Float64));
+  const Tensor close = (x.sub(y)).abs().le(Tensor::scalar_like(y, atol).add(y.abs().mul(Tensor::scalar_like(y, rtol))));
+  // nan compares unequal, as in numpy's default
+  return std::get<bool>(close.logical_not().max().item()) == false;
+}
+
+int count_kernels(const std::vector<Tensor>& xs) {
+  std::vector<LazyRef> outs;
+  for (const Tensor& x : xs) outs.push_back(base_of(x.node()));
+  const auto items = create_schedule(outs);
+  return static_cast<int>(std::count_if(items.begin(), items.end(),
+                                        [](const ScheduleItem& i) { return i.kind == ScheduleItem::Kind::Kernel; }));
+}
+
+void realize_all(std::vector<Tensor>& xs) {
+  std::vector<LazyRef> outs;
+  for (Tensor& x : xs) {
+    x = realizable(x);
+    outs.push_back(base_of(x.node()));
+  }
+  tr::realize(outs);
+}
+
+}  // namespace tr

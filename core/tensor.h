@@ -1,0 +1,169 @@
+#pragma once
+// The engine's C++ API: a Tensor is a handle on a lazy node. Operations follow tinygrad's Tensor
+// (names, defaults, broadcasting and dtype promotion); every one is built from the primitives of
+// core/ops.h. Errors throw tr::Error.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/buffer.h"
+#include "core/dtype.h"
+#include "core/lazy.h"
+
+namespace tr {
+
+using Axes = std::optional<std::vector<int>>;  // nullopt: every axis
+
+struct Slice {
+  std::optional<int64_t> start, stop, step;
+};
+struct NewAxis {};
+struct Ellipsis {};
+using Index = std::variant<int64_t, Slice, NewAxis, Ellipsis>;
+
+class Tensor {
+ public:
+  explicit Tensor(LazyRef node) : node_(std::move(node)) {}
+
+  // creation (device "" means the session's default device)
+  static Tensor from_host(HostData data, const Shape& shape, const std::string& device = "");
+  static Tensor full(const Shape& shape, ConstValue value, std::optional<DType> dtype = {}, const std::string& device = "");
+  static Tensor zeros(const Shape& shape, DType dtype = DType::Float32, const std::string& device = "");
+  static Tensor ones(const Shape& shape, DType dtype = DType::Float32, const std::string& device = "");
+  // dtype defaults to int32 when start, stop and step are all integers, else float32
+  static Tensor arange(ConstValue start, ConstValue stop, ConstValue step = int64_t{1}, std::optional<DType> dtype = {},
+                       const std::string& device = "");
+  static Tensor linspace(ConstValue start, ConstValue stop, int64_t steps, DType dtype = DType::Float32,
+                         const std::string& device = "");
+  static Tensor eye(int64_t n, std::optional<int64_t> m = {}, DType dtype = DType::Float32, const std::string& device = "");
+  // Counter-based: element i of a seeded stream is a pure function of (seed, i) (see core/random.h).
+  static Tensor rand(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32, const std::string& device = "");
+  static Tensor randn(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32, const std::string& device = "");
+  // A Python scalar as an operand of x: tinygrad's rule (float tensors and int-with-int keep x's dtype).
+  static Tensor scalar_like(const Tensor& x, ConstValue v);
+  Tensor full_like(ConstValue v, std::optional<DType> dtype = {}) const;
+  Tensor zeros_like() const;
+  Tensor ones_like() const;
+
+  // attributes
+  const LazyRef& node() const { return node_; }
+  const Shape& shape() const { return node_->shape; }
+  DType dtype() const { return node_->dtype; }
+  const std::string& device() const { return node_->device; }
+  int ndim() const { return static_cast<int>(shape().size()); }
+  int64_t numel() const { return prod(shape()); }
+  bool realized() const;
+
+  // element-wise
+  Tensor neg() const;
+  Tensor exp() const;
+  Tensor exp2() const;
+  Tensor log() const;
+  Tensor log2() const;
+  Tensor sqrt() const;
+  Tensor rsqrt() const;
+  Tensor sin() const;
+  Tensor cos() const;
+  Tensor tan() const;
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor gelu() const;
+  Tensor silu() const;
+  Tensor abs() const;
+  Tensor sign() const;
+  Tensor reciprocal() const;
+  Tensor square() const;
+  Tensor floor() const;
+  Tensor ceil() const;
+  Tensor trunc() const;
+  Tensor round() const;  // half to even
+  Tensor logical_not() const;
+  Tensor cast(DType dtype) const;
+
+  Tensor add(const Tensor& y) const;
+  Tensor sub(const Tensor& y) const;
+  Tensor mul(const Tensor& y) const;
+  Tensor div(const Tensor& y) const;       // true division: ints become float
+  Tensor floordiv(const Tensor& y) const;  // Python's //
+  Tensor mod(const Tensor& y) const;       // Python's %: the sign of the divisor
+  Tensor pow(const Tensor& y) const;
+  Tensor pow(const ConstValue& exponent) const;  // x ** c: exact products for integer and half-integer c
+  Tensor rpow(const ConstValue& base) const;     // c ** x
+  Tensor maximum(const Tensor& y) const;
+  Tensor minimum(const Tensor& y) const;
+  Tensor where(const Tensor& a, const Tensor& b) const;  // this is the condition
+  Tensor eq(const Tensor& y) const;
+  Tensor ne(const Tensor& y) const;
+  Tensor lt(const Tensor& y) const;
+  Tensor le(const Tensor& y) const;
+  Tensor gt(const Tensor& y) const;
+  Tensor ge(const Tensor& y) const;
+  Tensor logical_and(const Tensor& y) const;  // bool (or bitwise on ints)
+  Tensor logical_or(const Tensor& y) const;
+  Tensor bitwise_xor(const Tensor& y) const;
+
+  // reductions
+  Tensor sum(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor max(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor min(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor mean(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor var(const Axes& axis = {}, bool keepdim = false, double correction = 1) const;
+  Tensor std(const Axes& axis = {}, bool keepdim = false, double correction = 1) const;
+  Tensor prod(const Axes& axis = {}, bool keepdim = false) const;
+  Tensor argmax(std::optional<int> axis = {}, bool keepdim = false) const;
+  Tensor argmin(std::optional<int> axis = {}, bool keepdim = false) const;
+  Tensor softmax(int axis = -1) const;
+  Tensor log_softmax(int axis = -1) const;
+  Tensor logsumexp(const Axes& axis = {}, bool keepdim = false) const;
+
+  // movement (-1 allowed once in reshape; -1 keeps a dim in expand)
+  Tensor reshape(const std::vector<int64_t>& shape) const;
+  Tensor permute(const std::vector<int>& order) const;
+  Tensor expand(const std::vector<int64_t>& shape) const;
+  Tensor pad(const std::vector<Range>& padding, ConstValue value = int64_t{0}) const;  // (before, after) per dim
+  Tensor shrink(const std::vector<std::optional<Range>>& bounds) const;              // nullopt: whole dim
+  Tensor flip(const std::vector<int>& axes) const;
+  Tensor transpose(int a = 1, int b = 0) const;
+  Tensor T() const;
+  Tensor flatten(int start_dim = 0, int end_dim = -1) const;
+  Tensor unsqueeze(int dim) const;
+  Tensor squeeze(std::optional<int> dim = {}) const;
+  Tensor repeat(const std::vector<int64_t>& repeats) const;
+  Tensor cat(const std::vector<Tensor>& others, int dim = 0) const;
+  Tensor getitem(const std::vector<Index>& indices) const;
+
+  // linear algebra
+  Tensor dot(const Tensor& w) const;
+  Tensor matmul(const Tensor& w) const;
+
+  // control
+  Tensor contiguous() const;
+  Tensor to(const std::string& device) const;
+  Tensor& realize();           // runs what this tensor needs; the handle then reads a buffer
+  HostData data() const;       // realizes and copies the values out, row-major
+  ConstValue item() const;     // a one-element tensor to a number
+
+  Tensor broadcast_to(const Shape& shape) const;  // numpy's rule: align right, grow size-1 dims
+  // Broadcasts both to a common shape and promotes to a common dtype (tinygrad's _broadcasted).
+  static std::pair<Tensor, Tensor> broadcasted(const Tensor& x, const Tensor& y);
+
+ private:
+  Tensor reduce(Op op, const Axes& axis, bool keepdim) const;
+  Tensor inverse() const;  // an order-reversing map: -x, ~x or not x
+  Tensor move(const ShapeTracker& st) const;
+  Tensor unary(Op op) const;
+  Tensor binary(Op op, const Tensor& y) const;  // same shape, same dtype
+  LazyRef node_;
+};
+
+Shape broadcast_shape(const Shape& a, const Shape& b);  // throws "cannot broadcast (2, 3) with (4,)"
+Tensor where(const Tensor& c, const Tensor& a, const Tensor& b);
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+// How many kernels realizing these tensors would run now, without running them.
+int count_kernels(const std::vector<Tensor>& xs);
+void realize_all(std::vector<Tensor>& xs);
+
+}  // namespace tr

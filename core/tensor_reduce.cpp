@@ -1,0 +1,131 @@
+// Reductions. The primitive reduce keeps reduced axes as size 1; keepdim=False reshapes them away.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "core/tensor.h"
+
+namespace tr {
+namespace {
+
+int resolve_axis(int axis, int ndim) {
+  const int n = std::max(ndim, 1);
+  if (axis < -n || axis >= n) fail("index", "axis {} is out of range for a tensor of {} dims", axis, ndim);
+  return axis < 0 ? axis + n : axis;
+}
+
+std::vector<int> resolve_axes(const Axes& axis, int ndim) {
+  std::vector<int> out;
+  if (!axis) {
+    for (int i = 0; i < ndim; i++) out.push_back(i);
+    return out;
+  }
+  for (int a : *axis) {
+    const int r = resolve_axis(a, ndim);
+    if (std::find(out.begin(), out.end(), r) != out.end()) fail("index", "axis {} is repeated", a);
+    out.push_back(r);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+ConstValue identity(Op op, DType t) {
+  if (op == Op::Sum) return int64_t{0};
+  if (op == Op::Prod) return int64_t{1};
+  if (t == DType::Bool) return false;
+  if (is_float(t)) return -std::numeric_limits<double>::infinity();
+  if (is_unsigned(t)) return int64_t{0};
+  return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
+}
+
+int64_t reduced_count(const Shape& shape, const std::vector<int>& axes) {
+  int64_t n = 1;
+  for (int a : axes) n *= shape[a];
+  return n;
+}
+
+}  // namespace
+
+Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
+  const std::vector<int> axes = ndim() == 0 ? std::vector<int>{} : resolve_axes(axis, ndim());
+  if (axis && ndim() == 0) resolve_axis((*axis)[0], 0);
+  Shape kept = shape();
+  for (int a : axes) kept[a] = 1;
+  Tensor ret = *this;
+  if (reduced_count(shape(), axes) == 0) {
+    if (op == Op::ReduceMax) fail("value", "max of an empty axis has no identity");
+    ret = full(kept, identity(op, dtype()), dtype(), device());
+  } else if (!axes.empty()) {
+    ret = Tensor(make_node(op, dtype(), kept, device(), {node_}, axes));
+  }
+  if (keepdim) return ret;
+  Shape out;
+  for (int i = 0; i < ndim(); i++)
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) out.push_back(shape()[i]);
+  return ret.reshape(out);
+}
+
+Tensor Tensor::sum(const Axes& axis, bool keepdim) const {
+  const Tensor r = cast(sum_acc_dtype(dtype())).reduce(Op::Sum, axis, keepdim);
+  return dtype() == DType::Float16 ? r.cast(DType::Float16) : r;
+}
+Tensor Tensor::prod(const Axes& axis, bool keepdim) const {
+  return cast(sum_acc_dtype(dtype())).reduce(Op::Prod, axis, keepdim);
+}
+Tensor Tensor::max(const Axes& axis, bool keepdim) const { return reduce(Op::ReduceMax, axis, keepdim); }
+Tensor Tensor::min(const Axes& axis, bool keepdim) const { return inverse().max(axis, keepdim).inverse(); }
+
+Tensor Tensor::mean(const Axes& axis, bool keepdim) const {
+  const DType out = is_float(dtype()) ? dtype() : DType::Float32;
+  const int64_t n = reduced_count(shape(), ndim() ? resolve_axes(axis, ndim()) : std::vector<int>{});
+  const Tensor s = cast(sum_acc_dtype(dtype())).sum(axis, keepdim);
+  return s.div(scalar_like(s, static_cast<int64_t>(n))).cast(out);
+}
+
+Tensor Tensor::var(const Axes& axis, bool keepdim, double correction) const {
+  const int64_t n = reduced_count(shape(), ndim() ? resolve_axes(axis, ndim()) : std::vector<int>{});
+  const Tensor squares = sub(mean(axis, true)).square();
+  const Tensor s = squares.sum(axis, keepdim);
+  return s.div(scalar_like(s, std::max(0.0, static_cast<double>(n) - correction)));
+}
+
+Tensor Tensor::std(const Axes& axis, bool keepdim, double correction) const {
+  return var(axis, keepdim, correction).sqrt();
+}
+
+Tensor Tensor::argmax(std::optional<int> axis, bool keepdim) const {
+  if (!axis) return flatten().argmax(0, false);
+  const int a = resolve_axis(*axis, ndim());
+  const int64_t n = shape()[a];
+  const Tensor is_max = eq(max(std::vector<int>{a}, true));
+  Shape idx_shape(ndim() - a, 1);
+  idx_shape[0] = n;
+  // the first maximum wins: count down from n so that the earliest index has the largest weight
+  const Tensor weights = arange(n, int64_t{0}, int64_t{-1}, DType::Int32, device()).reshape(idx_shape);
+  const Tensor picked = is_max.cast(DType::Int32).mul(weights).max(std::vector<int>{a}, keepdim);
+  return scalar_like(picked, n).sub(picked).cast(DType::Int32);
+}
+
+Tensor Tensor::argmin(std::optional<int> axis, bool keepdim) const { return inverse().argmax(axis, keepdim); }
+
+Tensor Tensor::softmax(int axis) const {
+  const Tensor x = cast(least_upper_float(dtype()));
+  const Tensor e = x.sub(x.max(std::vector<int>{axis}, true)).exp();
+  return e.div(e.sum(std::vector<int>{axis}, true));
+}
+
+Tensor Tensor::log_softmax(int axis) const {
+  const Tensor x = cast(least_upper_float(dtype()));
+  const Tensor m = x.sub(x.max(std::vector<int>{axis}, true));
+  return m.sub(m.exp().sum(std::vector<int>{axis}, true).log());
+}
+
+Tensor Tensor::logsumexp(const Axes& axis, bool keepdim) const {
+  const Tensor m = max(axis, true);
+  const Tensor s = sub(m).exp().sum(axis, keepdim).log();
+  if (keepdim) return s.add(m);
+  return s.add(m.reshape(s.shape()));
+}
+
+}  // namespace tr

@@ -1,0 +1,59 @@
+#pragma once
+// The linear IR: a numbered list of UOps that every renderer turns into source.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/ops.h"
+
+namespace tr {
+
+enum class UOpKind : uint8_t {
+  DefineGlobal, DefineLocal, DefineAcc, Const, Special, Range, EndRange, Load, Store, Alu, Cast,
+  Assign, If, EndIf, Barrier, Vectorize, Gep,
+};
+
+struct UOp {
+  UOpKind kind;
+  DType dtype = DType::Int32;
+  int vec = 1;         // vector width of the value (1 for scalars)
+  bool ptr = false;    // DefineGlobal, DefineLocal: a pointer to dtype
+  std::vector<int> srcs;
+  Op alu = Op::Add;    // Alu
+  ConstValue value = int64_t{0};  // Const; DefineAcc: the initial value
+  int64_t num = 0;     // DefineGlobal: buffer index; DefineLocal: element count; Special: size; Gep: lane
+  std::string name;    // DefineGlobal "data0", DefineLocal "temp0", Special "gidx0", Range "ridx0", DefineAcc "acc0"
+  bool writes = false; // DefineGlobal: the kernel stores into it
+};
+
+std::string_view uop_kind_name(UOpKind k);  // "DEFINE_GLOBAL", ...
+std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
+
+struct LaunchDims {
+  std::array<int64_t, 3> global{1, 1, 1};
+  std::array<int64_t, 3> local{1, 1, 1};
+};
+
+// What the linearizer may use on a device.
+struct Target {
+  bool gpu = false;          // output dims become SPECIAL global/local ids instead of loops
+  bool local_memory = false; // LOCAL and GROUP opts are possible
+  int cores = 1;             // CPU: THREAD splits over this many cores
+  int max_local = 256;       // GPU: the most threads in a workgroup
+};
+
+struct UOpProgram {
+  std::string name;
+  std::vector<UOp> uops;
+  LaunchDims dims;
+  int64_t flops = 0;  // estimated from the ALU UOps and the trip counts around them
+  int64_t bytes = 0;  // estimated bytes moved: every global buffer once
+  std::vector<DType> globals;  // dtype of each buffer, by DEFINE_GLOBAL index
+};
+
+// One row per UOp: "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)".
+std::string print_uops(const std::vector<UOp>& uops);
+
+}  // namespace tr
