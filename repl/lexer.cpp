@@ -1,0 +1,212 @@
+#include "repl/lexer.h"
+
+#include <array>
+#include <cctype>
+
+#include "repl/source_error.h"
+
+namespace tr::repl {
+namespace {
+
+constexpr std::array<std::string_view, 8> kKeywords{"and", "or", "not", "True", "False", "None", "assert", "print"};
+// Longest first, so that "**" wins over "*" and "..." over ".".
+constexpr std::array<std::string_view, 24> kOperators{"...", "**", "//", "<=", ">=", "==", "!=", "+",
+                                                      "-",   "*",  "/",  "%",  "@",  "<",  ">",  "=",
+                                                      "(",   ")",  "[",  "]",  ",",  ":",  ".",  ";"};
+
+bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view src) : src_(src) {}
+
+  std::vector<Token> run() {
+    while (pos_ < src_.size()) step();
+    push(TokenKind::End, "", 0);
+    return std::move(tokens_);
+  }
+  int depth() const { return depth_; }
+
+ private:
+  char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
+  Span here(int len) const { return Span{line_, col_, len}; }
+
+  void advance(size_t n) {
+    pos_ += n;
+    col_ += static_cast<int>(n);
+  }
+
+  void push(TokenKind kind, std::string text, int len) {
+    tokens_.push_back(Token{kind, std::move(text), here(len)});
+    advance(static_cast<size_t>(len));
+  }
+
+  bool at_statement_start() const {
+    return depth_ == 0 && (tokens_.empty() || tokens_.back().kind == TokenKind::Newline || tokens_.back().is_op(";"));
+  }
+
+  void step() {
+    const char c = peek();
+    if (c == '\n') return newline();
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') return advance(1);
+    if (c == '#') return skip_comment();
+    if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
+      advance(1);  // an explicit continuation: the newline that follows is skipped
+      while (peek() != '\n') advance(1);
+      return next_line();
+    }
+    if (c == ':' && at_statement_start()) return meta_line();
+    if (is_name_start(c)) return name();
+    if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return number();
+    if (c == '"' || c == '\'') return string();
+    op();
+  }
+
+  void next_line() {
+    pos_++;
+    line_++;
+    col_ = 1;
+  }
+
+  void newline() {
+    if (depth_ == 0 && !tokens_.empty() && tokens_.back().kind != TokenKind::Newline) {
+      tokens_.push_back(Token{TokenKind::Newline, "\n", here(1)});
+    }
+    next_line();
+  }
+
+  void skip_comment() {
+    while (pos_ < src_.size() && peek() != '\n') advance(1);
+  }
+
+  void meta_line() {
+    size_t end = pos_;
+    while (end < src_.size() && src_[end] != '\n') end++;
+    std::string_view text = src_.substr(pos_, end - pos_);
+    // A '#' after a blank starts a comment, so that a path such as "out#1.dot" survives.
+    for (size_t i = 1; i < text.size(); i++) {
+      if (text[i] == '#' && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
+        text = text.substr(0, i);
+        break;
+      }
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    tokens_.push_back(Token{TokenKind::Meta, std::string(text), here(static_cast<int>(text.size()))});
+    advance(end - pos_);
+  }
+
+  void name() {
+    size_t n = 1;
+    while (is_name_char(peek(n))) n++;
+    const std::string text(src_.substr(pos_, n));
+    bool keyword = false;
+    for (std::string_view kw : kKeywords) keyword = keyword || kw == text;
+    push(keyword ? TokenKind::Keyword : TokenKind::Name, text, static_cast<int>(n));
+  }
+
+  void number() {
+    size_t n = 0;
+    bool is_float = false;
+    while (is_digit(peek(n))) n++;
+    if (peek(n) == '.' && peek(n + 1) != '.') {  // "1." is a float, "1..." is not
+      is_float = true;
+      n++;
+      while (is_digit(peek(n))) n++;
+    }
+    if (peek(n) == 'e' || peek(n) == 'E') {
+      size_t m = n + 1;
+      if (peek(m) == '+' || peek(m) == '-') m++;
+      if (!is_digit(peek(m))) bad_number(m);
+      while (is_digit(peek(m))) m++;
+      n = m;
+      is_float = true;
+    }
+    if (is_name_char(peek(n))) bad_number(n);
+    push(is_float ? TokenKind::Float : TokenKind::Int, std::string(src_.substr(pos_, n)), static_cast<int>(n));
+  }
+
+  [[noreturn]] void bad_number(size_t n) const {
+    while (is_name_char(peek(n)) || peek(n) == '.') n++;
+    fail_at(here(static_cast<int>(n)), "syntax", "invalid number literal '{}'", src_.substr(pos_, n));
+  }
+
+  void string() {
+    const char quote = peek();
+    std::string value;
+    size_t n = 1;
+    for (;;) {
+      const char c = peek(n);
+      if (c == '\0' || c == '\n') fail_at(here(static_cast<int>(n)), "syntax", "unterminated string literal");
+      if (c == quote) break;
+      if (c == '\\' && peek(n + 1) != '\0' && peek(n + 1) != '\n') {
+        value += unescape(peek(n + 1));
+        n += 2;
+        continue;
+      }
+      value += c;
+      n++;
+    }
+    push(TokenKind::String, std::move(value), static_cast<int>(n + 1));
+  }
+
+  static std::string unescape(char c) {
+    switch (c) {
+      case 'n': return "\n";
+      case 't': return "\t";
+      case 'r': return "\r";
+      case '0': return std::string(1, '\0');
+      case '\\':
+      case '\'':
+      case '"': return std::string(1, c);
+      default: return std::string{'\\', c};  // as Python keeps an unknown escape
+    }
+  }
+
+  void op() {
+    for (std::string_view o : kOperators) {
+      if (src_.substr(pos_, o.size()) != o) continue;
+      if (o == "(" || o == "[") depth_++;
+      if ((o == ")" || o == "]") && depth_ > 0) depth_--;
+      push(TokenKind::Op, std::string(o), static_cast<int>(o.size()));
+      return;
+    }
+    const unsigned char c = static_cast<unsigned char>(peek());
+    if (std::isprint(c)) fail_at(here(1), "syntax", "invalid character '{}'", static_cast<char>(c));
+    fail_at(here(1), "syntax", "invalid character (byte 0x{:02x})", c);
+  }
+
+  std::string_view src_;
+  size_t pos_ = 0;
+  int line_ = 1;
+  int col_ = 1;
+  int depth_ = 0;
+  std::vector<Token> tokens_;
+};
+
+}  // namespace
+
+std::vector<Token> lex(std::string_view source) { return Lexer(source).run(); }
+
+bool needs_more_input(std::string_view source) {
+  Lexer lexer(source);
+  try {
+    lexer.run();
+  } catch (const SourceError&) {
+    return false;
+  }
+  return lexer.depth() > 0;
+}
+
+std::string describe(const Token& t) {
+  switch (t.kind) {
+    case TokenKind::Newline: return "end of line";
+    case TokenKind::End: return "end of input";
+    case TokenKind::String: return fmt::format("string '{}'", t.text);
+    case TokenKind::Meta: return fmt::format("meta command '{}'", t.text);
+    default: return fmt::format("token '{}'", t.text);
+  }
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,27 @@
+#pragma once
+// An engine error (or one of the language's own) tied to the token it is about. It stays a tr::Error,
+// so a host that only wants kind and message can catch that.
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "repl/span.h"
+
+namespace tr::repl {
+
+class SourceError : public Error {
+ public:
+  SourceError(std::string kind, const std::string& message, Span span) : Error(std::move(kind), message), span_(span) {}
+  const Span& span() const { return span_; }
+
+ private:
+  Span span_;
+};
+
+template <typename... Args>
+[[noreturn]] void fail_at(Span span, const char* kind, fmt::format_string<Args...> f, Args&&... args) {
+  throw SourceError(kind, fmt::format(f, std::forward<Args>(args)...), span);
+}
+
+}  // namespace tr::repl

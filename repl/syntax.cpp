@@ -1,0 +1,121 @@
+#include "repl/syntax.h"
+
+#include <fmt/format.h>
+
+namespace tr::repl {
+
+std::string_view spelling(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "-";
+    case UnaryOp::Pos: return "+";
+    case UnaryOp::Not: return "not";
+  }
+  return "?";
+}
+
+std::string_view spelling(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "+";
+    case BinaryOp::Sub: return "-";
+    case BinaryOp::Mul: return "*";
+    case BinaryOp::Div: return "/";
+    case BinaryOp::FloorDiv: return "//";
+    case BinaryOp::Mod: return "%";
+    case BinaryOp::MatMul: return "@";
+    case BinaryOp::Pow: return "**";
+  }
+  return "?";
+}
+
+std::string_view spelling(CompareOp op) {
+  switch (op) {
+    case CompareOp::Lt: return "<";
+    case CompareOp::Le: return "<=";
+    case CompareOp::Gt: return ">";
+    case CompareOp::Ge: return ">=";
+    case CompareOp::Eq: return "==";
+    case CompareOp::Ne: return "!=";
+  }
+  return "?";
+}
+
+std::string_view spelling(LogicOp op) { return op == LogicOp::And ? "and" : "or"; }
+
+namespace {
+
+std::string literal_sexpr(const Literal& lit) {
+  struct {
+    std::string operator()(NoneLiteral) const { return "None"; }
+    std::string operator()(bool b) const { return b ? "True" : "False"; }
+    std::string operator()(int64_t i) const { return fmt::format("{}", i); }
+    std::string operator()(double d) const {
+      const std::string s = fmt::format("{}", d);
+      // keeps a whole float distinguishable from an int in a dump
+      return s.find_first_of(".en") == std::string::npos ? s + ".0" : s;
+    }
+    std::string operator()(const std::string& s) const { return fmt::format("{:?}", s); }
+  } visitor;
+  return std::visit(visitor, lit.value);
+}
+
+std::string join(const std::vector<ExprRef>& items) {
+  std::string out;
+  for (const ExprRef& e : items) out += " " + (e ? to_sexpr(*e) : "_");
+  return out;
+}
+
+}  // namespace
+
+std::string to_sexpr(const Expr& e) {
+  struct {
+    std::string operator()(const Literal& n) const { return literal_sexpr(n); }
+    std::string operator()(const EllipsisLiteral&) const { return "..."; }
+    std::string operator()(const Name& n) const { return n.id; }
+    std::string operator()(const Unary& n) const { return fmt::format("({} {})", spelling(n.op), to_sexpr(*n.operand)); }
+    std::string operator()(const Binary& n) const {
+      return fmt::format("({} {} {})", spelling(n.op), to_sexpr(*n.lhs), to_sexpr(*n.rhs));
+    }
+    std::string operator()(const Logic& n) const {
+      return fmt::format("({} {} {})", spelling(n.op), to_sexpr(*n.lhs), to_sexpr(*n.rhs));
+    }
+    std::string operator()(const Comparison& n) const {
+      if (n.links.size() == 1) {
+        return fmt::format("({} {} {})", spelling(n.links[0].op), to_sexpr(*n.first), to_sexpr(*n.links[0].rhs));
+      }
+      std::string out = "(chain " + to_sexpr(*n.first);
+      for (const CompareLink& l : n.links) out += fmt::format(" {} {}", spelling(l.op), to_sexpr(*l.rhs));
+      return out + ")";
+    }
+    std::string operator()(const Call& n) const {
+      std::string out = "(call " + to_sexpr(*n.callee) + join(n.args);
+      for (const KeywordArg& k : n.keywords) out += fmt::format(" {}={}", k.name, to_sexpr(*k.value));
+      return out + ")";
+    }
+    std::string operator()(const Attribute& n) const { return fmt::format("(. {} {})", to_sexpr(*n.object), n.name); }
+    std::string operator()(const Subscript& n) const {
+      return fmt::format("([] {}{})", to_sexpr(*n.object), join(n.indices));
+    }
+    std::string operator()(const SliceExpr& n) const { return fmt::format("(:{})", join({n.start, n.stop, n.step})); }
+    std::string operator()(const ListExpr& n) const { return fmt::format("(list{})", join(n.items)); }
+    std::string operator()(const TupleExpr& n) const { return fmt::format("(tuple{})", join(n.items)); }
+  } visitor;
+  return std::visit(visitor, e.node);
+}
+
+std::string to_sexpr(const Stmt& s) {
+  struct {
+    std::string operator()(const Assign& n) const { return fmt::format("(= {} {})", n.name, to_sexpr(*n.value)); }
+    std::string operator()(const ExprStmt& n) const { return to_sexpr(*n.expr); }
+    std::string operator()(const Assert& n) const {
+      return fmt::format("(assert {}{})", to_sexpr(*n.test), n.message ? " " + to_sexpr(*n.message) : "");
+    }
+    std::string operator()(const Meta& n) const {
+      std::string out = "(meta " + n.name;
+      for (const std::string& a : n.args) out += " " + a;
+      return out + ")";
+    }
+  } visitor;
+  return std::visit(visitor, s.node);
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,125 @@
+#pragma once
+// The tree of a .tg program. Nodes are immutable values; children are shared, never mutated. Every
+// node keeps the span of the token an error about it should point at (an operator, a name, a bracket).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "repl/span.h"
+
+namespace tr::repl {
+
+struct Expr;
+using ExprRef = std::shared_ptr<const Expr>;
+
+enum class UnaryOp : uint8_t { Neg, Pos, Not };
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow };
+enum class CompareOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
+enum class LogicOp : uint8_t { And, Or };
+
+struct NoneLiteral {
+  bool operator==(const NoneLiteral&) const = default;
+};
+struct Literal {
+  std::variant<NoneLiteral, bool, int64_t, double, std::string> value;
+};
+struct EllipsisLiteral {};
+struct Name {
+  std::string id;
+};
+struct Unary {
+  UnaryOp op;
+  ExprRef operand;
+};
+struct Binary {
+  BinaryOp op;
+  ExprRef lhs, rhs;
+};
+struct Logic {  // short-circuit `and` / `or`
+  LogicOp op;
+  ExprRef lhs, rhs;
+};
+struct CompareLink {
+  CompareOp op;
+  Span span;  // the operator
+  ExprRef rhs;
+};
+struct Comparison {  // a < b <= c: each link compares with the operand before it
+  ExprRef first;
+  std::vector<CompareLink> links;
+};
+struct KeywordArg {
+  std::string name;
+  Span span;  // the keyword's name
+  ExprRef value;
+};
+struct Call {
+  ExprRef callee;
+  std::vector<ExprRef> args;
+  std::vector<KeywordArg> keywords;
+};
+struct Attribute {
+  ExprRef object;
+  std::string name;
+};
+struct Subscript {
+  ExprRef object;
+  std::vector<ExprRef> indices;  // each an expression or a SliceExpr
+};
+struct SliceExpr {  // start:stop:step, a missing part is null; only inside a subscript
+  ExprRef start, stop, step;
+};
+struct ListExpr {
+  std::vector<ExprRef> items;
+};
+struct TupleExpr {
+  std::vector<ExprRef> items;
+};
+
+struct Expr {
+  std::variant<Literal, EllipsisLiteral, Name, Unary, Binary, Logic, Comparison, Call, Attribute, Subscript, SliceExpr,
+               ListExpr, TupleExpr>
+      node;
+  Span span;
+};
+
+template <typename Node>
+ExprRef make_expr(Node node, Span span) {
+  return std::make_shared<const Expr>(Expr{std::move(node), span});
+}
+
+struct Assign {
+  std::string name;
+  ExprRef value;
+};
+struct ExprStmt {
+  ExprRef expr;
+};
+struct Assert {
+  ExprRef test;
+  ExprRef message;  // null when absent
+};
+struct Meta {  // ":kernels x" -> name "kernels", args {"x"}
+  std::string name;
+  std::vector<std::string> args;
+  std::string text;  // the whole command line as typed, from the ':'
+};
+
+struct Stmt {
+  std::variant<Assign, ExprStmt, Assert, Meta> node;
+  Span span;  // the statement's first token
+};
+
+std::string_view spelling(UnaryOp op);    // "-", "+", "not"
+std::string_view spelling(BinaryOp op);   // "+", "//", "@", "**"
+std::string_view spelling(CompareOp op);  // "<", "=="
+std::string_view spelling(LogicOp op);    // "and"
+
+// The tree as one fully bracketed line, e.g. "(+ 1 (* 2 3))": a parse made visible, for tests and dumps.
+std::string to_sexpr(const Expr& e);
+std::string to_sexpr(const Stmt& s);
+
+}  // namespace tr::repl

@@ -1,0 +1,225 @@
+// The .tg front end: tokens with positions, Python's precedence, and located syntax errors.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "repl/diagnostic.h"
+#include "repl/lexer.h"
+#include "repl/parser.h"
+#include "repl/source_error.h"
+
+namespace tr::repl {
+namespace {
+
+std::vector<std::string> texts(const std::vector<Token>& toks) {
+  std::vector<std::string> out;
+  for (const Token& t : toks) out.push_back(t.kind == TokenKind::Newline ? "NL" : t.kind == TokenKind::End ? "END" : t.text);
+  return out;
+}
+
+std::string sexpr(std::string_view src) { return to_sexpr(*parse_expression(src)); }
+
+std::string program(std::string_view src) {
+  std::string out;
+  for (const Stmt& s : parse_program(src)) out += (out.empty() ? "" : " | ") + to_sexpr(s);
+  return out;
+}
+
+// The error a source raises, as "LINE:COL+LEN message".
+std::string syntax_error(std::string_view src) {
+  try {
+    parse_program(src);
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.kind(), "syntax");
+    return fmt::format("{}:{}+{} {}", e.span().line, e.span().col, e.span().len, e.what());
+  }
+  return "no error";
+}
+
+TEST(Lexer, TokensCarryKindTextAndPosition) {
+  const std::vector<Token> toks = lex("x = a.sum(axis=1) ** 2\ny//3");
+  EXPECT_EQ(texts(toks), (std::vector<std::string>{"x", "=", "a", ".", "sum", "(", "axis", "=", "1", ")", "**", "2",
+                                                    "NL", "y", "//", "3", "END"}));
+  EXPECT_EQ(toks[0].kind, TokenKind::Name);
+  EXPECT_EQ(toks[8].kind, TokenKind::Int);
+  EXPECT_EQ(toks[10].span, (Span{1, 19, 2}));
+  EXPECT_EQ(toks[14].span, (Span{2, 2, 2}));
+}
+
+TEST(Lexer, NumbersInEveryPythonSpelling) {
+  const std::vector<Token> toks = lex("1 1.5 1e-3 .5 2. 3E+2 7");
+  const std::vector<TokenKind> kinds{TokenKind::Int,   TokenKind::Float, TokenKind::Float, TokenKind::Float,
+                                     TokenKind::Float, TokenKind::Float, TokenKind::Int};
+  for (size_t i = 0; i < kinds.size(); i++) EXPECT_EQ(toks[i].kind, kinds[i]) << toks[i].text;
+  EXPECT_EQ(toks[3].text, ".5");
+}
+
+TEST(Lexer, EllipsisAfterNumberIsNotAFloat) {
+  EXPECT_EQ(texts(lex("x[1...]")), (std::vector<std::string>{"x", "[", "1", "...", "]", "END"}));
+}
+
+TEST(Lexer, KeywordsAreTheirOwnKind) {
+  const std::vector<Token> toks = lex("not True and None or print assert x");
+  for (int i = 0; i < 7; i++) EXPECT_EQ(toks[i].kind, TokenKind::Keyword) << toks[i].text;
+  EXPECT_EQ(toks[7].kind, TokenKind::Name);
+}
+
+TEST(Lexer, StringsInEitherQuoteWithEscapes) {
+  const std::vector<Token> toks = lex(R"('it''s' "a\"b\n")");
+  EXPECT_EQ(toks[0].text, "it");
+  EXPECT_EQ(toks[1].text, "s");
+  EXPECT_EQ(toks[2].kind, TokenKind::String);
+  EXPECT_EQ(toks[2].text, "a\"b\n");
+  EXPECT_EQ(toks[2].span, (Span{1, 9, 8}));
+}
+
+TEST(Lexer, CommentsAndBlankLinesVanish) {
+  EXPECT_EQ(texts(lex("# head\n\nx = 1  # one\n\n\ny\n")),
+            (std::vector<std::string>{"x", "=", "1", "NL", "y", "NL", "END"}));
+}
+
+TEST(Lexer, NewlinesInsideBracketsContinueTheStatement) {
+  EXPECT_EQ(texts(lex("f(1,\n  [2,\n 3])\nz")),
+            (std::vector<std::string>{"f", "(", "1", ",", "[", "2", ",", "3", "]", ")", "NL", "z", "END"}));
+  EXPECT_EQ(texts(lex("a = 1 + \\\n 2")), (std::vector<std::string>{"a", "=", "1", "+", "2", "END"}));
+}
+
+TEST(Lexer, MetaCommandIsOneTokenPerLine) {
+  const std::vector<Token> toks = lex("x = 1\n  :kernels x  # why\ny[1:2]");
+  EXPECT_EQ(texts(toks), (std::vector<std::string>{"x", "=", "1", "NL", ":kernels x", "NL", "y", "[", "1", ":", "2",
+                                                    "]", "END"}));
+  EXPECT_EQ(toks[4].kind, TokenKind::Meta);
+  EXPECT_EQ(toks[4].span, (Span{2, 3, 10}));
+  EXPECT_EQ(lex(":graph x out#1.dot")[0].text, ":graph x out#1.dot");
+  EXPECT_EQ(lex("x = 1; :vars")[4].kind, TokenKind::Meta);
+}
+
+TEST(Lexer, ErrorsCarryThePosition) {
+  try {
+    lex("x = 1\ny = $");
+    FAIL() << "no error";
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.kind(), "syntax");
+    EXPECT_EQ(e.span(), (Span{2, 5, 1}));
+    EXPECT_STREQ(e.what(), "invalid character '$'");
+  }
+  try {
+    lex("s = 'abc\n");
+    FAIL() << "no error";
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.span().col, 5);
+    EXPECT_STREQ(e.what(), "unterminated string literal");
+  }
+  EXPECT_THROW(lex("1e+"), SourceError);
+  EXPECT_THROW(lex("12abc"), SourceError);
+}
+
+TEST(Lexer, NeedsMoreInputWhileABracketIsOpen) {
+  EXPECT_TRUE(needs_more_input("x = tensor([1, 2,"));
+  EXPECT_TRUE(needs_more_input("f(\n"));
+  EXPECT_FALSE(needs_more_input("x = tensor([1, 2])"));
+  EXPECT_FALSE(needs_more_input("x = ')'"));
+  EXPECT_FALSE(needs_more_input("x = '(\n"));
+}
+
+TEST(Parser, ArithmeticPrecedence) {
+  EXPECT_EQ(sexpr("1 + 2 * 3"), "(+ 1 (* 2 3))");
+  EXPECT_EQ(sexpr("1 - 2 - 3"), "(- (- 1 2) 3)");
+  EXPECT_EQ(sexpr("a @ b + c // d % e / f"), "(+ (@ a b) (/ (% (// c d) e) f))");
+  EXPECT_EQ(sexpr("(1 + 2) * 3"), "(* (+ 1 2) 3)");
+}
+
+TEST(Parser, PowerIsRightAssociativeAndBindsTighterThanUnaryMinusOnItsLeft) {
+  EXPECT_EQ(sexpr("-2**2"), "(- (** 2 2))");
+  EXPECT_EQ(sexpr("2**3**2"), "(** 2 (** 3 2))");
+  EXPECT_EQ(sexpr("2**-1"), "(** 2 (- 1))");
+  EXPECT_EQ(sexpr("-x.sum()**2"), "(- (** (call (. x sum)) 2))");
+}
+
+TEST(Parser, BooleanOperatorsAndComparisons) {
+  EXPECT_EQ(sexpr("a or b and not c == d"), "(or a (and b (not (== c d))))");
+  EXPECT_EQ(sexpr("a + 1 < b * 2"), "(< (+ a 1) (* b 2))");
+  EXPECT_EQ(sexpr("0 <= x < 10"), "(chain 0 <= x < 10)");
+  EXPECT_EQ(sexpr("not not a"), "(not (not a))");
+}
+
+TEST(Parser, Literals) {
+  EXPECT_EQ(sexpr("[1, 2.5, True, None, 'hi', ...]"), "(list 1 2.5 True None \"hi\" ...)");
+  EXPECT_EQ(sexpr("[[1, 2], [3, 4],]"), "(list (list 1 2) (list 3 4))");
+  EXPECT_EQ(sexpr("()"), "(tuple)");
+  EXPECT_EQ(sexpr("(1,)"), "(tuple 1)");
+  EXPECT_EQ(sexpr("(1, 2)"), "(tuple 1 2)");
+  EXPECT_EQ(sexpr("(1)"), "1");
+  EXPECT_EQ(sexpr("1.0"), "1.0");
+  EXPECT_EQ(sexpr("1, 2"), "(tuple 1 2)");
+}
+
+TEST(Parser, CallsAttributesMethodsSubscripts) {
+  EXPECT_EQ(sexpr("f(a, k=v)"), "(call f a k=v)");
+  EXPECT_EQ(sexpr("x.shape"), "(. x shape)");
+  EXPECT_EQ(sexpr("x.sum(axis=1).T"), "(. (call (. x sum) axis=1) T)");
+  EXPECT_EQ(sexpr("x[1:3, ::2, 0]"), "([] x (: 1 3 _) (: _ _ 2) 0)");
+  EXPECT_EQ(sexpr("x[..., None]"), "([] x ... None)");
+  EXPECT_EQ(sexpr("x[:]"), "([] x (: _ _ _))");
+  EXPECT_EQ(sexpr("x[-1][::-1]"), "([] ([] x (- 1)) (: _ _ (- 1)))");
+  EXPECT_EQ(sexpr("print(x, y)"), "(call print x y)");
+  EXPECT_EQ(sexpr("f(\n  1,\n  2,\n)"), "(call f 1 2)");
+}
+
+TEST(Parser, Statements) {
+  EXPECT_EQ(program("x = 1; y = x * 2\nprint(y)"), "(= x 1) | (= y (* x 2)) | (call print y)");
+  EXPECT_EQ(program("assert x == 2, 'two'"), "(assert (== x 2) \"two\")");
+  EXPECT_EQ(program("assert x"), "(assert x)");
+  EXPECT_EQ(program(":src 2 opencl\nx"), "(meta src 2 opencl) | x");
+  EXPECT_EQ(program("t = 1, 2"), "(= t (tuple 1 2))");
+  EXPECT_EQ(program("\n\n;;\n"), "");
+}
+
+TEST(Parser, SpansPointAtTheOperatorOrName) {
+  const std::vector<Stmt> stmts = parse_program("y = a.sum(1) + b");
+  const Assign& assign = std::get<Assign>(stmts[0].node);
+  EXPECT_EQ(stmts[0].span, (Span{1, 1, 1}));
+  EXPECT_EQ(assign.value->span, (Span{1, 14, 1}));
+  const Binary& plus = std::get<Binary>(assign.value->node);
+  EXPECT_EQ(plus.lhs->span, (Span{1, 7, 3}));  // a method call points at the method's name
+  EXPECT_EQ(plus.rhs->span, (Span{1, 16, 1}));
+}
+
+TEST(Parser, SyntaxErrorsSayWhatAndWhere) {
+  EXPECT_EQ(syntax_error("f(1, 2"), "1:7+0 expected ')' to close '(' at 1:2");
+  EXPECT_EQ(syntax_error("x = [1, 2\ny = 3"), "2:1+1 expected ']' to close '[' at 1:5");
+  EXPECT_EQ(syntax_error("x = 1 +"), "1:8+0 unexpected end of input");
+  EXPECT_EQ(syntax_error("x = 1 +\ny"), "1:8+1 unexpected end of line");
+  EXPECT_EQ(syntax_error("x y"), "1:3+1 unexpected token 'y'");
+  EXPECT_EQ(syntax_error("x = )"), "1:5+1 unexpected token ')'");
+  EXPECT_EQ(syntax_error("x.1"), "1:2+2 unexpected token '.1'");
+  EXPECT_EQ(syntax_error("f(a=1, 2)"), "1:8+1 positional argument follows keyword argument");
+  EXPECT_EQ(syntax_error("f(a=1, a=2)"), "1:8+1 keyword argument repeated: 'a'");
+  EXPECT_EQ(syntax_error("x[0] = 1"), "1:2+1 only a name can be assigned to ('name = expr')");
+  EXPECT_EQ(syntax_error("True = 1"), "1:1+4 cannot assign to keyword 'True'");
+  EXPECT_EQ(syntax_error("x = 99999999999999999999"), "1:5+20 integer literal 99999999999999999999 does not fit in 64 bits");
+  EXPECT_EQ(syntax_error("x."), "1:3+0 expected an attribute name after '.', got end of input");
+}
+
+TEST(Diagnostic, ScriptErrorNamesFileLineColumnWithCaret) {
+  EXPECT_EQ(format_error("t.tg", "y = x + tensor([1, 2, 3])", 3, 7, 1, "cannot broadcast (2,3) with (3,)"),
+            "t.tg:3:7: error: cannot broadcast (2,3) with (3,)\n"
+            "y = x + tensor([1, 2, 3])\n"
+            "      ^\n");
+  EXPECT_EQ(format_error("", "y = a.reshape(5)", 1, 7, 7, "bad shape"),
+            "error: bad shape\n"
+            "y = a.reshape(5)\n"
+            "      ^~~~~~~\n");
+  EXPECT_EQ(format_error("", "\tx ** q", 1, 6, 1, "m"), "error: m\n\tx ** q\n\t    ^\n");
+  EXPECT_EQ(format_error("f.tg", "", 0, 0, 0, "no such file"), "f.tg:0:0: error: no such file\n");
+}
+
+TEST(Diagnostic, SourceLine) {
+  EXPECT_EQ(source_line("a\r\nbb\ncc", 2), "bb");
+  EXPECT_EQ(source_line("a\nbb\ncc", 3), "cc");
+  EXPECT_EQ(source_line("a\nbb", 4), "");
+}
+
+}  // namespace
+}  // namespace tr::repl
