@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#include <unistd.h>
+
+#include "core/error.h"
+
 namespace tr {
 namespace {
 
@@ -55,6 +59,22 @@ void HostData::set(int64_t i, const ConstValue& v) {
     case DType::Float32: store(p, static_cast<float>(std::get<double>(c))); break;
     case DType::Float64: store(p, std::get<double>(c)); break;
   }
+}
+
+int64_t checked_numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n) || n > (int64_t{1} << 56))
+      fail("memory", "a tensor of {} dims this large cannot exist (more than 2^56 elements)", shape.size());
+  return n;
+}
+
+void check_alloc(int64_t n, DType t) {
+  const double bytes = static_cast<double>(n) * itemsize(t);
+  const double total = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (bytes > total)
+    fail("memory", "{} elements of {} need {:.1f} GB, more than this machine's {:.1f} GB", n, name(t), bytes / 1e9,
+         total / 1e9);
 }
 
 }  // namespace tr

@@ -33,4 +33,10 @@ struct Buffer {
 };
 using BufferRef = std::shared_ptr<Buffer>;
 
+// Throws tr::Error("memory") when n elements of t cannot fit in this machine's memory, so that a
+// huge tensor fails before anything is allocated.
+void check_alloc(int64_t n, DType t);
+// The product of dims, throwing tr::Error("memory") instead of overflowing.
+int64_t checked_numel(const std::vector<int64_t>& shape);
+
 }  // namespace tr

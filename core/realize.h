@@ -2,6 +2,7 @@
 // Runs a schedule: allocates, applies opts, lowers, renders, compiles, launches and times each item.
 // Every run leaves a record that DEBUG output, --json, the trace and the Timings pane read.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct KernelRecord {
   UOpProgram program;
   std::string source;  // rendered for the device's backend
   std::string reason;  // why the scheduler ended this kernel where it did
+  std::vector<std::pair<DType, int64_t>> buffers;  // dtype and size of each argument, output first
   double seconds = 0;
   bool cached = false;  // the compiled program came from the on-disk cache
 };
@@ -48,6 +50,9 @@ Realization realize(const std::vector<LazyRef>& outs);
 KernelRecord lower(const ScheduleItem& item, const std::string& device);
 // Lowers k with the given opts (for :opt), compiles and times it on its device over fresh buffers.
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts);
+
+// Called with each record as soon as its item has run (DEBUG output prints from here).
+void set_run_listener(std::function<void(const RunRecord&)> listener);
 
 // Every record since the process started (or since clear_history), in order.
 const std::vector<RunRecord>& history();

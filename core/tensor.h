@@ -53,7 +53,7 @@ class Tensor {
   DType dtype() const { return node_->dtype; }
   const std::string& device() const { return node_->device; }
   int ndim() const { return static_cast<int>(shape().size()); }
-  int64_t numel() const { return prod(shape()); }
+  int64_t numel() const { return tr::prod(shape()); }
   bool realized() const;
 
   // element-wise

@@ -32,7 +32,7 @@ Tensor broadcast_scalar(const LazyRef& scalar, const Shape& shape) {
 
 Tensor Tensor::from_host(HostData data, const Shape& shape, const std::string& device) {
   check_shape(shape);
-  if (data.size() != prod(shape))
+  if (data.size() != tr::prod(shape))
     fail("shape", "{} values cannot fill shape {}", data.size(), shape_str(shape));
   const DType t = data.dtype;
   auto host = std::make_shared<const HostData>(std::move(data));
@@ -99,14 +99,14 @@ Tensor Tensor::eye(int64_t n, std::optional<int64_t> m, DType dtype, const std::
 
 Tensor Tensor::rand(const Shape& shape, uint64_t seed, DType dtype, const std::string& device) {
   check_shape(shape);
-  HostData data(dtype, prod(shape));
+  HostData data(dtype, tr::prod(shape));
   for (int64_t i = 0; i < data.size(); i++) data.set(i, random_uniform(seed, static_cast<uint64_t>(i)));
   return from_host(std::move(data), shape, device);
 }
 
 Tensor Tensor::randn(const Shape& shape, uint64_t seed, DType dtype, const std::string& device) {
   check_shape(shape);
-  HostData data(dtype, prod(shape));
+  HostData data(dtype, tr::prod(shape));
   for (int64_t i = 0; i < data.size(); i++) data.set(i, random_normal(seed, static_cast<uint64_t>(i)));
   return from_host(std::move(data), shape, device);
 }

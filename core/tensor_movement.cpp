@@ -29,7 +29,7 @@ Tensor Tensor::reshape(const std::vector<int64_t>& new_shape) const {
       fail("shape", "cannot reshape {} to {}", shape_str(shape()), shape_str(new_shape));
     *std::find(out.begin(), out.end(), -1) = numel() / known;
   }
-  if (prod(out) != numel()) fail("shape", "cannot reshape {} to {}", shape_str(shape()), shape_str(new_shape));
+  if (tr::prod(out) != numel()) fail("shape", "cannot reshape {} to {}", shape_str(shape()), shape_str(new_shape));
   if (out == shape()) return *this;
   return move(ShapeTracker::contiguous(shape()).reshape(out));
 }
@@ -113,7 +113,7 @@ Tensor Tensor::flatten(int start_dim, int end_dim) const {
   const int s = resolve_dim(start_dim, ndim()), e = resolve_dim(end_dim, ndim());
   if (s > e) fail("index", "flatten start_dim {} is after end_dim {}", start_dim, end_dim);
   Shape out(shape().begin(), shape().begin() + s);
-  out.push_back(prod(Shape(shape().begin() + s, shape().begin() + e + 1)));
+  out.push_back(tr::prod(Shape(shape().begin() + s, shape().begin() + e + 1)));
   out.insert(out.end(), shape().begin() + e + 1, shape().end());
   return reshape(out);
 }

@@ -26,6 +26,7 @@ struct UOp {
   int64_t num = 0;     // DefineGlobal: buffer index; DefineLocal: element count; Special: size; Gep: lane
   std::string name;    // DefineGlobal "data0", DefineLocal "temp0", Special "gidx0", Range "ridx0", DefineAcc "acc0"
   bool writes = false; // DefineGlobal: the kernel stores into it
+  int axis = 0;        // Special: the launch axis (0 = x, 1 = y, 2 = z)
 };
 
 std::string_view uop_kind_name(UOpKind k);  // "DEFINE_GLOBAL", ...

@@ -1,0 +1,44 @@
+#include "core/render/render.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace tr {
+
+std::string render_c(const UOpProgram& p);
+
+namespace {
+
+struct Backend {
+  std::string name;
+  std::string (*render)(const UOpProgram&);
+};
+
+const std::vector<Backend>& table() {
+  static const std::vector<Backend> t{{"c", render_c}};
+  return t;
+}
+
+}  // namespace
+
+const std::vector<std::string>& backends() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const Backend& b : table()) n.push_back(b.name);
+    return n;
+  }();
+  return names;
+}
+
+bool has_backend(std::string_view backend) {
+  return std::any_of(table().begin(), table().end(), [&](const Backend& b) { return b.name == backend; });
+}
+
+std::string render(std::string_view backend, const UOpProgram& program) {
+  for (const Backend& b : table())
+    if (b.name == backend) return b.render(program);
+  fail("value", "unknown backend '{}'", backend);
+}
+
+}  // namespace tr

@@ -1,0 +1,154 @@
+// Fusion: each realized node becomes one kernel whose AST inlines every unrealized element-wise
+// node beneath it, and at most one reduce. Anything that cannot be inlined is realized first, into
+// its own buffer, and the reason is kept in words for :explain and DEBUG output.
+#include "core/schedule.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace tr {
+namespace {
+
+class Scheduler {
+ public:
+  explicit Scheduler(const std::vector<LazyRef>& outs) {
+    for (const LazyRef& o : outs) count_consumers(base_of(o));
+    for (const LazyRef& o : outs) {
+      const LazyRef b = base_of(o);
+      if (!b->buffer) mark(b, "an output of this realize");
+    }
+    for (const LazyRef& o : outs) schedule(base_of(o));
+  }
+
+  std::vector<ScheduleItem> items;
+
+ private:
+  std::map<const LazyNode*, int> consumers_;
+  std::set<const LazyNode*> visited_;
+  std::map<const LazyNode*, std::string> reasons_;  // nodes that get their own buffer, and why
+  std::set<const LazyNode*> scheduled_;
+
+  void count_consumers(const LazyRef& base) {
+    if (base->buffer || !visited_.insert(base.get()).second) return;
+    if (base->forced) mark(base, base->op == Op::Contiguous ? "contiguous() asks for its own buffer"
+                                                           : "realize()/contiguous() asks for its own buffer");
+    if (base->op == Op::Copy) {
+      mark(base, base->srcs.empty() ? "data comes from the host" : fmt::format("a copy to {}", base->device));
+    }
+    for (const LazyRef& s : base->srcs) {
+      const LazyRef b = base_of(s);
+      consumers_[b.get()]++;
+      if (base->op == Op::Copy) mark(b, "the source of a copy between devices");
+      count_consumers(b);
+    }
+  }
+
+  void mark(const LazyRef& n, std::string reason) { reasons_.emplace(n.get(), std::move(reason)); }
+
+  void schedule(const LazyRef& n) {
+    if (n->buffer || !scheduled_.insert(n.get()).second) return;
+    if (n->op == Op::Copy) {
+      for (const LazyRef& s : n->srcs) schedule(base_of(s));
+      std::vector<LazyRef> inputs;
+      for (const LazyRef& s : n->srcs) inputs.push_back(base_of(s));
+      items.push_back({ScheduleItem::Kind::Copy, nullptr, {n}, inputs, reasons_.at(n.get()), {}});
+      return;
+    }
+    KernelBuilder kb{*this, n};
+    AstRef value = kb.build(n, ShapeTracker::contiguous(n->shape), false);
+    ShapeTracker out = ShapeTracker::contiguous(n->shape);
+    if (kb.reduce_shape && *kb.reduce_shape != n->shape) {
+      // the reduce's output shape is the kernel's: its epilogue is read through a plain reshape
+      value = kb.reshape_epilogue(value, *kb.reduce_shape);
+      out = out.reshape(*kb.reduce_shape);
+    }
+    std::vector<LazyRef> outputs{n};
+    items.push_back({ScheduleItem::Kind::Kernel, ast_store(0, out, value), outputs, kb.inputs, reasons_.at(n.get()),
+                     kb.fused});
+  }
+
+  struct KernelBuilder {
+    Scheduler& s;
+    LazyRef root;
+    std::vector<LazyRef> inputs;
+    std::vector<uint64_t> fused;
+    std::optional<Shape> reduce_shape;  // set once the kernel holds a reduce
+
+    int input_index(const LazyRef& b) {
+      for (size_t i = 0; i < inputs.size(); i++)
+        if (inputs[i] == b) return static_cast<int>(i) + 1;
+      inputs.push_back(b);
+      return static_cast<int>(inputs.size());
+    }
+
+    AstRef load(const LazyRef& b, const ShapeTracker& st) {
+      s.schedule(b);
+      return ast_load(input_index(b), b->dtype, st.simplify());
+    }
+
+    // b seen through st: st reads b's contiguous result and has the kernel's current shape.
+    AstRef build(const LazyRef& b, const ShapeTracker& st, bool shared) {
+      if (b != root && (b->buffer || s.reasons_.count(b.get()))) return load(b, st);
+      switch (b->op) {
+        case Op::Const: return ast_const(std::get<ConstValue>(b->arg), b->dtype, st.simplify());
+        case Op::Arange: return ast_arange(b->dtype, st.simplify());
+        case Op::Contiguous: return src(b, 0, st, shared);
+        case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st, shared);
+        default: break;
+      }
+      fused.push_back(b->id);
+      std::vector<AstRef> srcs;
+      for (size_t i = 0; i < b->srcs.size(); i++) srcs.push_back(src(b, i, st, shared));
+      return ast_alu(b->op, b->dtype, std::move(srcs));
+    }
+
+    AstRef src(const LazyRef& b, size_t i, const ShapeTracker& st, bool shared) {
+      const LazyRef& x = b->srcs[i];
+      const LazyRef xb = base_of(x);
+      return build(xb, x->st().compose(st), shared || s.consumers_[xb.get()] > 1);
+    }
+
+    AstRef reduce(const LazyRef& b, const ShapeTracker& st, bool shared) {
+      std::string why;
+      if (reduce_shape) {
+        why = "its result feeds another reduce, and a kernel holds one reduce";
+      } else if (!(st.contiguous() && st.size() == prod(b->shape))) {
+        bool expands = false;
+        for (const View& v : st.views())
+          for (size_t d = 0; d < v.shape.size(); d++) expands = expands || (v.strides[d] == 0 && v.shape[d] > 1);
+        why = expands ? "its result is expanded (broadcast) to a larger shape; fusing would redo the reduce for every element"
+                      : "its result is read through a view (permute, pad, shrink or flip) that its own kernel cannot express";
+      } else if (shared || s.consumers_[b.get()] > 1) {
+        why = "its result is used more than once; computing it once is cheaper than fusing it into each use";
+      }
+      if (!why.empty()) {
+        s.mark(b, std::move(why));
+        return load(b, st);
+      }
+      reduce_shape = b->shape;
+      fused.push_back(b->id);
+      const LazyRef& x = b->srcs[0];
+      const LazyRef xb = base_of(x);
+      AstRef in = build(xb, x->st(), shared || s.consumers_[xb.get()] > 1);
+      return ast_reduce(b->op, b->dtype, std::move(in), std::get<std::vector<int>>(b->arg));
+    }
+
+    AstRef reshape_epilogue(const AstRef& ast, const Shape& shape) {
+      if (ast->op == AstOp::Reduce) return ast;
+      AstNode n = *ast;
+      for (AstRef& c : n.srcs) c = reshape_epilogue(c, shape);
+      if (n.st) n.st = n.st->reshape(shape);
+      return std::make_shared<const AstNode>(std::move(n));
+    }
+  };
+};
+
+}  // namespace
+
+std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs) { return Scheduler(outs).items; }
+
+}  // namespace tr

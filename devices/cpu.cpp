@@ -1,0 +1,91 @@
+// CPU: C source compiled by the system compiler into a shared object, loaded with dlopen, and run
+// over a thread pool, one call per value of the kernel's THREAD dim.
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "devices/disk_cache.h"
+#include "devices/host_memory.h"
+#include "devices/thread_pool.h"
+
+namespace tr {
+namespace {
+
+using Entry = void (*)(void**, int);
+
+class CpuProgram : public Program {
+ public:
+  CpuProgram(void* lib, Entry entry, ThreadPool& pool) : lib_(lib), entry_(entry), pool_(pool) {}
+  ~CpuProgram() override { ::dlclose(lib_); }
+
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+    std::vector<void*> ptrs;
+    for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
+    const auto t0 = std::chrono::steady_clock::now();
+    pool_.run(static_cast<int>(dims.global[0]), [&](int core) { entry_(ptrs.data(), core); });
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  void* lib_;
+  Entry entry_;
+  ThreadPool& pool_;
+};
+
+class CpuDevice : public HostMemoryDevice {
+ public:
+  CpuDevice() : HostMemoryDevice("CPU", "c"), pool_(cores() - 1) {
+    const char* cc = std::getenv("CC");
+    compiler_ = cc && *cc ? cc : "cc";
+    std::string version;
+    if (run_command(compiler_ + " --version", version) != 0)
+      fail("device", "the C compiler `{}` does not run: {}", compiler_, version);
+    version_ = version.substr(0, version.find('\n'));
+  }
+
+  Target target() const override { return Target{.gpu = false, .local_memory = false, .cores = cores()}; }
+
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    // A fixed entry point takes the buffers as an array, so every kernel loads the same way.
+    std::string args;
+    for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
+    const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
+                                         program.name, args);
+    const std::string flags = "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno";
+    const std::string so = cached_file(version_ + flags + full, ".so", [&](const std::string& dir) {
+      std::ofstream(dir + "/kernel.c") << full;
+      std::string log;
+      const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.c -lm", compiler_, flags, dir, dir);
+      if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", compiler_, log, full);
+      return dir + "/kernel.so";
+    }, cached);
+    void* lib = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) fail("compile", "cannot load {}: {}", so, ::dlerror());
+    auto entry = reinterpret_cast<Entry>(::dlsym(lib, "tinyrepl_entry"));
+    if (!entry) {
+      ::dlclose(lib);
+      fail("compile", "{} has no entry point", so);
+    }
+    return std::make_unique<CpuProgram>(lib, entry, pool_);
+  }
+
+  static int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+ private:
+  ThreadPool pool_;
+  std::string compiler_, version_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> open_cpu() { return std::make_unique<CpuDevice>(); }
+
+}  // namespace tr
