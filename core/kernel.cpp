@@ -195,29 +195,57 @@ int64_t largest_divisor_upto(int64_t n, int64_t limit) {
   return 1;
 }
 
+// Whether some load reads the same element for every value of this axis: upcasting it reuses that load.
+bool broadcast_by_a_load(const Kernel& k, int axis) {
+  bool found = false;
+  walk(k.ast, [&](const AstNode& n) {
+    if (n.op == AstOp::Load && n.st->real_stride(axis) == 0) found = true;
+  });
+  return found;
+}
+
+int64_t upcast_product(const Kernel& k) {
+  int64_t n = 1;
+  for (const Dim& d : k.dims)
+    if (d.role == DimRole::Upcast || d.role == DimRole::Unroll) n *= d.size;
+  return n;
+}
+
 }  // namespace
 
 Kernel default_opts(const Kernel& k, const Target& target) {
   Kernel out = k;
   int64_t work = 1;
   for (const Dim& d : k.dims) work *= d.size;
+  const bool reduces = k.first_reduce < static_cast<int>(k.full_shape.size());
+  // A reduce whose output dims are broadcast by its loads (a matmul): a register tile of 4 rows by
+  // up to 16 columns reuses every load across the tile.
+  if (reduces) {
+    std::vector<int> tile;
+    for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && tile.size() < 2; i--)
+      if (out.dims[i].role == DimRole::Global && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
+    if (tile.size() == 2) {
+      for (int64_t amt : {16, 8, 4})
+        if (out.dims[tile[0]].size % amt == 0 && out.dims[tile[0]].size > amt) {
+          out = apply_opt(out, {OptOp::Upcast, tile[0], amt});
+          break;
+        }
+      if (out.dims[tile[1]].size % 4 == 0 && out.dims[tile[1]].size > 4) out = apply_opt(out, {OptOp::Upcast, tile[1], 4});
+    }
+  }
   // Unroll a reduce dim: wholly when it is tiny, else by 4.
-  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0) {
+  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && upcast_product(out) < 64) {
     const int64_t n = out.dims[r].size;
     if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n});
     else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4});
   }
   // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4.
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = 0; pass < 2 && upcast_product(out) < 16; pass++) {
     const int g = last_dim_with(out, DimRole::Global);
     if (g < 0) break;
     const int64_t n = out.dims[g].size;
-    int64_t upcast = 1;
-    for (const Dim& d : out.dims)
-      if (d.role == DimRole::Upcast) upcast *= d.size;
-    if (upcast >= 16) break;
     const int64_t amt = n <= 4 ? n : (n % 4 == 0 ? 4 : 1);
-    if (amt < 2 || upcast * amt > 16) break;
+    if (amt < 2 || upcast_product(out) * amt > 16) break;
     out = apply_opt(out, {OptOp::Upcast, g, amt});
   }
   // Split the outermost output dim over the cores when there is enough work to pay for threads.

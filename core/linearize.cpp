@@ -79,6 +79,31 @@ class Emitter {
   }
 };
 
+// Folding leaves constants and index math that nothing reads; drop them and renumber.
+std::vector<UOp> eliminate_dead(std::vector<UOp> uops) {
+  std::vector<int> uses(uops.size(), 0);
+  for (const UOp& u : uops)
+    for (int s : u.srcs) uses[s]++;
+  auto pure = [](const UOp& u) {
+    return u.kind == UOpKind::Const || u.kind == UOpKind::Alu || u.kind == UOpKind::Cast || u.kind == UOpKind::Load;
+  };
+  std::vector<bool> dead(uops.size(), false);
+  for (size_t i = uops.size(); i-- > 0;) {
+    if (uses[i] || !pure(uops[i])) continue;
+    dead[i] = true;
+    for (int s : uops[i].srcs) uses[s]--;
+  }
+  std::vector<int> renumber(uops.size(), -1);
+  std::vector<UOp> out;
+  for (size_t i = 0; i < uops.size(); i++) {
+    if (dead[i]) continue;
+    renumber[i] = static_cast<int>(out.size());
+    out.push_back(std::move(uops[i]));
+    for (int& s : out.back().srcs) s = renumber[s];
+  }
+  return out;
+}
+
 ConstValue reduce_identity(Op op, DType t) {
   switch (op) {
     case Op::Sum: return int64_t{0};
@@ -142,7 +167,7 @@ class Linearizer {
       e_.push(UOp{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(idx), v}});
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) close_range(*it);
-    p.uops = std::move(e_.uops);
+    p.uops = eliminate_dead(std::move(e_.uops));
     p.flops = e_.flops;
     return p;
   }

@@ -33,8 +33,8 @@ struct CopyRecord {
 
 struct RunRecord {
   bool is_copy = false;
-  KernelRecord kernel;
-  CopyRecord copy;
+  KernelRecord kernel{};
+  CopyRecord copy{};
   double start_us = 0;  // since the process started: the trace's time axis
 };
 

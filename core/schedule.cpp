@@ -74,9 +74,9 @@ class Scheduler {
   struct KernelBuilder {
     Scheduler& s;
     LazyRef root;
-    std::vector<LazyRef> inputs;
-    std::vector<uint64_t> fused;
-    std::optional<Shape> reduce_shape;  // set once the kernel holds a reduce
+    std::vector<LazyRef> inputs{};
+    std::vector<uint64_t> fused{};
+    std::optional<Shape> reduce_shape{};  // set once the kernel holds a reduce
 
     int input_index(const LazyRef& b) {
       for (size_t i = 0; i < inputs.size(); i++)

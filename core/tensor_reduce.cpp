@@ -45,17 +45,41 @@ int64_t reduced_count(const Shape& shape, const std::vector<int>& axes) {
   return n;
 }
 
+// The axis to split a long reduce on, and into how many parts; nothing when it is short.
+std::optional<std::pair<int, int64_t>> split_axis(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
+  if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < 32768) return std::nullopt;
+  const int64_t limit = std::min<int64_t>(256, (int64_t{1} << 22) / std::max<int64_t>(out_numel, 1));
+  const ShapeTracker st = x.node()->st();
+  for (int a : axes) {
+    if (st.real_stride(a) == 0) continue;  // a broadcast axis: nothing to gain from splitting it
+    for (int64_t parts = limit; parts >= 8; parts--)
+      if (x.shape()[a] % parts == 0) return std::make_pair(a, parts);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
   const std::vector<int> axes = ndim() == 0 ? std::vector<int>{} : resolve_axes(axis, ndim());
-  if (axis && ndim() == 0) resolve_axis((*axis)[0], 0);
+  if (axis && ndim() == 0)
+    for (int a : *axis) resolve_axis(a, 0);
   Shape kept = shape();
   for (int a : axes) kept[a] = 1;
   Tensor ret = *this;
   if (reduced_count(shape(), axes) == 0) {
     if (op == Op::ReduceMax) fail("value", "max of an empty axis has no identity");
     ret = full(kept, identity(op, dtype()), dtype(), device());
+  } else if (const auto split = split_axis(*this, axes, tr::prod(kept)); split) {
+    // A long reduce to few outputs runs in two steps, as tinygrad's split_reduceop does, so that the
+    // first step has enough outputs to spread over every core.
+    const auto [axis, parts] = *split;
+    Shape two = shape();
+    two[axis] = shape()[axis] / parts;
+    two.insert(two.begin() + axis, parts);
+    Shape partial = shape();
+    partial[axis] = parts;
+    return reshape(two).reduce(op, std::vector<int>{axis + 1}, false).reshape(partial).reduce(op, axes, keepdim);
   } else if (!axes.empty()) {
     ret = Tensor(make_node(op, dtype(), kept, device(), {node_}, axes));
   }

@@ -16,15 +16,15 @@ enum class UOpKind : uint8_t {
 };
 
 struct UOp {
-  UOpKind kind;
+  UOpKind kind{};
   DType dtype = DType::Int32;
   int vec = 1;         // vector width of the value (1 for scalars)
   bool ptr = false;    // DefineGlobal, DefineLocal: a pointer to dtype
-  std::vector<int> srcs;
+  std::vector<int> srcs{};
   Op alu = Op::Add;    // Alu
   ConstValue value = int64_t{0};  // Const; DefineAcc: the initial value
   int64_t num = 0;     // DefineGlobal: buffer index; DefineLocal: element count; Special: size; Gep: lane
-  std::string name;    // DefineGlobal "data0", DefineLocal "temp0", Special "gidx0", Range "ridx0", DefineAcc "acc0"
+  std::string name{};  // DefineGlobal "data0", DefineLocal "temp0", Special "gidx0", Range "ridx0", DefineAcc "acc0"
   bool writes = false; // DefineGlobal: the kernel stores into it
   int axis = 0;        // Special: the launch axis (0 = x, 1 = y, 2 = z)
 };

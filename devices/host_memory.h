@@ -1,6 +1,7 @@
 #pragma once
 // Devices whose buffers live in host memory (CPU, LLVM, the Metal shim): aligned allocations and
 // memcpy for copies.
+#include <memory>
 #include <string>
 
 #include "core/device.h"
@@ -9,7 +10,7 @@ namespace tr {
 
 class HostMemoryDevice : public Device {
  public:
-  HostMemoryDevice(std::string name, std::string backend) : name_(std::move(name)), backend_(std::move(backend)) {}
+  HostMemoryDevice(std::string name, std::string backend);
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
   BufferRef alloc(DType dtype, int64_t size) override;
@@ -17,7 +18,9 @@ class HostMemoryDevice : public Device {
   void copyout(void* dst, const Buffer& src) override;
 
  private:
+  struct Pool;
   std::string name_, backend_;
+  std::shared_ptr<Pool> pool_;  // shared with every buffer's deleter, so it outlives the device
 };
 
 }  // namespace tr
