@@ -248,6 +248,20 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     if (amt < 2 || upcast_product(out) * amt > 16) break;
     out = apply_opt(out, {OptOp::Upcast, g, amt});
   }
+  // A GPU workgroup: up to 32 threads along the innermost output dim (neighbours read neighbours),
+  // then up to 8 along the next, within the device's limit.
+  if (target.gpu && target.local_memory) {
+    int64_t threads = 1;
+    int placed = 0;
+    for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
+      if (out.dims[i].role != DimRole::Global) continue;
+      const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(placed ? 8 : 32, target.max_local / threads));
+      placed++;
+      if (amt < 2) continue;
+      out = apply_opt(out, {OptOp::Local, i, amt});
+      threads *= amt;
+    }
+  }
   // Split the outermost output dim over the cores when there is enough work to pay for threads.
   if (!target.gpu && target.cores > 1 && work >= (1 << 16)) {
     for (int i = 0; i < static_cast<int>(out.dims.size()); i++) {

@@ -200,32 +200,43 @@ class Linearizer {
     }
   }
 
-  void define_special(size_t d, const std::string& name, int axis) {
-    const int u = e_.push(UOp{.kind = UOpKind::Special, .dtype = kIndex, .num = k_.dims[d].size, .name = name, .axis = axis});
-    vars_[d] = var(name, 0, k_.dims[d].size - 1);
-    var_uops_[name] = u;
-    e_.trip *= k_.dims[d].size;
-  }
-
   void define_specials(UOpProgram& p) {
     if (!target_.gpu) {
       for (size_t d = 0; d < k_.dims.size(); d++) {
         if (k_.dims[d].role != DimRole::Thread) continue;
-        define_special(d, "core_id", 0);
+        var_uops_["core_id"] = e_.push(UOp{.kind = UOpKind::Special, .dtype = kIndex, .num = k_.dims[d].size, .name = "core_id"});
+        vars_[d] = var("core_id", 0, k_.dims[d].size - 1);
+        e_.trip *= k_.dims[d].size;
         p.dims.global[0] = k_.dims[d].size;
       }
       return;
     }
-    // GPU: the innermost dims take x, so neighbouring threads touch neighbouring elements.
+    // GPU: the innermost dims take x, so neighbouring threads touch neighbouring elements. Past three
+    // dims, the leading ones share the first id and are recovered from it by division.
     for (DimRole role : {DimRole::Global, DimRole::Local}) {
       std::vector<size_t> ds;
       for (size_t d = 0; d < k_.dims.size(); d++)
         if (k_.dims[d].role == role) ds.push_back(d);
-      if (ds.size() > 3) fail("opt", "a GPU kernel has at most 3 {} dims, this one has {}", dim_role_name(role), ds.size());
-      for (size_t i = 0; i < ds.size(); i++) {
-        const int axis = static_cast<int>(ds.size() - 1 - i);
-        define_special(ds[i], fmt::format("{}{}", role == DimRole::Global ? "gidx" : "lidx", i), axis);
-        (role == DimRole::Global ? p.dims.global : p.dims.local)[axis] = k_.dims[ds[i]].size;
+      if (ds.empty()) continue;
+      const size_t folded = ds.size() > 3 ? ds.size() - 2 : 1;
+      const size_t ids = ds.size() - folded + 1;
+      const char* prefix = role == DimRole::Global ? "gidx" : "lidx";
+      for (size_t i = 0; i < ids; i++) {
+        const int axis = static_cast<int>(ids - 1 - i);
+        const std::vector<size_t> group = i == 0 ? std::vector<size_t>(ds.begin(), ds.begin() + folded)
+                                                 : std::vector<size_t>{ds[folded + i - 1]};
+        int64_t size = 1;
+        for (size_t d : group) size *= k_.dims[d].size;
+        const std::string name = fmt::format("{}{}", prefix, i);
+        var_uops_[name] = e_.push(UOp{.kind = UOpKind::Special, .dtype = kIndex, .num = size, .name = name, .axis = axis});
+        e_.trip *= size;
+        (role == DimRole::Global ? p.dims.global : p.dims.local)[axis] = size;
+        const ExprRef id = var(name, 0, size - 1);
+        int64_t inner = size;
+        for (size_t d : group) {
+          inner /= k_.dims[d].size;
+          vars_[d] = group.size() == 1 ? id : mod(floordiv(id, inner), k_.dims[d].size);
+        }
       }
     }
     for (const Dim& d : k_.dims)

@@ -32,6 +32,11 @@ struct UOp {
 std::string_view uop_kind_name(UOpKind k);  // "DEFINE_GLOBAL", ...
 std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
 
+// global[a] is the range of the SPECIAL gidx on launch axis a: the number of workgroups on that axis
+// (OpenCL get_group_id, CUDA blockIdx) when the kernel has local dims, else the number of threads
+// (get_global_id, blockIdx*blockDim+threadIdx). local[a] is the range of lidx on axis a. So a CUDA
+// grid is `global` blocks of `local` threads, and OpenCL's global work size is global[a]*local[a].
+// On the CPU, global[0] is the number of THREAD calls (core_id).
 struct LaunchDims {
   std::array<int64_t, 3> global{1, 1, 1};
   std::array<int64_t, 3> local{1, 1, 1};
