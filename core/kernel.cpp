@@ -252,6 +252,12 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // then up to 8 along the next, within the device's limit.
   if (target.gpu && target.local_memory) {
     int64_t threads = 1;
+    // few outputs with a long reduce: a group of threads shares each output's reduce
+    if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && out.output_size() <= 4096 &&
+                                                            out.dims[r].size >= 256 && out.dims[r].size % 16 == 0) {
+      out = apply_opt(out, {OptOp::Group, r, 16});
+      threads = 16;
+    }
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
       if (out.dims[i].role != DimRole::Global) continue;

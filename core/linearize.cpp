@@ -36,8 +36,8 @@ class Emitter {
     return uops[i].kind == UOpKind::Const ? &uops[i].value : nullptr;
   }
 
-  // An ALU (or CAST) on scalars: folded when its sources are constants, counted as FLOPs when asked.
-  int alu(Op op, DType t, std::vector<int> srcs, bool count) {
+  // An ALU (or CAST): folded when its sources are constants, counted as FLOPs when asked.
+  int alu(Op op, DType t, std::vector<int> srcs, bool count, int vec = 1) {
     const DType in = uops[srcs.back()].dtype;
     std::vector<ConstValue> values;
     for (int s : srcs)
@@ -45,10 +45,22 @@ class Emitter {
     if (values.size() == srcs.size()) return cnst(exec_alu(op, t, in, values), t);
     if (const int same = identity_operand(op, t, srcs); same >= 0) return same;
     const size_t before = uops.size();
-    const int u = pure(op == Op::Cast ? UOp{.kind = UOpKind::Cast, .dtype = t, .srcs = srcs}
-                                      : UOp{.kind = UOpKind::Alu, .dtype = t, .srcs = srcs, .alu = op});
-    if (count && uops.size() > before) flops += trip;
+    const int u = pure(op == Op::Cast ? UOp{.kind = UOpKind::Cast, .dtype = t, .vec = vec, .srcs = srcs}
+                                      : UOp{.kind = UOpKind::Alu, .dtype = t, .vec = vec, .srcs = srcs, .alu = op});
+    if (count && uops.size() > before) flops += trip * vec;
     return u;
+  }
+
+  int vectorize(std::vector<int> lanes) {
+    const DType t = uops[lanes[0]].dtype;
+    const int n = static_cast<int>(lanes.size());
+    return pure(UOp{.kind = UOpKind::Vectorize, .dtype = t, .vec = n, .srcs = std::move(lanes)});
+  }
+
+  // Lane `lane` of a vector; a lane of a VECTORIZE is simply its source.
+  int gep(int v, int lane) {
+    if (uops[v].kind == UOpKind::Vectorize) return uops[v].srcs[lane];
+    return pure(UOp{.kind = UOpKind::Gep, .dtype = uops[v].dtype, .srcs = {v}, .num = lane});
   }
 
   int pure(UOp u) {
@@ -85,7 +97,11 @@ std::vector<UOp> eliminate_dead(std::vector<UOp> uops) {
   for (const UOp& u : uops)
     for (int s : u.srcs) uses[s]++;
   auto pure = [](const UOp& u) {
-    return u.kind == UOpKind::Const || u.kind == UOpKind::Alu || u.kind == UOpKind::Cast || u.kind == UOpKind::Load;
+    switch (u.kind) {
+      case UOpKind::Const: case UOpKind::Alu: case UOpKind::Cast: case UOpKind::Load: case UOpKind::Vectorize:
+      case UOpKind::Gep: return true;
+      default: return false;
+    }
   };
   std::vector<bool> dead(uops.size(), false);
   for (size_t i = uops.size(); i-- > 0;) {
@@ -125,7 +141,9 @@ Op reduce_combine(Op op) {
 
 class Linearizer {
  public:
-  Linearizer(const Kernel& k, const Target& target) : k_(k), target_(target), vars_(k.dims.size()) {}
+  Linearizer(const Kernel& k, const Target& target) : k_(k), target_(target), vars_(k.dims.size()) {
+    choose_vector_dim();
+  }
 
   UOpProgram run(const std::string& name) {
     UOpProgram p;
@@ -140,7 +158,7 @@ class Linearizer {
     const AstNode* red = find_reduce(*k_.ast);
     if (red) {
       for (size_t u = 0; u < upcasts.size(); u++)
-        accs_.push_back(e_.push(UOp{.kind = UOpKind::DefineAcc, .dtype = red->dtype,
+        accs_.push_back(e_.push(UOp{.kind = UOpKind::DefineAcc, .dtype = red->dtype, .vec = width_,
                                     .value = cast_const(reduce_identity(red->alu, red->dtype), red->dtype),
                                     .name = fmt::format("acc{}", u)}));
       std::vector<int> rloops;
@@ -152,19 +170,20 @@ class Linearizer {
         for (const auto& r : unrolls) {
           bind(upcasts[u], DimRole::Upcast);
           bind(r, DimRole::Unroll);
-          acc = e_.alu(reduce_combine(red->alu), red->dtype, {acc, value(*red->srcs[0], u, false)}, true);
+          acc = alu(reduce_combine(red->alu), red->dtype, {acc, value(*red->srcs[0], u, false)});
         }
         e_.push(UOp{.kind = UOpKind::Assign, .dtype = red->dtype, .srcs = {accs_[u], acc}});
       }
       for (auto it = rloops.rbegin(); it != rloops.rend(); ++it) close_range(*it);
+      if (has(DimRole::Group)) combine_group(*red);
     }
     for (size_t u = 0; u < upcasts.size(); u++) {
       bind(upcasts[u], DimRole::Upcast);
-      const AstNode& store = *k_.ast;
-      // the store's tracker is the contiguous output: always valid
-      const ExprRef idx = store.st->index_valid(axis_exprs(true)).first;
-      const int v = value(*store.srcs[0], u, true);
-      e_.push(UOp{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(idx), v}});
+      store(value(*k_.ast->srcs[0], u, true));
+    }
+    if (group_if_ >= 0) {
+      e_.close_scope();
+      e_.push(UOp{.kind = UOpKind::EndIf, .srcs = {group_if_}});
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) close_range(*it);
     p.uops = eliminate_dead(std::move(e_.uops));
@@ -180,6 +199,161 @@ class Linearizer {
   std::vector<ExprRef> vars_;           // per dim: its loop var, launch id or current unrolled value
   std::map<std::string, int> var_uops_; // var name -> the UOp that holds it
   std::vector<int> accs_;
+  int group_if_ = -1;  // the IF around the epilogue of a GROUP reduce
+  int vdim_ = -1;  // the upcast dim whose lanes make one vector value, if any
+  int width_ = 1;
+
+  static bool vectorizable(DType t) {
+    return t == DType::Float32 || t == DType::Float64 || t == DType::Int32 || t == DType::Int64;
+  }
+
+  // The innermost upcast dim becomes a vector when it is the stride-1 piece of the last output axis
+  // (so the store is one vector store) and every value in the kernel has a type vectors can hold.
+  void choose_vector_dim() {
+    bool ok = target_.vector_width >= 2 && !has(DimRole::Group);
+    walk(k_.ast, [&](const AstNode& n) { ok = ok && vectorizable(n.dtype); });
+    for (int d = static_cast<int>(k_.dims.size()) - 1; ok && d >= 0; d--) {
+      const Dim& dim = k_.dims[d];
+      if (dim.role != DimRole::Upcast) continue;
+      const bool pow2 = (dim.size & (dim.size - 1)) == 0;
+      if (dim.axis == k_.first_reduce - 1 && dim.stride == 1 && pow2 && dim.size <= target_.vector_width) {
+        vdim_ = d;
+        width_ = static_cast<int>(dim.size);
+      }
+      break;
+    }
+  }
+
+  bool has(DimRole role) const {
+    return std::any_of(k_.dims.begin(), k_.dims.end(), [&](const Dim& d) { return d.role == role; });
+  }
+
+  // GROUP: the threads of a group each reduced part of the reduce dim. Each leaves its partial
+  // results in local memory; after a barrier, the group's first thread combines them and alone runs
+  // the epilogue.
+  void combine_group(const AstNode& red) {
+    ExprRef group = cnst(0), local = cnst(0);
+    int64_t group_size = 1, local_size = 1;
+    for (size_t d = 0; d < k_.dims.size(); d++) {
+      const Dim& dim = k_.dims[d];
+      if (dim.role == DimRole::Group) {
+        group = add(mul(group, dim.size), vars_[d]);
+        group_size *= dim.size;
+      } else if (dim.role == DimRole::Local) {
+        local = add(mul(local, dim.size), vars_[d]);
+        local_size *= dim.size;
+      }
+    }
+    const auto naccs = static_cast<int64_t>(accs_.size());
+    const int temp = e_.push(UOp{.kind = UOpKind::DefineLocal, .dtype = red.dtype, .ptr = true,
+                                 .num = local_size * group_size * naccs, .name = "temp0"});
+    // slot of (this thread's local id, member g of its group, accumulator u)
+    const auto slot = [&](const ExprRef& g, int64_t u) { return add(mul(add(mul(local, group_size), g), naccs), u); };
+    for (int64_t u = 0; u < naccs; u++) e_.push(UOp{.kind = UOpKind::Store, .srcs = {temp, index(slot(group, u)), accs_[u]}});
+    e_.push(UOp{.kind = UOpKind::Barrier});
+    group_if_ = e_.push(UOp{.kind = UOpKind::If, .srcs = {index(lt(group, 1))}});
+    e_.open_scope();
+    std::vector<int> combined;
+    for (int64_t u = 0; u < naccs; u++)
+      combined.push_back(e_.push(UOp{.kind = UOpKind::DefineAcc, .dtype = red.dtype, .value = e_.uops[accs_[u]].value,
+                                     .name = fmt::format("acc{}", naccs + u)}));
+    const int lo = e_.cnst(int64_t{0}, kIndex), hi = e_.cnst(group_size, kIndex);
+    const int range = e_.push(UOp{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {lo, hi}, .name = "gridx0"});
+    var_uops_["gridx0"] = range;
+    e_.open_scope();
+    e_.trip *= group_size;
+    for (int64_t u = 0; u < naccs; u++) {
+      const int part = e_.pure(UOp{.kind = UOpKind::Load, .dtype = red.dtype,
+                                   .srcs = {temp, index(slot(var("gridx0", 0, group_size - 1), u))}});
+      const int next = alu(reduce_combine(red.alu), red.dtype, {combined[u], part});
+      e_.push(UOp{.kind = UOpKind::Assign, .dtype = red.dtype, .srcs = {combined[u], next}});
+    }
+    close_range(range);
+    accs_ = std::move(combined);
+  }
+
+  // make() once per lane of the vector dim, gathered into one vector.
+  int per_lane(const std::function<int()>& make) {
+    std::vector<int> lanes;
+    for (int l = 0; l < width_; l++) {
+      vars_[vdim_] = cnst(l);
+      lanes.push_back(make());
+    }
+    vars_[vdim_] = cnst(0);
+    return e_.vectorize(std::move(lanes));
+  }
+
+  // The index and validity of a tracker at every lane; whether the lanes are one contiguous run
+  // (or all the same element) with one validity.
+  struct Lanes {
+    std::vector<std::pair<ExprRef, ExprRef>> at;
+    bool contiguous = true, same = true;
+  };
+  Lanes lanes_of(const ShapeTracker& st, bool epilogue) {
+    Lanes out;
+    for (int l = 0; l < width_; l++) {
+      vars_[vdim_] = cnst(l);
+      out.at.push_back(st.index_valid(axis_exprs(epilogue)));
+      const bool same_valid = render(out.at[l].second) == render(out.at[0].second);
+      out.contiguous = out.contiguous && same_valid && render(out.at[l].first) == render(add(out.at[0].first, l));
+      out.same = out.same && same_valid && render(out.at[l].first) == render(out.at[0].first);
+    }
+    vars_[vdim_] = cnst(0);
+    return out;
+  }
+
+  int alu(Op op, DType t, std::vector<int> srcs) {
+    if (width_ == 1 || (target_.vector_alu && (op == Op::Add || op == Op::Mul || op == Op::Neg)))
+      return e_.alu(op, t, std::move(srcs), true, width_);
+    std::vector<int> lanes;
+    for (int l = 0; l < width_; l++) {
+      std::vector<int> lane_srcs;
+      for (int s : srcs) lane_srcs.push_back(e_.gep(s, l));
+      lanes.push_back(e_.alu(op, t, std::move(lane_srcs), true));
+    }
+    return e_.vectorize(std::move(lanes));
+  }
+
+  int load(const AstNode& n, const ExprRef& idx, const ExprRef& valid, int vec) {
+    const auto zero = [&] {
+      const int z = e_.cnst(int64_t{0}, n.dtype);
+      return vec == 1 ? z : e_.vectorize(std::vector<int>(vec, z));
+    };
+    if (is_const(valid, 0)) return zero();
+    if (is_const(valid, 1))
+      return e_.pure(UOp{.kind = UOpKind::Load, .dtype = n.dtype, .vec = vec, .srcs = {globals_.at(n.idx), index(idx)}});
+    const int gate = index(valid), alt = zero();
+    return e_.pure(UOp{.kind = UOpKind::Load, .dtype = n.dtype, .vec = vec, .srcs = {globals_.at(n.idx), index(idx), alt, gate}});
+  }
+
+  int load(const AstNode& n, bool epilogue) {
+    if (width_ == 1) {
+      const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
+      return load(n, idx, valid, 1);
+    }
+    const Lanes l = lanes_of(*n.st, epilogue);
+    if (l.same) return e_.vectorize(std::vector<int>(width_, load(n, l.at[0].first, l.at[0].second, 1)));
+    if (l.contiguous) return load(n, l.at[0].first, l.at[0].second, width_);
+    std::vector<int> lanes;
+    for (const auto& [idx, valid] : l.at) lanes.push_back(load(n, idx, valid, 1));
+    return e_.vectorize(std::move(lanes));
+  }
+
+  // The store's tracker is the contiguous output: always valid.
+  void store(int v) {
+    const ShapeTracker& st = *k_.ast->st;
+    if (width_ == 1) {
+      e_.push(UOp{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(st.index_valid(axis_exprs(true)).first), v}});
+      return;
+    }
+    const Lanes l = lanes_of(st, true);
+    if (l.contiguous) {
+      e_.push(UOp{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(l.at[0].first), v}});
+      return;
+    }
+    for (int i = 0; i < width_; i++)
+      e_.push(UOp{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(l.at[i].first), e_.gep(v, i)}});
+  }
 
   static const AstNode* find_reduce(const AstNode& n) {
     if (n.op == AstOp::Reduce) return &n;
@@ -201,6 +375,9 @@ class Linearizer {
   }
 
   void define_specials(UOpProgram& p) {
+    for (const Dim& d : k_.dims)
+      if ((d.role == DimRole::Local || d.role == DimRole::Group) && !target_.local_memory)
+        fail("opt", "{} needs a device with workgroups and local memory", d.role == DimRole::Local ? "LOCAL" : "GROUP");
     if (!target_.gpu) {
       for (size_t d = 0; d < k_.dims.size(); d++) {
         if (k_.dims[d].role != DimRole::Thread) continue;
@@ -216,7 +393,7 @@ class Linearizer {
     for (DimRole role : {DimRole::Global, DimRole::Local}) {
       std::vector<size_t> ds;
       for (size_t d = 0; d < k_.dims.size(); d++)
-        if (k_.dims[d].role == role) ds.push_back(d);
+        if (k_.dims[d].role == role || (role == DimRole::Local && k_.dims[d].role == DimRole::Group)) ds.push_back(d);
       if (ds.empty()) continue;
       const size_t folded = ds.size() > 3 ? ds.size() - 2 : 1;
       const size_t ids = ds.size() - folded + 1;
@@ -239,8 +416,6 @@ class Linearizer {
         }
       }
     }
-    for (const Dim& d : k_.dims)
-      if (d.role == DimRole::Group) fail("opt", "GROUP is not supported by this linearizer yet");
   }
 
   int open_range(size_t d, const char* prefix) {
@@ -265,8 +440,9 @@ class Linearizer {
   // Every combination of values of the dims with this role, the last dim fastest.
   std::vector<std::vector<int64_t>> combos(DimRole role) const {
     std::vector<std::vector<int64_t>> out{{}};
-    for (const Dim& d : k_.dims) {
-      if (d.role != role) continue;
+    for (size_t i = 0; i < k_.dims.size(); i++) {
+      const Dim& d = k_.dims[i];
+      if (d.role != role || static_cast<int>(i) == vdim_) continue;
       std::vector<std::vector<int64_t>> next;
       for (const auto& c : out)
         for (int64_t v = 0; v < d.size; v++) {
@@ -281,7 +457,7 @@ class Linearizer {
   void bind(const std::vector<int64_t>& values, DimRole role) {
     size_t i = 0;
     for (size_t d = 0; d < k_.dims.size(); d++)
-      if (k_.dims[d].role == role) vars_[d] = cnst(values[i++]);
+      if (k_.dims[d].role == role && static_cast<int>(d) != vdim_) vars_[d] = cnst(values[i++]);
   }
 
   // One expression per axis of the full shape; reduce axes read 0 outside the reduce.
@@ -326,28 +502,23 @@ class Linearizer {
     return e_.alu(Op::Where, t, {gate, make(), e_.cnst(int64_t{0}, t)}, false);
   }
 
+  // A CONST or ARANGE source: a scalar, 0 where its tracker's mask hides it.
+  int leaf(const AstNode& n, bool epilogue) {
+    const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
+    if (n.op == AstOp::Const) return guarded(valid, n.dtype, [&] { return e_.cnst(n.value, n.dtype); });
+    return guarded(valid, n.dtype, [&] { return e_.alu(Op::Cast, n.dtype, {index(idx)}, false); });
+  }
+
   // n's value for one upcast combination; `epilogue` when outside the reduce (reduce axes read 0).
   int value(const AstNode& n, size_t upcast, bool epilogue) {
     switch (n.op) {
-      case AstOp::Load: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
-        if (is_const(valid, 0)) return e_.cnst(int64_t{0}, n.dtype);
-        if (is_const(valid, 1)) return e_.pure(UOp{.kind = UOpKind::Load, .dtype = n.dtype, .srcs = {globals_.at(n.idx), index(idx)}});
-        const int gate = index(valid), alt = e_.cnst(int64_t{0}, n.dtype);
-        return e_.pure(UOp{.kind = UOpKind::Load, .dtype = n.dtype, .srcs = {globals_.at(n.idx), index(idx), alt, gate}});
-      }
-      case AstOp::Const: {
-        const auto valid = n.st->index_valid(axis_exprs(epilogue)).second;
-        return guarded(valid, n.dtype, [&] { return e_.cnst(n.value, n.dtype); });
-      }
-      case AstOp::Arange: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
-        return guarded(valid, n.dtype, [&] { return e_.alu(Op::Cast, n.dtype, {index(idx)}, false); });
-      }
+      case AstOp::Load: return load(n, epilogue);
+      case AstOp::Const:
+      case AstOp::Arange: return width_ == 1 ? leaf(n, epilogue) : per_lane([&] { return leaf(n, epilogue); });
       case AstOp::Alu: {
         std::vector<int> srcs;
         for (const AstRef& s : n.srcs) srcs.push_back(value(*s, upcast, epilogue));
-        return e_.alu(n.alu, n.dtype, std::move(srcs), true);
+        return alu(n.alu, n.dtype, std::move(srcs));
       }
       case AstOp::Reduce:
         if (epilogue) return accs_.at(upcast);

@@ -48,6 +48,8 @@ struct Target {
   bool local_memory = false; // LOCAL and GROUP opts are possible
   int cores = 1;             // CPU: THREAD splits over this many cores
   int max_local = 256;       // GPU: the most threads in a workgroup
+  int vector_width = 0;      // the widest vector the renderer spells for an upcast dim (0: none)
+  bool vector_alu = false;   // vectors support + * and unary - directly (else only loads and stores)
 };
 
 struct UOpProgram {
