@@ -1,0 +1,413 @@
+#include "core/shape_tracker.h"
+
+#include <algorithm>
+#include <iterator>
+#include <span>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+
+namespace tr {
+namespace {
+
+// Python's tuple spelling: "(2,4)", "(4,)", "()".
+std::string tuple_str(const std::vector<std::string>& items, std::string_view sep) {
+  if (items.size() == 1) return fmt::format("({},)", items[0]);
+  return fmt::format("({})", fmt::join(items, sep));
+}
+
+template <typename Int>
+std::string ints_str(const std::vector<Int>& xs, std::string_view sep) {
+  std::vector<std::string> items;
+  for (const Int x : xs) items.push_back(std::to_string(x));
+  return tuple_str(items, sep);
+}
+
+std::string ranges_str(const std::vector<Range>& rs, std::string_view sep) {
+  std::vector<std::string> items;
+  for (const auto& [b, e] : rs) items.push_back(fmt::format("({}{}{})", b, sep, e));
+  return tuple_str(items, sep);
+}
+
+std::vector<Range> full_ranges(const Shape& shape) {
+  std::vector<Range> rs;
+  for (const int64_t s : shape) rs.push_back({0, s});
+  return rs;
+}
+
+std::vector<Range> ranges_of(const View& v) { return v.mask ? *v.mask : full_ranges(v.shape); }
+
+bool any_negative(const std::vector<int64_t>& xs) {
+  return std::any_of(xs.begin(), xs.end(), [](int64_t x) { return x < 0; });
+}
+
+ShapeTracker with_last(std::vector<View> views, View last) {
+  views.back() = std::move(last);
+  return ShapeTracker(std::move(views));
+}
+
+struct Dim {
+  int64_t size, stride;
+  Range valid;
+};
+
+// A box of valid positions flattens to one interval when, going outward, each dim either holds a
+// single index or repeats an inner interval that has no gaps.
+std::optional<Range> merge_ranges(std::span<const Dim> dims) {
+  Range merged{0, 1};
+  int64_t inner = 1;
+  for (auto d = dims.rbegin(); d != dims.rend(); ++d) {
+    const auto [b, e] = d->valid;
+    if (e - b != 1 && merged != Range{0, inner}) return std::nullopt;
+    merged = {b * inner + merged.first, (e - 1) * inner + merged.second};
+    inner *= d->size;
+  }
+  return merged;
+}
+
+// The inverse: an interval of a flat dim as a box over its split dims, when it is one.
+std::optional<std::vector<Range>> split_range(Range r, const Shape& sizes) {
+  std::vector<Range> out;
+  int64_t inner = prod(sizes);
+  for (const int64_t size : sizes) {
+    inner /= size;
+    const auto [b, e] = r;
+    if (b % inner == 0 && e % inner == 0) {
+      out.push_back({b / inner, e / inner});
+      r = {0, inner};
+      continue;
+    }
+    const int64_t row = b / inner;
+    if (row != (e - 1) / inner) return std::nullopt;
+    out.push_back({row, row + 1});
+    r = {b - row * inner, e - row * inner};
+  }
+  return out;
+}
+
+// `v` reshaped without a new view, when its strides and mask allow it.
+std::optional<View> reshape_view(const View& v, const Shape& new_shape) {
+  const size_t rank = new_shape.size();
+  if (prod(new_shape) == 0) return View::contiguous_of(new_shape);
+  const std::vector<Range> valid = ranges_of(v);
+  if (std::any_of(valid.begin(), valid.end(), [](const Range& r) { return r.first >= r.second; })) {
+    // Without dims there is no mask to say that nothing is valid.
+    if (rank == 0) return std::nullopt;
+    return View::make(new_shape, Shape(rank, 0), 0, std::vector<Range>(rank, {0, 0}));
+  }
+  // Size-1 dims index nothing (stride 0, mask (0,1)), so only the others are paired up.
+  std::vector<Dim> old;
+  for (size_t k = 0; k < v.shape.size(); ++k) {
+    if (v.shape[k] != 1) old.push_back({v.shape[k], v.strides[k], valid[k]});
+  }
+  std::vector<size_t> wide;
+  for (size_t k = 0; k < rank; ++k) {
+    if (new_shape[k] != 1) wide.push_back(k);
+  }
+  std::vector<int64_t> strides(rank, 0);
+  std::vector<Range> mask(rank, {0, 1});
+  int64_t offset = v.offset;
+  // Walk the smallest runs of old dims and new dims that hold the same elements.
+  for (size_t i = 0, j = 0; i < old.size(); ++i, ++j) {
+    const size_t i0 = i, j0 = j;
+    for (int64_t po = old[i].size, pn = new_shape[wide[j]]; po != pn;) {
+      if (po < pn) {
+        po *= old[++i].size;
+      } else {
+        pn *= new_shape[wide[++j]];
+      }
+    }
+    // The old run reads as one flat dim only when each stride steps over the whole dim inside it.
+    for (size_t k = i; k-- > i0;) {
+      const int64_t flat = old[k + 1].stride * old[k + 1].size;
+      if (old[k].stride == flat) continue;
+      // A dim with one valid index may take any stride: its share of the index moves to the offset.
+      if (old[k].valid.second - old[k].valid.first != 1) return std::nullopt;
+      offset += old[k].valid.first * (old[k].stride - flat);
+      old[k].stride = flat;
+    }
+    Shape sizes;
+    for (size_t k = j0; k <= j; ++k) sizes.push_back(new_shape[wide[k]]);
+    const std::optional<Range> run = merge_ranges(std::span(old).subspan(i0, i + 1 - i0));
+    const std::optional<std::vector<Range>> split = run ? split_range(*run, sizes) : std::nullopt;
+    if (!split) return std::nullopt;
+    int64_t stride = old[i].stride;
+    for (size_t k = j + 1; k-- > j0;) {
+      strides[wide[k]] = stride;
+      stride *= new_shape[wide[k]];
+      mask[wide[k]] = (*split)[k - j0];
+    }
+  }
+  return View::make(new_shape, std::move(strides), offset, v.mask ? std::optional(std::move(mask)) : std::nullopt);
+}
+
+// Index and validity of view `v` at one index expression per dim.
+std::pair<ExprRef, ExprRef> view_index(const View& v, const std::vector<ExprRef>& idxs) {
+  ExprRef idx = cnst(v.offset), valid = cnst(1);
+  for (size_t k = 0; k < idxs.size(); ++k) {
+    idx = add(idx, mul(idxs[k], v.strides[k]));
+    if (!v.mask || (*v.mask)[k] == Range{0, v.shape[k]}) continue;
+    const auto [b, e] = (*v.mask)[k];
+    valid = land(valid, land(ge(idxs[k], b), lt(idxs[k], e)));
+  }
+  return {idx, valid};
+}
+
+// A flat index as row-major indices of `shape`. The outermost needs no modulo: where the element is
+// valid, the flat index lies inside the view.
+std::vector<ExprRef> unravel(const ExprRef& flat, const Shape& shape) {
+  std::vector<ExprRef> idxs(shape.size());
+  int64_t inner = 1;
+  for (size_t k = shape.size(); k-- > 0;) {
+    const ExprRef q = floordiv(flat, inner);
+    idxs[k] = k == 0 ? q : mod(q, shape[k]);
+    inner *= shape[k];
+  }
+  return idxs;
+}
+
+bool mentions(const ExprRef& e, const std::string& name) {
+  return (e->op == ExprOp::Var && e->name == name) ||
+         std::any_of(e->srcs.begin(), e->srcs.end(), [&](const ExprRef& s) { return mentions(s, name); });
+}
+
+}  // namespace
+
+int64_t prod(const Shape& s) {
+  int64_t p = 1;
+  for (const int64_t x : s) p *= x;
+  return p;
+}
+
+std::string shape_str(const Shape& s) { return ints_str(s, ", "); }
+
+// Size-1 dims get stride 0, the canonical form View::make gives them.
+Shape contiguous_strides(const Shape& s) {
+  Shape strides(s.size(), 0);
+  int64_t inner = 1;
+  for (size_t k = s.size(); k-- > 0;) {
+    if (s[k] != 1) strides[k] = inner;
+    inner *= s[k];
+  }
+  return strides;
+}
+
+View View::make(Shape shape, std::vector<int64_t> strides, int64_t offset, std::optional<std::vector<Range>> mask) {
+  if (any_negative(shape)) fail("shape", "negative size in shape {}", shape_str(shape));
+  if (strides.size() != shape.size() || (mask && mask->size() != shape.size())) {
+    fail("shape", "a view of shape {} needs one stride and one mask range per dim", shape_str(shape));
+  }
+  // A view of nothing indexes nothing: every such view is the same.
+  if (prod(shape) == 0) return View{shape, contiguous_strides(shape), 0, std::nullopt, true};
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 1) strides[k] = 0;
+  }
+  if (mask && std::any_of(mask->begin(), mask->end(), [](const Range& r) { return r.first >= r.second; })) {
+    // Nothing is valid, so where it would point does not matter.
+    const size_t rank = shape.size();
+    return View{std::move(shape), Shape(rank, 0), 0, std::vector<Range>(rank, {0, 0}), false};
+  }
+  if (mask && *mask == full_ranges(shape)) mask.reset();
+  const bool contiguous = offset == 0 && !mask && strides == contiguous_strides(shape);
+  return View{std::move(shape), std::move(strides), offset, std::move(mask), contiguous};
+}
+
+View View::contiguous_of(const Shape& shape) { return make(shape, contiguous_strides(shape)); }
+
+std::string View::str() const {
+  std::string s = ints_str(shape, ",") + ":" + ints_str(strides, ",");
+  if (offset != 0) s += fmt::format("{:+}", offset);
+  if (mask) s += " mask" + ranges_str(*mask, ",");
+  return s;
+}
+
+ShapeTracker::ShapeTracker(std::vector<View> views) : views_(std::move(views)) {
+  if (views_.empty()) fail("shape", "a ShapeTracker needs at least one view");
+}
+
+ShapeTracker ShapeTracker::contiguous(const Shape& shape) { return ShapeTracker({View::contiguous_of(shape)}); }
+
+ShapeTracker ShapeTracker::reshape(const Shape& new_shape) const {
+  const bool negative = any_negative(new_shape);
+  if (negative || prod(new_shape) != size()) {
+    fail("shape", "cannot reshape {} to {}{}", shape_str(shape()), shape_str(new_shape),
+         negative ? ": negative size" : "");
+  }
+  if (new_shape == shape()) return *this;
+  std::vector<View> views = views_;
+  if (std::optional<View> merged = reshape_view(views.back(), new_shape)) {
+    views.back() = std::move(*merged);
+    // The merged view may now only reshape the view below it.
+    return ShapeTracker(std::move(views)).simplify();
+  }
+  views.push_back(View::contiguous_of(new_shape));
+  return ShapeTracker(std::move(views));
+}
+
+ShapeTracker ShapeTracker::permute(const std::vector<int>& order) const {
+  const View& v = views_.back();
+  const size_t rank = v.shape.size();
+  bool ok = order.size() == rank;
+  std::vector<bool> seen(rank, false);
+  for (const int d : order) {
+    ok = ok && d >= 0 && static_cast<size_t>(d) < rank && !seen[d];
+    if (ok) seen[d] = true;
+  }
+  if (!ok) fail("shape", "cannot permute {} by {}", shape_str(v.shape), ints_str(order, ", "));
+  const std::vector<Range> valid = ranges_of(v);
+  Shape shape, strides;
+  std::vector<Range> mask;
+  for (const int d : order) {
+    shape.push_back(v.shape[d]);
+    strides.push_back(v.strides[d]);
+    mask.push_back(valid[d]);
+  }
+  return with_last(views_, View::make(std::move(shape), std::move(strides), v.offset, std::move(mask)));
+}
+
+ShapeTracker ShapeTracker::expand(const Shape& new_shape) const {
+  const View& v = views_.back();
+  const auto grows = [&](size_t k) { return new_shape[k] != v.shape[k]; };
+  bool ok = new_shape.size() == v.shape.size() && !any_negative(new_shape);
+  for (size_t k = 0; ok && k < new_shape.size(); ++k) ok = !grows(k) || v.shape[k] == 1;
+  if (!ok) fail("shape", "cannot expand {} to {}", shape_str(v.shape), shape_str(new_shape));
+  std::vector<int64_t> strides = v.strides;
+  std::vector<Range> mask = ranges_of(v);
+  for (size_t k = 0; k < new_shape.size(); ++k) {
+    if (!grows(k)) continue;
+    strides[k] = 0;
+    // The one element of the dim is either valid everywhere along it or nowhere.
+    mask[k] = mask[k] == Range{0, 1} ? Range{0, new_shape[k]} : Range{0, 0};
+  }
+  return with_last(views_, View::make(new_shape, std::move(strides), v.offset, std::move(mask)));
+}
+
+ShapeTracker ShapeTracker::pad(const std::vector<Range>& before_after) const {
+  const View& v = views_.back();
+  const bool ok = before_after.size() == v.shape.size() &&
+                  std::all_of(before_after.begin(), before_after.end(),
+                              [](const Range& p) { return p.first >= 0 && p.second >= 0; });
+  if (!ok) fail("shape", "cannot pad {} by {}", shape_str(v.shape), ranges_str(before_after, ", "));
+  Shape shape = v.shape;
+  std::vector<Range> mask = ranges_of(v);
+  int64_t offset = v.offset;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    const auto [before, after] = before_after[k];
+    shape[k] += before + after;
+    mask[k] = {mask[k].first + before, mask[k].second + before};
+    offset -= before * v.strides[k];
+  }
+  return with_last(views_, View::make(std::move(shape), v.strides, offset, std::move(mask)));
+}
+
+ShapeTracker ShapeTracker::shrink(const std::vector<Range>& bounds) const {
+  const View& v = views_.back();
+  bool ok = bounds.size() == v.shape.size();
+  for (size_t k = 0; ok && k < bounds.size(); ++k) {
+    ok = 0 <= bounds[k].first && bounds[k].first <= bounds[k].second && bounds[k].second <= v.shape[k];
+  }
+  if (!ok) fail("shape", "cannot shrink {} to {}", shape_str(v.shape), ranges_str(bounds, ", "));
+  Shape shape;
+  std::vector<Range> mask = ranges_of(v);
+  int64_t offset = v.offset;
+  for (size_t k = 0; k < bounds.size(); ++k) {
+    const auto [b, e] = bounds[k];
+    shape.push_back(e - b);
+    mask[k] = {std::max(mask[k].first, b) - b, std::min(mask[k].second, e) - b};
+    offset += b * v.strides[k];
+  }
+  return with_last(views_, View::make(std::move(shape), v.strides, offset, std::move(mask)));
+}
+
+ShapeTracker ShapeTracker::flip(const std::vector<bool>& dims) const {
+  const View& v = views_.back();
+  if (dims.size() != v.shape.size()) fail("shape", "cannot flip {} on {} dims", shape_str(v.shape), dims.size());
+  std::vector<int64_t> strides = v.strides;
+  std::vector<Range> mask = ranges_of(v);
+  int64_t offset = v.offset;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    if (!dims[k]) continue;
+    const int64_t s = v.shape[k];
+    offset += (s - 1) * strides[k];
+    strides[k] = -strides[k];
+    mask[k] = {s - mask[k].second, s - mask[k].first};
+  }
+  return with_last(views_, View::make(v.shape, std::move(strides), offset, std::move(mask)));
+}
+
+ShapeTracker ShapeTracker::compose(const ShapeTracker& top) const {
+  std::vector<View> views = views_;
+  views.insert(views.end(), top.views_.begin(), top.views_.end());
+  return ShapeTracker(std::move(views)).simplify();
+}
+
+ShapeTracker ShapeTracker::simplify() const {
+  // A contiguous view with another above it maps each flat index the upper view makes to itself.
+  std::vector<View> views;
+  std::copy_if(views_.begin(), views_.end() - 1, std::back_inserter(views),
+               [](const View& v) { return !v.contiguous; });
+  views.push_back(views_.back());
+  // A contiguous top view of the same size as the view below only reshapes it.
+  while (views.size() >= 2 && views.back().contiguous) {
+    const View& below = views[views.size() - 2];
+    if (prod(below.shape) != prod(views.back().shape)) break;
+    std::optional<View> merged = reshape_view(below, views.back().shape);
+    if (!merged) break;
+    views.pop_back();
+    views.back() = std::move(*merged);
+  }
+  return ShapeTracker(std::move(views));
+}
+
+std::pair<ExprRef, ExprRef> ShapeTracker::index_valid(const std::vector<ExprRef>& idxs) const {
+  if (idxs.size() != shape().size()) fail("shape", "{} indices given for shape {}", idxs.size(), shape_str(shape()));
+  auto [idx, valid] = view_index(views_.back(), idxs);
+  for (auto v = views_.rbegin() + 1; v != views_.rend(); ++v) {
+    // Nothing above can be valid over a view of nothing.
+    if (prod(v->shape) == 0) return {cnst(0), cnst(0)};
+    auto [below_idx, below_valid] = view_index(*v, unravel(idx, v->shape));
+    idx = std::move(below_idx);
+    valid = land(valid, below_valid);
+  }
+  return {idx, valid};
+}
+
+bool ShapeTracker::can_merge(size_t i) const {
+  if (i + 1 >= shape().size()) return false;
+  Shape merged = shape();
+  merged[i] *= merged[i + 1];
+  merged.erase(merged.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  return reshape_view(views_.back(), merged).has_value();
+}
+
+std::optional<int64_t> ShapeTracker::real_stride(size_t i) const {
+  if (i >= shape().size() || size() == 0) return std::nullopt;
+  std::vector<ExprRef> idxs;
+  for (size_t k = 0; k < shape().size(); ++k) idxs.push_back(var(fmt::format("idx{}", k), 0, shape()[k] - 1));
+  const auto [idx, valid] = index_valid(idxs);
+  const std::string name = fmt::format("idx{}", i);
+  if (mentions(valid, name)) return std::nullopt;
+  // The map is affine in the dim when its variable appears only as one term of the sum.
+  int64_t stride = 0;
+  for (const ExprRef& term : idx->op == ExprOp::Add ? idx->srcs : std::vector<ExprRef>{idx}) {
+    const bool scaled = term->op == ExprOp::Mul;
+    const ExprRef& base = scaled ? term->srcs[0] : term;
+    if (base->op == ExprOp::Var && base->name == name) {
+      stride = scaled ? term->value : 1;
+    } else if (mentions(term, name)) {
+      return std::nullopt;
+    }
+  }
+  return stride;
+}
+
+std::string ShapeTracker::str() const {
+  if (views_.size() == 1) return views_[0].str();
+  std::vector<std::string> parts;
+  for (const View& v : views_) parts.push_back(v.str());
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
+}  // namespace tr
