@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/tree_print.h"
 #include "core/value_str.h"
 
 namespace tr {
@@ -59,26 +60,14 @@ std::string ast_node_str(const AstNode& n) {
 
 namespace {
 
-// Lines of the subtree at n, each without its row number; the first line is n itself.
-std::vector<std::string> tree_lines(const AstNode& n) {
-  if (n.srcs.empty()) return {"━━ " + ast_node_str(n)};
-  std::vector<std::string> lines{"━┳ " + ast_node_str(n)};
-  for (size_t i = 0; i < n.srcs.size(); i++) {
-    const std::vector<std::string> child = tree_lines(*n.srcs[i]);
-    const bool last = i + 1 == n.srcs.size();
-    lines.push_back((last ? " ┗" : " ┣") + child[0]);
-    for (size_t j = 1; j < child.size(); j++) lines.push_back((last ? "  " : " ┃") + child[j]);
-  }
-  return lines;
+TreeNode tree_of(const AstNode& n) {
+  TreeNode t{ast_node_str(n), {}};
+  for (const AstRef& s : n.srcs) t.children.push_back(tree_of(*s));
+  return t;
 }
 
 }  // namespace
 
-std::string print_ast(const AstRef& ast) {
-  std::string out;
-  const std::vector<std::string> lines = tree_lines(*ast);
-  for (size_t i = 0; i < lines.size(); i++) out += fmt::format("{:>3} {}\n", i, lines[i]);
-  return out;
-}
+std::string print_ast(const AstRef& ast) { return print_tree(tree_of(*ast)); }
 
 }  // namespace tr

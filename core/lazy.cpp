@@ -1,6 +1,12 @@
 #include "core/lazy.h"
 
 #include <atomic>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/tree_print.h"
+#include "core/value_str.h"
 
 namespace tr {
 
@@ -22,6 +28,33 @@ LazyRef make_view(const LazyRef& x, const ShapeTracker& st_on_x) {
   const ShapeTracker st = x->is_view() ? x->st().compose(st_on_x) : st_on_x.simplify();
   if (st.contiguous() && st.shape() == base->shape) return base;
   return make_node(Op::View, base->dtype, st.shape(), base->device, {base}, st);
+}
+
+std::string lazy_node_str(const LazyNode& n) {
+  std::string s = fmt::format("#{} {} {} {}", n.id, op_name(n.op), name(n.dtype), shape_str(n.shape));
+  if (const auto* c = std::get_if<ConstValue>(&n.arg)) s += " " + const_str(*c, n.dtype);
+  if (const auto* st = std::get_if<ShapeTracker>(&n.arg)) s += " " + st->str();
+  if (const auto* axes = std::get_if<std::vector<int>>(&n.arg)) s += " axes=" + tuple_str(*axes);
+  if (n.op == Op::Copy && n.srcs.empty()) s += " from HOST";
+  if (n.buffer) s += " [realized]";
+  return s;
+}
+
+namespace {
+
+TreeNode graph_tree(const LazyNode& n, std::set<uint64_t>& seen) {
+  if (!seen.insert(n.id).second) return {fmt::format("↑ #{}", n.id), {}};
+  TreeNode t{lazy_node_str(n), {}};
+  if (!n.buffer)  // a realized node is read from its buffer: what made it no longer matters
+    for (const LazyRef& s : n.srcs) t.children.push_back(graph_tree(*s, seen));
+  return t;
+}
+
+}  // namespace
+
+std::string print_graph(const LazyRef& x) {
+  std::set<uint64_t> seen;
+  return print_tree(graph_tree(*x, seen));
 }
 
 }  // namespace tr

@@ -47,4 +47,10 @@ LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vect
 LazyRef make_view(const LazyRef& x, const ShapeTracker& st_on_x);
 LazyRef base_of(const LazyRef& x);
 
+// One line for a node: "ADD float32 (2, 3)", "VIEW (4,):(0,)", "CONST 2.0", with " [realized]" once it has a buffer.
+std::string lazy_node_str(const LazyNode& n);
+// The graph under x as a tree (SPEC section 4's drawing); a node reached twice is printed once and
+// referred to as "↑ #id" after that.
+std::string print_graph(const LazyRef& x);
+
 }  // namespace tr

@@ -1,0 +1,48 @@
+#include "viz/timings.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "viz/debug_output.h"
+
+namespace tr {
+
+RunRates rates(const RunRecord& r) {
+  const double s = r.is_copy ? r.copy.seconds : r.kernel.seconds;
+  const double t = std::max(s, 1e-12);
+  if (r.is_copy) return {s, 0, r.copy.bytes / t / 1e9};
+  return {s, r.kernel.program.flops / t / 1e9, r.kernel.program.bytes / t / 1e9};
+}
+
+std::string timings_table(const std::vector<RunRecord>& runs, int width) {
+  if (runs.empty()) return "no kernel has run yet\n";
+  double longest = 0, total = 0;
+  int64_t flops = 0, bytes = 0;
+  int kernels = 0;
+  for (const RunRecord& r : runs) {
+    longest = std::max(longest, rates(r).seconds);
+    total += rates(r).seconds;
+    if (!r.is_copy) {
+      kernels++;
+      flops += r.kernel.program.flops;
+      bytes += r.kernel.program.bytes;
+    }
+  }
+  std::string out = fmt::format("{:<24} {:<7} {:>11} {:>9} {:>8}\n", "kernel", "device", "time", "GFLOPS", "GB/s");
+  for (const RunRecord& r : runs) {
+    const RunRates x = rates(r);
+    const std::string name = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;
+    const std::string device = r.is_copy ? r.copy.to : r.kernel.device;
+    const int bar = width > 0 && longest > 0 ? std::max(1, static_cast<int>(x.seconds / longest * width)) : 0;
+    std::string bars;
+    for (int i = 0; i < bar; i++) bars += "█";
+    out += fmt::format("{:<24} {:<7} {} {:>9} {:>8.2f} {}\n", name, device, time_str(x.seconds),
+                       r.is_copy ? "-" : fmt::format("{:.2f}", x.gflops), x.gbs, bars);
+  }
+  out += fmt::format("total: {} kernels, {} copies, {:.3f} GFLOP, {:.3f} GB, {:.3f} ms\n", kernels,
+                     runs.size() - kernels, flops / 1e9, bytes / 1e9, total * 1e3);
+  return out;
+}
+
+}  // namespace tr
