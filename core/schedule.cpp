@@ -122,7 +122,7 @@ class Scheduler {
           for (size_t d = 0; d < v.shape.size(); d++) expands = expands || (v.strides[d] == 0 && v.shape[d] > 1);
         why = expands ? "its result is expanded (broadcast) to a larger shape; fusing would redo the reduce for every element"
                       : "its result is read through a view (permute, pad, shrink or flip) that its own kernel cannot express";
-      } else if (shared || s.consumers_[b.get()] > 1) {
+      } else if (b != root && (shared || s.consumers_[b.get()] > 1)) {
         why = "its result is used more than once; computing it once is cheaper than fusing it into each use";
       }
       if (!why.empty()) {
