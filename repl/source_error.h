@@ -1,6 +1,7 @@
 #pragma once
 // An engine error (or one of the language's own) tied to the token it is about. It stays a tr::Error,
 // so a host that only wants kind and message can catch that.
+#include <new>
 #include <utility>
 
 #include <fmt/format.h>
@@ -22,6 +23,20 @@ class SourceError : public Error {
 template <typename... Args>
 [[noreturn]] void fail_at(Span span, const char* kind, fmt::format_string<Args...> f, Args&&... args) {
   throw SourceError(kind, fmt::format(f, std::forward<Args>(args)...), span);
+}
+
+// Runs f, giving an engine error that has no position the span of the token it came from.
+template <typename F>
+auto at(Span span, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const SourceError&) {
+    throw;
+  } catch (const Error& e) {
+    throw SourceError(e.kind(), e.what(), span);
+  } catch (const std::bad_alloc&) {
+    throw SourceError("memory", "out of memory", span);
+  }
 }
 
 }  // namespace tr::repl

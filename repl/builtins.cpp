@@ -1,0 +1,182 @@
+#include "repl/builtins.h"
+
+#include <map>
+
+#include "repl/convert.h"
+#include "repl/operators.h"
+#include "repl/source_error.h"
+#include "repl/tensor_literal.h"
+
+namespace tr::repl {
+namespace {
+
+using Builtin = Value (*)(const CallArgs&, const PrintSink&);
+
+constexpr ParamKind kRequired = ParamKind::Required;
+constexpr ParamKind kRest = ParamKind::Rest;
+
+// Creation functions share tinygrad's dtype= and device= keywords.
+std::optional<DType> dtype_arg(const Bound& b) {
+  const Arg* a = b.find("dtype");
+  return a ? std::optional<DType>(to_dtype(*a)) : std::nullopt;
+}
+
+std::string device_arg(const Bound& b) {
+  const Arg* a = b.find("device");
+  return a ? to_str(*a) : "";
+}
+
+std::vector<Tensor> tensors_of(const std::vector<Arg>& args) {
+  std::vector<Tensor> out;
+  for (const Arg& a : args) out.push_back(to_tensor(a));
+  return out;
+}
+
+Value tensor_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"data", kRequired}, {"dtype"}, {"device"}});
+  return tensor_from_data(b["data"], dtype_arg(b), device_arg(b));
+}
+
+template <Tensor (*Make)(const Shape&, DType, const std::string&)>
+Value filled(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"dtype"}, {"device"}});
+  return Make(to_shape(b.rest()), dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+Value full_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRequired}, {"fill_value", kRequired}, {"dtype"}, {"device"}});
+  return Tensor::full(to_shape({b["shape"]}), to_number(b["fill_value"]), dtype_arg(b), device_arg(b));
+}
+
+Value arange_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"start", kRequired}, {"stop"}, {"step"}, {"dtype"}, {"device"}});
+  // arange(stop) counts from 0, as in Python's range
+  const ConstValue start = b.find("stop") ? to_number(b["start"]) : ConstValue{int64_t{0}};
+  const ConstValue stop = to_number(b.find("stop") ? b["stop"] : b["start"]);
+  const ConstValue step = b.find("step") ? to_number(b["step"]) : ConstValue{int64_t{1}};
+  return Tensor::arange(start, stop, step, dtype_arg(b), device_arg(b));
+}
+
+Value linspace_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"start", kRequired}, {"stop", kRequired}, {"steps", kRequired}, {"dtype"}, {"device"}});
+  return Tensor::linspace(to_number(b["start"]), to_number(b["stop"]), to_int(b["steps"]),
+                          dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+Value eye_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"n", kRequired}, {"m"}, {"dtype"}, {"device"}});
+  const std::optional<int64_t> m = b.find("m") ? std::optional<int64_t>(to_int(b["m"])) : std::nullopt;
+  return Tensor::eye(to_int(b["n"]), m, dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+template <Tensor (*Make)(const Shape&, uint64_t, DType, const std::string&)>
+Value random(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}});
+  const int64_t seed = b.find("seed") ? to_int(b["seed"]) : 0;
+  if (seed < 0) fail_at(b["seed"].span, "value", "{} must not be negative", b["seed"].what);
+  return Make(to_shape(b.rest()), static_cast<uint64_t>(seed), dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+// zeros_like, ones_like and full_like all fill x's shape; only the value differs.
+Value filled_like(const Bound& b, ConstValue value) {
+  return to_tensor(b["x"]).full_like(value, dtype_arg(b));
+}
+
+Value zeros_like_fn(const CallArgs& call, const PrintSink&) {
+  return filled_like(bind(call, {{"x", kRequired}, {"dtype"}}), int64_t{0});
+}
+
+Value ones_like_fn(const CallArgs& call, const PrintSink&) {
+  return filled_like(bind(call, {{"x", kRequired}, {"dtype"}}), int64_t{1});
+}
+
+Value full_like_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"x", kRequired}, {"fill_value", kRequired}, {"dtype"}});
+  return filled_like(b, to_number(b["fill_value"]));
+}
+
+Value where_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"condition", kRequired}, {"x", kRequired}, {"y", kRequired}});
+  return select(to_tensor(b["condition"]), b["x"].value, b["y"].value);
+}
+
+template <Tensor (Tensor::*Op)(const Tensor&) const>
+Value elementwise_pair(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"x", kRequired}, {"y", kRequired}});
+  const auto [x, y] = tensor_operands(b["x"].value, b["y"].value, call.name);
+  return (x.*Op)(y);
+}
+
+Value allclose_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"a", kRequired}, {"b", kRequired}, {"rtol"}, {"atol"}});
+  const auto [x, y] = tensor_operands(b["a"].value, b["b"].value, call.name);
+  return allclose(x, y, b.find("rtol") ? to_float(b["rtol"]) : 1e-5, b.find("atol") ? to_float(b["atol"]) : 1e-8);
+}
+
+// At least one tensor, given as separate arguments.
+std::vector<Tensor> some_tensors(const CallArgs& call) {
+  const Bound b = bind(call, {{"tensors", kRest}});
+  if (b.rest().empty()) fail_at(call.span, "type", "{}() needs at least one tensor", call.name);
+  return tensors_of(b.rest());
+}
+
+Value kernels_fn(const CallArgs& call, const PrintSink&) {
+  return int64_t{count_kernels(some_tensors(call))};
+}
+
+Value realize_fn(const CallArgs& call, const PrintSink&) {
+  std::vector<Tensor> xs = some_tensors(call);
+  realize_all(xs);
+  return NoneValue{};
+}
+
+Value print_fn(const CallArgs& call, const PrintSink& print) {
+  const Bound b = bind(call, {{"values", kRest}});
+  std::vector<Value> values;
+  for (const Arg& a : b.rest()) values.push_back(a.value);
+  print(make_print_event(values, call.span));
+  return NoneValue{};
+}
+
+const std::map<std::string, Builtin, std::less<>>& table() {
+  static const std::map<std::string, Builtin, std::less<>> t{
+      {"tensor", tensor_fn},
+      {"Tensor", tensor_fn},  // tinygrad's spelling: Tensor([1, 2])
+      {"zeros", filled<&Tensor::zeros>},
+      {"ones", filled<&Tensor::ones>},
+      {"full", full_fn},
+      {"arange", arange_fn},
+      {"linspace", linspace_fn},
+      {"eye", eye_fn},
+      {"rand", random<&Tensor::rand>},
+      {"randn", random<&Tensor::randn>},
+      {"zeros_like", zeros_like_fn},
+      {"ones_like", ones_like_fn},
+      {"full_like", full_like_fn},
+      {"where", where_fn},
+      {"maximum", elementwise_pair<&Tensor::maximum>},
+      {"minimum", elementwise_pair<&Tensor::minimum>},
+      {"allclose", allclose_fn},
+      {"kernels", kernels_fn},
+      {"realize", realize_fn},
+      {"print", print_fn},
+  };
+  return t;
+}
+
+}  // namespace
+
+bool is_builtin(std::string_view name) { return table().contains(name); }
+
+const std::vector<std::string>& builtin_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, fn] : table()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
+
+Value call_builtin(const CallArgs& call, const PrintSink& print) { return table().find(call.name)->second(call, print); }
+
+}  // namespace tr::repl

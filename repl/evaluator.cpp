@@ -1,0 +1,186 @@
+#include "repl/evaluator.h"
+
+#include "repl/builtins.h"
+#include "repl/convert.h"
+#include "repl/indexing.h"
+#include "repl/methods.h"
+#include "repl/operators.h"
+#include "repl/source_error.h"
+#include "repl/suggest.h"
+
+namespace tr::repl {
+namespace {
+
+// Names that are not values but prefixes, as in tinygrad: dtypes.float32, Tensor.zeros(...).
+constexpr std::string_view kDTypes = "dtypes";
+constexpr std::string_view kTensor = "Tensor";
+
+Value literal_value(const Literal& lit) {
+  return std::visit(
+      [](const auto& v) -> Value {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, NoneLiteral>) {
+          return NoneValue{};
+        } else {
+          return v;
+        }
+      },
+      lit.value);
+}
+
+}  // namespace
+
+std::vector<std::string> Evaluator::known_names() const {
+  std::vector<std::string> out;
+  for (const auto& [n, v] : env_) out.push_back(n);
+  out.insert(out.end(), builtin_names().begin(), builtin_names().end());
+  out.insert(out.end(), dtype_names().begin(), dtype_names().end());
+  out.emplace_back(kDTypes);
+  return out;
+}
+
+bool Evaluator::is_namespace(const Expr& e, std::string_view ns) const {
+  const Name* n = std::get_if<Name>(&e.node);
+  return n && n->id == ns && !env_.contains(ns);
+}
+
+Value Evaluator::eval(const Expr& e) const {
+  struct Visitor {
+    const Evaluator& ev;
+    Span span;
+    Value operator()(const Literal& n) const { return literal_value(n); }
+    Value operator()(const EllipsisLiteral&) const {
+      fail_at(span, "syntax", "'...' can only be used inside a subscript");
+    }
+    Value operator()(const Name& n) const { return ev.name(n.id, span); }
+    Value operator()(const Unary& n) const {
+      const Value v = ev.eval(*n.operand);
+      return at(span, [&] { return apply_unary(n.op, v); });
+    }
+    Value operator()(const Binary& n) const {
+      const Value l = ev.eval(*n.lhs);
+      const Value r = ev.eval(*n.rhs);
+      return at(span, [&] { return apply_binary(n.op, l, r); });
+    }
+    Value operator()(const Logic& n) const { return ev.logic(n, span); }
+    Value operator()(const Comparison& n) const { return ev.comparison(n); }
+    Value operator()(const Call& n) const { return ev.call(n, span); }
+    Value operator()(const Attribute& n) const { return ev.attribute(n, span); }
+    Value operator()(const Subscript& n) const { return ev.subscript(n, span); }
+    Value operator()(const SliceExpr&) const { fail_at(span, "syntax", "a slice can only be used inside a subscript"); }
+    Value operator()(const ListExpr& n) const {
+      List out;
+      for (const ExprRef& item : n.items) out.items.push_back(ev.eval(*item));
+      return out;
+    }
+    Value operator()(const TupleExpr& n) const {
+      Tuple out;
+      for (const ExprRef& item : n.items) out.items.push_back(ev.eval(*item));
+      return out;
+    }
+  };
+  return std::visit(Visitor{*this, e.span}, e.node);
+}
+
+Value Evaluator::name(const std::string& id, Span span) const {
+  if (const auto it = env_.find(id); it != env_.end()) return it->second;
+  if (const std::optional<DType> t = parse_dtype(id)) return *t;
+  if (is_builtin(id)) fail_at(span, "type", "'{}' is a function; call it: {}(...)", id, id);
+  if (id == kDTypes) fail_at(span, "type", "'dtypes' holds the dtypes; name one: dtypes.float32");
+  fail_at(span, "name", "name '{}' is not defined{}", id, did_you_mean(id, known_names()));
+}
+
+Value Evaluator::logic(const Logic& l, Span span) const {
+  // Python's short circuit: the deciding operand itself is the result
+  Value lhs = eval(*l.lhs);
+  const bool decided = at(span, [&] { return truthy(lhs); }) == (l.op == LogicOp::Or);
+  return decided ? lhs : eval(*l.rhs);
+}
+
+Value Evaluator::comparison(const Comparison& c) const {
+  // a < b < c is (a < b) and (b < c), each operand evaluated once
+  Value lhs = eval(*c.first);
+  Value result;
+  for (const CompareLink& link : c.links) {
+    Value rhs = eval(*link.rhs);
+    result = at(link.span, [&] { return apply_compare(link.op, lhs, rhs); });
+    if (&link == &c.links.back() || !at(link.span, [&] { return truthy(result); })) return result;
+    lhs = std::move(rhs);
+  }
+  return result;
+}
+
+CallArgs Evaluator::arguments(const Call& c, std::string name, Span span) const {
+  CallArgs call{std::move(name), span, {}, {}};
+  for (const ExprRef& a : c.args) call.args.push_back(Arg{eval(*a), a->span, ""});
+  for (const KeywordArg& k : c.keywords) call.keywords.push_back(KeywordValue{k.name, eval(*k.value), k.span});
+  return call;
+}
+
+Value Evaluator::call(const Call& c, Span span) const {
+  if (const Name* n = std::get_if<Name>(&c.callee->node)) {
+    if (const auto it = env_.find(n->id); it != env_.end()) {
+      fail_at(span, "type", "'{}' is a {}, not a function", n->id, type_name(it->second));
+    }
+    if (!is_builtin(n->id)) {
+      if (parse_dtype(n->id)) fail_at(span, "type", "a dtype is not callable; to convert, use x.cast({})", n->id);
+      fail_at(span, "name", "name '{}' is not defined{}", n->id, did_you_mean(n->id, known_names()));
+    }
+    const CallArgs args = arguments(c, n->id, span);
+    return at(span, [&] { return call_builtin(args, print_); });
+  }
+  const Attribute* a = std::get_if<Attribute>(&c.callee->node);
+  if (!a) fail_at(span, "type", "'{}' object is not callable", type_name(eval(*c.callee)));
+  if (is_namespace(*a->object, kTensor) && is_builtin(a->name)) {
+    const CallArgs args = arguments(c, a->name, span);
+    return at(span, [&] { return call_builtin(args, print_); });
+  }
+  const Value object = eval(*a->object);
+  const Tensor* self = object.get_if<Tensor>();
+  if (!self) fail_at(span, "name", "'{}' object has no method '{}'", type_name(object), a->name);
+  if (is_attribute(a->name)) fail_at(span, "type", "'{}' is an attribute, not a method: write x.{}", a->name, a->name);
+  if (!is_method(a->name)) {
+    fail_at(span, "name", "'Tensor' object has no method '{}'{}", a->name, did_you_mean(a->name, member_names()));
+  }
+  const CallArgs args = arguments(c, a->name, span);
+  return at(span, [&] { return call_method(*self, args, print_); });
+}
+
+Value Evaluator::attribute(const Attribute& a, Span span) const {
+  if (is_namespace(*a.object, kDTypes)) {
+    if (const std::optional<DType> t = parse_dtype(a.name)) return *t;
+    fail_at(span, "name", "dtypes has no dtype '{}'{}", a.name, did_you_mean(a.name, dtype_names()));
+  }
+  if (is_namespace(*a.object, kTensor) && is_builtin(a.name)) {
+    fail_at(span, "type", "Tensor.{} is a function; call it: Tensor.{}(...)", a.name, a.name);
+  }
+  const Value object = eval(*a.object);
+  const Tensor* self = object.get_if<Tensor>();
+  if (!self) fail_at(span, "name", "'{}' object has no attribute '{}'", type_name(object), a.name);
+  if (is_attribute(a.name)) return at(span, [&] { return get_attribute(*self, a.name); });
+  if (is_method(a.name)) fail_at(span, "type", "'{}' is a method; call it: x.{}()", a.name, a.name);
+  fail_at(span, "name", "'Tensor' object has no attribute '{}'{}", a.name, did_you_mean(a.name, member_names()));
+}
+
+Value Evaluator::subscript(const Subscript& s, Span span) const {
+  const Value object = eval(*s.object);
+  std::vector<IndexItem> items;
+  for (const ExprRef& e : s.indices) {
+    if (const SliceExpr* sl = std::get_if<SliceExpr>(&e->node)) {
+      const auto bound = [&](const ExprRef& part) -> std::optional<int64_t> {
+        if (!part) return std::nullopt;
+        const Value v = eval(*part);
+        if (v.is<NoneValue>()) return std::nullopt;
+        if (!v.is<int64_t>()) fail_at(part->span, "type", "slice bounds must be ints or None, not {}", type_name(v));
+        return std::get<int64_t>(v);
+      };
+      items.push_back(IndexItem{Slice{bound(sl->start), bound(sl->stop), bound(sl->step)}, e->span});
+    } else if (std::holds_alternative<EllipsisLiteral>(e->node)) {
+      items.push_back(IndexItem{Ellipsis{}, e->span});
+    } else {
+      items.push_back(IndexItem{eval(*e), e->span});
+    }
+  }
+  return subscript_value(object, items, span);
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,40 @@
+#pragma once
+// Expressions to values. Every error that leaves the evaluator is a SourceError at the token it is
+// about: an operator, a function or method name, an argument, a bracket.
+#include <map>
+#include <string>
+
+#include "repl/arguments.h"
+#include "repl/print_event.h"
+#include "repl/syntax.h"
+#include "repl/value.h"
+
+namespace tr::repl {
+
+using Environment = std::map<std::string, Value, std::less<>>;
+
+class Evaluator {
+ public:
+  Evaluator(const Environment& env, const PrintSink& print) : env_(env), print_(print) {}
+
+  Value eval(const Expr& e) const;
+
+  // Every name an unknown name may have been meant as: variables, functions, dtypes, namespaces.
+  std::vector<std::string> known_names() const;
+
+ private:
+  Value name(const std::string& id, Span span) const;
+  Value logic(const Logic& l, Span span) const;
+  Value comparison(const Comparison& c) const;
+  Value call(const Call& c, Span span) const;
+  Value attribute(const Attribute& a, Span span) const;
+  Value subscript(const Subscript& s, Span span) const;
+  CallArgs arguments(const Call& c, std::string name, Span span) const;
+  // True when e is the bare name of a namespace ("dtypes", "Tensor") that no variable shadows.
+  bool is_namespace(const Expr& e, std::string_view ns) const;
+
+  const Environment& env_;
+  const PrintSink& print_;
+};
+
+}  // namespace tr::repl

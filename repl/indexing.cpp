@@ -1,0 +1,85 @@
+#include "repl/indexing.h"
+
+#include <type_traits>
+
+#include "repl/source_error.h"
+
+namespace tr::repl {
+namespace {
+
+void add_tensor_index(const Value& v, Span span, std::vector<Index>& out) {
+  if (v.is<NoneValue>()) {
+    out.emplace_back(NewAxis{});
+  } else if (const int64_t* i = v.get_if<int64_t>()) {
+    out.emplace_back(*i);
+  } else if (const Tuple* t = v.get_if<Tuple>()) {
+    for (const Value& item : t->items) add_tensor_index(item, span, out);  // x[idx] with idx = (0, 1)
+  } else if (v.is<Tensor>()) {
+    fail_at(span, "type", "indexing a tensor with a tensor is not supported; use where() or a slice");
+  } else {
+    fail_at(span, "type", "a tensor index must be an int, a slice, None or ..., not {}", type_name(v));
+  }
+}
+
+Value index_tensor(const Tensor& x, const std::vector<IndexItem>& items, Span span) {
+  std::vector<Index> indices;
+  for (const IndexItem& item : items) {
+    if (const Value* v = std::get_if<Value>(&item.index)) {
+      add_tensor_index(*v, item.span, indices);
+    } else if (const Slice* s = std::get_if<Slice>(&item.index)) {
+      indices.emplace_back(*s);
+    } else {
+      indices.emplace_back(Ellipsis{});
+    }
+  }
+  return at(span, [&] { return x.getitem(indices); });
+}
+
+// Python's PySlice_AdjustIndices: the positions a slice visits in a sequence of n items.
+std::vector<int64_t> slice_positions(const Slice& s, int64_t n, Span span) {
+  const int64_t step = s.step.value_or(1);
+  if (step == 0) fail_at(span, "value", "slice step cannot be zero");
+  const auto clamp = [&](std::optional<int64_t> v, int64_t fallback) {
+    if (!v) return fallback;
+    int64_t i = *v < 0 ? *v + n : *v;
+    if (i < 0) return step < 0 ? int64_t{-1} : int64_t{0};
+    if (i >= n) return step < 0 ? n - 1 : n;
+    return i;
+  };
+  const int64_t start = clamp(s.start, step < 0 ? n - 1 : 0);
+  const int64_t stop = clamp(s.stop, step < 0 ? -1 : n);
+  std::vector<int64_t> out;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
+  return out;
+}
+
+template <typename Seq>
+Value index_sequence(const Seq& seq, const std::vector<IndexItem>& items, Span span) {
+  const std::string_view kind = std::is_same_v<Seq, Tuple> ? "tuple" : "list";
+  if (items.size() != 1) fail_at(span, "type", "{} indices must be one int or slice, not {} of them", kind, items.size());
+  const IndexItem& item = items[0];
+  const int64_t n = static_cast<int64_t>(seq.items.size());
+  if (const Slice* s = std::get_if<Slice>(&item.index)) {
+    Seq out;
+    for (int64_t i : slice_positions(*s, n, item.span)) out.items.push_back(seq.items[static_cast<size_t>(i)]);
+    return out;
+  }
+  const Value* v = std::get_if<Value>(&item.index);
+  if (!v || !v->is<int64_t>()) {
+    fail_at(item.span, "type", "{} indices must be integers or slices, not {}", kind, v ? type_name(*v) : "ellipsis");
+  }
+  const int64_t i = std::get<int64_t>(*v) < 0 ? std::get<int64_t>(*v) + n : std::get<int64_t>(*v);
+  if (i < 0 || i >= n) fail_at(item.span, "index", "{} index out of range", kind);
+  return seq.items[static_cast<size_t>(i)];
+}
+
+}  // namespace
+
+Value subscript_value(const Value& object, const std::vector<IndexItem>& items, Span span) {
+  if (const Tensor* t = object.get_if<Tensor>()) return index_tensor(*t, items, span);
+  if (const Tuple* t = object.get_if<Tuple>()) return index_sequence(*t, items, span);
+  if (const List* l = object.get_if<List>()) return index_sequence(*l, items, span);
+  fail_at(span, "type", "'{}' object is not subscriptable", type_name(object));
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,297 @@
+#include "repl/methods.h"
+
+#include <functional>
+#include <map>
+
+#include "repl/convert.h"
+#include "repl/operators.h"
+#include "repl/source_error.h"
+
+namespace tr::repl {
+namespace {
+
+using Method = std::function<Value(const Tensor&, const CallArgs&, const PrintSink&)>;
+using Table = std::map<std::string, Method, std::less<>>;
+
+constexpr ParamKind kRequired = ParamKind::Required;
+constexpr ParamKind kRest = ParamKind::Rest;
+
+bool keepdim_arg(const Bound& b) { return b.find("keepdim") ? to_bool(b["keepdim"]) : false; }
+
+std::optional<int> optional_dim(const Bound& b, std::string_view name) {
+  const Arg* a = b.find(name);
+  return a ? std::optional<int>(to_dim(*a)) : std::nullopt;
+}
+
+int dim_or(const Bound& b, std::string_view name, int fallback) { return optional_dim(b, name).value_or(fallback); }
+
+// pad's argument in either of tinygrad's forms: flat ints, last dim first as in torch
+// ((left, right, top, bottom)), or one (before, after) pair or None per dim.
+std::vector<Range> padding_of(const Arg& a, int ndim) {
+  const std::vector<Value>* items = sequence_items(a.value);
+  if (!items) fail_at(a.span, "type", "{} must be a tuple, not {}", a.what, type_name(a.value));
+  const bool flat = std::all_of(items->begin(), items->end(), [](const Value& v) { return v.is<int64_t>(); });
+  std::vector<Range> out(static_cast<size_t>(ndim), Range{0, 0});
+  if (flat) {
+    if (items->size() % 2 != 0 || static_cast<int>(items->size()) > 2 * ndim) {
+      fail_at(a.span, "value", "{} as flat ints needs an even count, at most {} for {} dims", a.what, 2 * ndim, ndim);
+    }
+    for (size_t i = 0; i < items->size() / 2; i++) {
+      out[static_cast<size_t>(ndim) - 1 - i] = {std::get<int64_t>((*items)[2 * i]), std::get<int64_t>((*items)[2 * i + 1])};
+    }
+    return out;
+  }
+  if (static_cast<int>(items->size()) != ndim) {
+    fail_at(a.span, "value", "{} needs one (before, after) pair or None for each of the {} dims", a.what, ndim);
+  }
+  for (size_t i = 0; i < items->size(); i++) {
+    const Value& p = (*items)[i];
+    if (p.is<NoneValue>()) continue;
+    const std::vector<int64_t> pair = to_ints(Arg{p, a.span, a.what});
+    if (pair.size() != 2) fail_at(a.span, "value", "{} holds a pair of {} values", a.what, pair.size());
+    out[i] = {pair[0], pair[1]};
+  }
+  return out;
+}
+
+// shrink's argument: one (start, end) pair or None per dim.
+std::vector<std::optional<Range>> bounds_of(const Arg& a) {
+  const std::vector<Value>* items = sequence_items(a.value);
+  if (!items) fail_at(a.span, "type", "{} must be a tuple, not {}", a.what, type_name(a.value));
+  std::vector<std::optional<Range>> out;
+  for (const Value& p : *items) {
+    if (p.is<NoneValue>()) {
+      out.emplace_back();
+      continue;
+    }
+    const std::vector<int64_t> pair = to_ints(Arg{p, a.span, a.what});
+    if (pair.size() != 2) fail_at(a.span, "value", "{} holds a pair of {} values", a.what, pair.size());
+    out.emplace_back(Range{pair[0], pair[1]});
+  }
+  return out;
+}
+
+Value to_list(const HostArray& a, size_t axis, int64_t& next) {
+  if (axis == a.shape.size()) return from_const(a.values[static_cast<size_t>(next++)]);
+  List out;
+  for (int64_t i = 0; i < a.shape[axis]; i++) out.items.push_back(to_list(a, axis + 1, next));
+  return out;
+}
+
+using Unary = Tensor (Tensor::*)() const;
+using Binary = Tensor (Tensor::*)(const Tensor&) const;
+using Reduce = Tensor (Tensor::*)(const Axes&, bool) const;
+using Spread = Tensor (Tensor::*)(const Axes&, bool, double) const;
+using ArgReduce = Tensor (Tensor::*)(std::optional<int>, bool) const;
+using Softmax = Tensor (Tensor::*)(int) const;
+
+void add_unary(Table& t) {
+  const std::pair<const char*, Unary> ops[] = {
+      {"neg", &Tensor::neg},           {"exp", &Tensor::exp},         {"exp2", &Tensor::exp2},
+      {"log", &Tensor::log},           {"log2", &Tensor::log2},       {"sqrt", &Tensor::sqrt},
+      {"rsqrt", &Tensor::rsqrt},       {"sin", &Tensor::sin},         {"cos", &Tensor::cos},
+      {"tan", &Tensor::tan},           {"relu", &Tensor::relu},       {"sigmoid", &Tensor::sigmoid},
+      {"tanh", &Tensor::tanh},         {"gelu", &Tensor::gelu},       {"silu", &Tensor::silu},
+      {"abs", &Tensor::abs},           {"sign", &Tensor::sign},       {"reciprocal", &Tensor::reciprocal},
+      {"square", &Tensor::square},     {"floor", &Tensor::floor},     {"ceil", &Tensor::ceil},
+      {"trunc", &Tensor::trunc},       {"round", &Tensor::round},     {"logical_not", &Tensor::logical_not},
+      {"contiguous", &Tensor::contiguous},
+  };
+  for (const auto& [name, op] : ops) {
+    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      bind(call, {});
+      return (x.*op)();
+    };
+  }
+}
+
+void add_binary(Table& t) {
+  const std::pair<const char*, Binary> ops[] = {
+      {"add", &Tensor::add},         {"sub", &Tensor::sub},         {"mul", &Tensor::mul}, {"div", &Tensor::div},
+      {"pow", &Tensor::pow},         {"maximum", &Tensor::maximum}, {"minimum", &Tensor::minimum},
+      {"eq", &Tensor::eq},           {"ne", &Tensor::ne},           {"lt", &Tensor::lt},   {"le", &Tensor::le},
+      {"gt", &Tensor::gt},           {"ge", &Tensor::ge},           {"dot", &Tensor::dot}, {"matmul", &Tensor::matmul},
+  };
+  for (const auto& [name, op] : ops) {
+    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"x", kRequired}});
+      const auto [l, r] = tensor_operands(x, b["x"].value, call.name);
+      return (l.*op)(r);
+    };
+  }
+}
+
+void add_casts(Table& t) {
+  const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"half", DType::Float16},
+                                                 {"double", DType::Float64}, {"int", DType::Int32},
+                                                 {"long", DType::Int64},     {"bool", DType::Bool}};
+  for (const auto& [name, dtype] : casts) {
+    t[name] = [dtype](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      bind(call, {});
+      return x.cast(dtype);
+    };
+  }
+  t["cast"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.cast(to_dtype(bind(call, {{"dtype", kRequired}})["dtype"]));
+  };
+}
+
+void add_reductions(Table& t) {
+  const std::pair<const char*, Reduce> reduces[] = {{"sum", &Tensor::sum},   {"max", &Tensor::max},
+                                                    {"min", &Tensor::min},   {"mean", &Tensor::mean},
+                                                    {"prod", &Tensor::prod}, {"logsumexp", &Tensor::logsumexp}};
+  for (const auto& [name, op] : reduces) {
+    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"axis"}, {"keepdim"}});
+      return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b));
+    };
+  }
+  const std::pair<const char*, Spread> spreads[] = {{"var", &Tensor::var}, {"std", &Tensor::std}};
+  for (const auto& [name, op] : spreads) {
+    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"axis"}, {"keepdim"}, {"correction"}});
+      return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b), b.find("correction") ? to_float(b["correction"]) : 1.0);
+    };
+  }
+  const std::pair<const char*, ArgReduce> args[] = {{"argmax", &Tensor::argmax}, {"argmin", &Tensor::argmin}};
+  for (const auto& [name, op] : args) {
+    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"axis"}, {"keepdim"}});
+      return (x.*op)(optional_dim(b, "axis"), keepdim_arg(b));
+    };
+  }
+  const std::pair<const char*, Softmax> softmaxes[] = {{"softmax", &Tensor::softmax},
+                                                       {"log_softmax", &Tensor::log_softmax}};
+  for (const auto& [name, op] : softmaxes) {
+    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      return (x.*op)(dim_or(bind(call, {{"axis"}}), "axis", -1));
+    };
+  }
+}
+
+void add_movement(Table& t) {
+  const auto reshape = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.reshape(to_shape(bind(call, {{"shape", kRest}}).rest(), true));
+  };
+  t["reshape"] = reshape;
+  t["view"] = reshape;
+  t["expand"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.expand(to_shape(bind(call, {{"shape", kRest}}).rest(), true));
+  };
+  t["permute"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.permute(to_dims(bind(call, {{"order", kRest}}).rest()));
+  };
+  t["flip"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.flip(to_dims(bind(call, {{"axis", kRest}}).rest()));
+  };
+  t["repeat"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.repeat(to_shape(bind(call, {{"repeats", kRest}}).rest()));
+  };
+  t["pad"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"padding", kRequired}, {"value"}});
+    return x.pad(padding_of(b["padding"], x.ndim()), b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
+  };
+  t["shrink"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.shrink(bounds_of(bind(call, {{"arg", kRequired}})["arg"]));
+  };
+  t["transpose"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim0", ParamKind::Optional, "a"}, {"dim1", ParamKind::Optional, "b"}});
+    return x.transpose(dim_or(b, "dim0", 1), dim_or(b, "dim1", 0));
+  };
+  t["flatten"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"start_dim"}, {"end_dim"}});
+    return x.flatten(dim_or(b, "start_dim", 0), dim_or(b, "end_dim", -1));
+  };
+  t["unsqueeze"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.unsqueeze(to_dim(bind(call, {{"dim", kRequired}})["dim"]));
+  };
+  t["squeeze"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.squeeze(optional_dim(bind(call, {{"dim"}}), "dim"));
+  };
+  t["cat"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"args", kRest}, {"dim"}});
+    std::vector<Tensor> others;
+    for (const Arg& a : b.rest()) others.push_back(to_tensor(a));
+    return x.cat(others, dim_or(b, "dim", 0));
+  };
+  t["where"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"x", kRequired}, {"y", kRequired}});
+    return select(x, b["x"].value, b["y"].value);
+  };
+}
+
+void add_control(Table& t) {
+  t["realize"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    Tensor out = x;
+    return out.realize();
+  };
+  t["to"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.to(to_str(bind(call, {{"device", kRequired}})["device"]));
+  };
+  t["numpy"] = [](const Tensor& x, const CallArgs& call, const PrintSink& print) -> Value {
+    bind(call, {});
+    print(make_print_event({x}, call.span));
+    return NoneValue{};
+  };
+  t["item"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return from_const(x.item());
+  };
+  t["tolist"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    int64_t next = 0;
+    return to_list(fetch(x), 0, next);
+  };
+  t["numel"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return x.numel();
+  };
+}
+
+const Table& table() {
+  static const Table t = [] {
+    Table out;
+    add_unary(out);
+    add_binary(out);
+    add_casts(out);
+    add_reductions(out);
+    add_movement(out);
+    add_control(out);
+    return out;
+  }();
+  return t;
+}
+
+constexpr std::string_view kAttributes[] = {"shape", "dtype", "device", "ndim", "T"};
+
+}  // namespace
+
+bool is_method(std::string_view name) { return table().contains(name); }
+
+bool is_attribute(std::string_view name) {
+  return std::find(std::begin(kAttributes), std::end(kAttributes), name) != std::end(kAttributes);
+}
+
+const std::vector<std::string>& member_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out(std::begin(kAttributes), std::end(kAttributes));
+    for (const auto& [name, fn] : table()) out.push_back(name);
+    return out;
+  }();
+  return names;
+}
+
+Value call_method(const Tensor& self, const CallArgs& call, const PrintSink& print) {
+  return table().find(call.name)->second(self, call, print);
+}
+
+Value get_attribute(const Tensor& self, std::string_view name) {
+  if (name == "shape") return shape_value(self.shape());
+  if (name == "dtype") return self.dtype();
+  if (name == "device") return self.device();
+  if (name == "ndim") return int64_t{self.ndim()};
+  return self.T();  // T is an attribute in tinygrad, not a method
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,150 @@
+#include "repl/operators.h"
+
+#include "core/error.h"
+#include "repl/number_ops.h"
+
+namespace tr::repl {
+namespace {
+
+using TensorBinary = Tensor (Tensor::*)(const Tensor&) const;
+
+TensorBinary tensor_op(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return &Tensor::add;
+    case BinaryOp::Sub: return &Tensor::sub;
+    case BinaryOp::Mul: return &Tensor::mul;
+    case BinaryOp::Div: return &Tensor::div;
+    case BinaryOp::FloorDiv: return &Tensor::floordiv;
+    case BinaryOp::Mod: return &Tensor::mod;
+    case BinaryOp::MatMul: return &Tensor::matmul;
+    case BinaryOp::Pow: return &Tensor::pow;
+  }
+  return &Tensor::add;
+}
+
+TensorBinary tensor_op(CompareOp op) {
+  switch (op) {
+    case CompareOp::Lt: return &Tensor::lt;
+    case CompareOp::Le: return &Tensor::le;
+    case CompareOp::Gt: return &Tensor::gt;
+    case CompareOp::Ge: return &Tensor::ge;
+    case CompareOp::Eq: return &Tensor::eq;
+    case CompareOp::Ne: return &Tensor::ne;
+  }
+  return &Tensor::eq;
+}
+
+bool same_sequence_kind(const Value& a, const Value& b) {
+  return (a.is<Tuple>() && b.is<Tuple>()) || (a.is<List>() && b.is<List>());
+}
+
+bool values_equal(const Value& a, const Value& b) {
+  if (a.is<Tensor>() || b.is<Tensor>()) return truthy(apply_compare(CompareOp::Eq, a, b));
+  if (is_number(a) && is_number(b)) return number_compare(CompareOp::Eq, to_const(a), to_const(b));
+  if (same_sequence_kind(a, b)) {
+    const std::vector<Value>& x = *sequence_items(a);
+    const std::vector<Value>& y = *sequence_items(b);
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); i++) {
+      if (!values_equal(x[i], y[i])) return false;
+    }
+    return true;
+  }
+  if (a.index() != b.index()) return false;
+  if (const std::string* s = a.get_if<std::string>()) return *s == std::get<std::string>(b);
+  if (const DType* t = a.get_if<DType>()) return *t == std::get<DType>(b);
+  return a.is<NoneValue>();
+}
+
+// Python's sequence comparison: the first differing items decide, else the lengths.
+bool sequence_order(CompareOp op, const std::vector<Value>& x, const std::vector<Value>& y) {
+  for (size_t i = 0; i < x.size() && i < y.size(); i++) {
+    if (!values_equal(x[i], y[i])) return truthy(apply_compare(op, x[i], y[i]));
+  }
+  return number_compare(op, static_cast<int64_t>(x.size()), static_cast<int64_t>(y.size()));
+}
+
+template <typename Seq>
+Value concatenated(const Seq& a, const Seq& b) {
+  Seq out = a;
+  out.items.insert(out.items.end(), b.items.begin(), b.items.end());
+  return out;
+}
+
+}  // namespace
+
+std::pair<Tensor, Tensor> tensor_operands(const Value& a, const Value& b, std::string_view op) {
+  const Tensor* x = a.get_if<Tensor>();
+  const Tensor* y = b.get_if<Tensor>();
+  if (x && y) return {*x, *y};
+  if (x && is_number(b)) return {*x, Tensor::scalar_like(*x, to_const(b))};
+  if (y && is_number(a)) return {Tensor::scalar_like(*y, to_const(a)), *y};
+  fail("type", "unsupported operand types for {}: '{}' and '{}'", op, type_name(a), type_name(b));
+}
+
+Tensor select(const Tensor& cond, const Value& a, const Value& b) {
+  // two numbers: the first takes its Python type's dtype, the second joins it by the scalar rule
+  const Value first = is_number(a) && is_number(b) ? Value(Tensor::full({}, to_const(a), std::nullopt, cond.device())) : a;
+  const auto [x, y] = tensor_operands(first, b, "where");
+  return cond.where(x, y);
+}
+
+Value apply_binary(BinaryOp op, const Value& a, const Value& b) {
+  if (a.is<Tensor>() || b.is<Tensor>()) {
+    const auto [x, y] = tensor_operands(a, b, spelling(op));
+    return (x.*tensor_op(op))(y);
+  }
+  if (is_number(a) && is_number(b)) return from_const(number_binary(op, to_const(a), to_const(b)));
+  if (op == BinaryOp::Add) {
+    if (a.is<std::string>() && b.is<std::string>()) return std::get<std::string>(a) + std::get<std::string>(b);
+    if (a.is<Tuple>() && b.is<Tuple>()) return concatenated(std::get<Tuple>(a), std::get<Tuple>(b));
+    if (a.is<List>() && b.is<List>()) return concatenated(std::get<List>(a), std::get<List>(b));
+  }
+  fail("type", "unsupported operand types for {}: '{}' and '{}'", spelling(op), type_name(a), type_name(b));
+}
+
+Value apply_compare(CompareOp op, const Value& a, const Value& b) {
+  if (a.is<Tensor>() || b.is<Tensor>()) {
+    const auto [x, y] = tensor_operands(a, b, spelling(op));
+    return (x.*tensor_op(op))(y);
+  }
+  if (is_number(a) && is_number(b)) return number_compare(op, to_const(a), to_const(b));
+  if (op == CompareOp::Eq) return values_equal(a, b);
+  if (op == CompareOp::Ne) return !values_equal(a, b);
+  if (a.is<std::string>() && b.is<std::string>()) {
+    const int c = std::get<std::string>(a).compare(std::get<std::string>(b));
+    return number_compare(op, int64_t{c}, int64_t{0});
+  }
+  if (same_sequence_kind(a, b)) return sequence_order(op, *sequence_items(a), *sequence_items(b));
+  fail("type", "'{}' not supported between instances of '{}' and '{}'", spelling(op), type_name(a), type_name(b));
+}
+
+Value apply_unary(UnaryOp op, const Value& a) {
+  if (op == UnaryOp::Not) return !truthy(a);
+  if (const Tensor* t = a.get_if<Tensor>()) return op == UnaryOp::Neg ? t->neg() : *t;
+  if (!is_number(a)) fail("type", "bad operand type for unary {}: '{}'", spelling(op), type_name(a));
+  // -x as -1 * x keeps Python's results: -True is -1, -0.0 keeps its sign, -(-2**63) overflows
+  return from_const(number_binary(BinaryOp::Mul, int64_t{op == UnaryOp::Neg ? -1 : 1}, to_const(a)));
+}
+
+bool truthy(const Value& v) {
+  struct {
+    bool operator()(const NoneValue&) const { return false; }
+    bool operator()(bool b) const { return b; }
+    bool operator()(int64_t i) const { return i != 0; }
+    bool operator()(double d) const { return d != 0; }
+    bool operator()(const std::string& s) const { return !s.empty(); }
+    bool operator()(DType) const { return true; }
+    bool operator()(const Tensor& t) const {
+      if (t.numel() != 1) {
+        fail("value", "a tensor of shape {} has no truth value; only a one-element tensor has", shape_str(t.shape()));
+      }
+      return std::visit([](auto x) { return x != 0; }, t.item());
+    }
+    bool operator()(const Tuple& t) const { return !t.items.empty(); }
+    bool operator()(const List& l) const { return !l.items.empty(); }
+  } visitor;
+  return std::visit(visitor, static_cast<const ValueVariant&>(v));
+}
+
+}  // namespace tr::repl

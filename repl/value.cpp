@@ -1,0 +1,44 @@
+#include "repl/value.h"
+
+namespace tr::repl {
+
+std::string_view type_name(const Value& v) {
+  struct {
+    std::string_view operator()(const NoneValue&) const { return "NoneType"; }
+    std::string_view operator()(bool) const { return "bool"; }
+    std::string_view operator()(int64_t) const { return "int"; }
+    std::string_view operator()(double) const { return "float"; }
+    std::string_view operator()(const std::string&) const { return "str"; }
+    std::string_view operator()(DType) const { return "dtype"; }
+    std::string_view operator()(const Tensor&) const { return "Tensor"; }
+    std::string_view operator()(const Tuple&) const { return "tuple"; }
+    std::string_view operator()(const List&) const { return "list"; }
+  } visitor;
+  return std::visit(visitor, static_cast<const ValueVariant&>(v));
+}
+
+bool is_number(const Value& v) { return v.is<bool>() || v.is<int64_t>() || v.is<double>(); }
+
+ConstValue to_const(const Value& v) {
+  if (const bool* b = v.get_if<bool>()) return *b;
+  if (const int64_t* i = v.get_if<int64_t>()) return *i;
+  return std::get<double>(v);
+}
+
+Value from_const(const ConstValue& c) {
+  return std::visit([](auto x) { return Value(x); }, c);
+}
+
+const std::vector<Value>* sequence_items(const Value& v) {
+  if (const Tuple* t = v.get_if<Tuple>()) return &t->items;
+  if (const List* l = v.get_if<List>()) return &l->items;
+  return nullptr;
+}
+
+Value shape_value(const Shape& shape) {
+  Tuple t;
+  for (int64_t d : shape) t.items.emplace_back(d);
+  return t;
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,54 @@
+#include "repl/value_json.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "repl/float_text.h"
+#include "repl/value_format.h"
+
+namespace tr::repl {
+namespace {
+
+nlohmann::json json_float(double v, DType t) {
+  if (!std::isfinite(v)) return nullptr;
+  return std::strtod(python_float(v, t).c_str(), nullptr);
+}
+
+nlohmann::json json_items(const std::vector<Value>& items) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Value& v : items) out.push_back(json_value(v));
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json json_data(const HostArray& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ConstValue& v : a.values) {
+    if (a.dtype == DType::Bool) {
+      out.push_back(as_int(v) != 0);
+    } else if (is_float(a.dtype)) {
+      out.push_back(json_float(as_double(v), a.dtype));
+    } else {
+      out.push_back(as_int(v));
+    }
+  }
+  return out;
+}
+
+nlohmann::json json_value(const Value& v) {
+  struct {
+    nlohmann::json operator()(const NoneValue&) const { return nullptr; }
+    nlohmann::json operator()(bool b) const { return b; }
+    nlohmann::json operator()(int64_t i) const { return i; }
+    nlohmann::json operator()(double d) const { return json_float(d, DType::Float64); }
+    nlohmann::json operator()(const std::string& s) const { return s; }
+    nlohmann::json operator()(DType t) const { return std::string(name(t)); }
+    nlohmann::json operator()(const Tensor& t) const { return repr_value(t); }
+    nlohmann::json operator()(const Tuple& t) const { return json_items(t.items); }
+    nlohmann::json operator()(const List& l) const { return json_items(l.items); }
+  } visitor;
+  return std::visit(visitor, static_cast<const ValueVariant&>(v));
+}
+
+}  // namespace tr::repl
