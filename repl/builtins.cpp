@@ -44,7 +44,7 @@ Value filled(const CallArgs& call, const PrintSink&) {
 }
 
 Value full_fn(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"shape", kRequired}, {"fill_value", kRequired}, {"dtype"}, {"device"}});
+  const Bound b = bind(call, {{"shape", kRequired}, {"fill_value", kRequired, "value"}, {"dtype"}, {"device"}});
   return Tensor::full(to_shape({b["shape"]}), to_number(b["fill_value"]), dtype_arg(b), device_arg(b));
 }
 
@@ -91,7 +91,7 @@ Value ones_like_fn(const CallArgs& call, const PrintSink&) {
 }
 
 Value full_like_fn(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"x", kRequired}, {"fill_value", kRequired}, {"dtype"}});
+  const Bound b = bind(call, {{"x", kRequired}, {"fill_value", kRequired, "value"}, {"dtype"}});
   return filled_like(b, to_number(b["fill_value"]));
 }
 

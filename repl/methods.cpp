@@ -1,5 +1,6 @@
 #include "repl/methods.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -25,37 +26,8 @@ std::optional<int> optional_dim(const Bound& b, std::string_view name) {
 
 int dim_or(const Bound& b, std::string_view name, int fallback) { return optional_dim(b, name).value_or(fallback); }
 
-// pad's argument in either of tinygrad's forms: flat ints, last dim first as in torch
-// ((left, right, top, bottom)), or one (before, after) pair or None per dim.
-std::vector<Range> padding_of(const Arg& a, int ndim) {
-  const std::vector<Value>* items = sequence_items(a.value);
-  if (!items) fail_at(a.span, "type", "{} must be a tuple, not {}", a.what, type_name(a.value));
-  const bool flat = std::all_of(items->begin(), items->end(), [](const Value& v) { return v.is<int64_t>(); });
-  std::vector<Range> out(static_cast<size_t>(ndim), Range{0, 0});
-  if (flat) {
-    if (items->size() % 2 != 0 || static_cast<int>(items->size()) > 2 * ndim) {
-      fail_at(a.span, "value", "{} as flat ints needs an even count, at most {} for {} dims", a.what, 2 * ndim, ndim);
-    }
-    for (size_t i = 0; i < items->size() / 2; i++) {
-      out[static_cast<size_t>(ndim) - 1 - i] = {std::get<int64_t>((*items)[2 * i]), std::get<int64_t>((*items)[2 * i + 1])};
-    }
-    return out;
-  }
-  if (static_cast<int>(items->size()) != ndim) {
-    fail_at(a.span, "value", "{} needs one (before, after) pair or None for each of the {} dims", a.what, ndim);
-  }
-  for (size_t i = 0; i < items->size(); i++) {
-    const Value& p = (*items)[i];
-    if (p.is<NoneValue>()) continue;
-    const std::vector<int64_t> pair = to_ints(Arg{p, a.span, a.what});
-    if (pair.size() != 2) fail_at(a.span, "value", "{} holds a pair of {} values", a.what, pair.size());
-    out[i] = {pair[0], pair[1]};
-  }
-  return out;
-}
-
-// shrink's argument: one (start, end) pair or None per dim.
-std::vector<std::optional<Range>> bounds_of(const Arg& a) {
+// A tuple of one (a, b) pair or None per dim, as shrink and pad take them.
+std::vector<std::optional<Range>> pairs_of(const Arg& a) {
   const std::vector<Value>* items = sequence_items(a.value);
   if (!items) fail_at(a.span, "type", "{} must be a tuple, not {}", a.what, type_name(a.value));
   std::vector<std::optional<Range>> out;
@@ -68,6 +40,29 @@ std::vector<std::optional<Range>> bounds_of(const Arg& a) {
     if (pair.size() != 2) fail_at(a.span, "value", "{} holds a pair of {} values", a.what, pair.size());
     out.emplace_back(Range{pair[0], pair[1]});
   }
+  return out;
+}
+
+// pad's argument in either of tinygrad's forms: flat ints, last dim first as in torch
+// ((left, right, top, bottom)), or one (before, after) pair or None per dim.
+std::vector<Range> padding_of(const Arg& a, int ndim) {
+  const std::vector<Value>* items = sequence_items(a.value);
+  const bool flat = items && std::all_of(items->begin(), items->end(), [](const Value& v) { return v.is<int64_t>(); });
+  std::vector<Range> out(static_cast<size_t>(ndim), Range{0, 0});
+  if (flat) {
+    if (items->size() % 2 != 0 || static_cast<int>(items->size()) > 2 * ndim) {
+      fail_at(a.span, "value", "{} as flat ints needs an even count, at most {} for {} dims", a.what, 2 * ndim, ndim);
+    }
+    for (size_t i = 0; i < items->size() / 2; i++) {
+      out[static_cast<size_t>(ndim) - 1 - i] = {std::get<int64_t>((*items)[2 * i]), std::get<int64_t>((*items)[2 * i + 1])};
+    }
+    return out;
+  }
+  const std::vector<std::optional<Range>> pairs = pairs_of(a);
+  if (static_cast<int>(pairs.size()) != ndim) {
+    fail_at(a.span, "value", "{} needs one (before, after) pair or None for each of the {} dims", a.what, ndim);
+  }
+  for (size_t i = 0; i < pairs.size(); i++) out[i] = pairs[i].value_or(Range{0, 0});
   return out;
 }
 
@@ -85,7 +80,8 @@ using Spread = Tensor (Tensor::*)(const Axes&, bool, double) const;
 using ArgReduce = Tensor (Tensor::*)(std::optional<int>, bool) const;
 using Softmax = Tensor (Tensor::*)(int) const;
 
-void add_unary(Table& t) {
+// Methods without arguments: the element-wise unary ops, and contiguous().
+void add_argless(Table& t) {
   const std::pair<const char*, Unary> ops[] = {
       {"neg", &Tensor::neg},           {"exp", &Tensor::exp},         {"exp2", &Tensor::exp2},
       {"log", &Tensor::log},           {"log2", &Tensor::log2},       {"sqrt", &Tensor::sqrt},
@@ -192,7 +188,7 @@ void add_movement(Table& t) {
     return x.pad(padding_of(b["padding"], x.ndim()), b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
   };
   t["shrink"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    return x.shrink(bounds_of(bind(call, {{"arg", kRequired}})["arg"]));
+    return x.shrink(pairs_of(bind(call, {{"arg", kRequired}})["arg"]));
   };
   t["transpose"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"dim0", ParamKind::Optional, "a"}, {"dim1", ParamKind::Optional, "b"}});
@@ -252,7 +248,7 @@ void add_control(Table& t) {
 const Table& table() {
   static const Table t = [] {
     Table out;
-    add_unary(out);
+    add_argless(out);
     add_binary(out);
     add_casts(out);
     add_reductions(out);

@@ -223,7 +223,7 @@ TEST_F(Eval, MovementAndIndexing) {
   EXPECT_EQ(str("a[:6].reshape(2, 3).permute(1, 0)"), "[[0 3]\n [1 4]\n [2 5]]");
   EXPECT_EQ(str("a[:6].reshape(2, 3).transpose()"), "[[0 3]\n [1 4]\n [2 5]]");
   EXPECT_EQ(repr("zeros(2, 3, 4).transpose(a=0, b=2).shape"), "(4, 3, 2)");
-  EXPECT_EQ(repr("zeros(2, 3, 4).transpose(dim0=2).shape"), "(2, 4, 3)");
+  EXPECT_EQ(repr("zeros(2, 3, 4).transpose(dim0=1, dim1=2).shape"), "(2, 4, 3)");
   EXPECT_EQ(repr("a.reshape(2, 5).flatten().shape"), "(10,)");
   EXPECT_EQ(repr("a.unsqueeze(0).shape"), "(1, 10)");
   EXPECT_EQ(repr("a.reshape(1, 10).squeeze().shape"), "(10,)");
