@@ -38,11 +38,9 @@ Bound bind(const CallArgs& call, std::initializer_list<Param> params) {
   }
 
   for (const KeywordValue& kw : call.keywords) {
-    const auto it = std::find_if(ps.begin(), ps.end(),
-                                 [&](const Param& p) {
-                                   return (p.name == kw.name || (!p.alias.empty() && p.alias == kw.name)) &&
-                                          p.kind != ParamKind::Rest;
-                                 });
+    const auto it = std::find_if(ps.begin(), ps.end(), [&](const Param& p) {
+      return (p.name == kw.name || (!p.alias.empty() && p.alias == kw.name)) && p.kind != ParamKind::Rest;
+    });
     if (it == ps.end()) {
       std::string allowed;
       for (const Param& p : ps) {
@@ -51,7 +49,8 @@ Bound bind(const CallArgs& call, std::initializer_list<Param> params) {
         if (!p.alias.empty()) allowed += fmt::format(" (or {})", p.alias);
       }
       if (allowed.empty()) fail_at(kw.span, "type", "{}() takes no keyword arguments", call.name);
-      fail_at(kw.span, "type", "{}() got an unexpected keyword argument '{}' (allowed: {})", call.name, kw.name, allowed);
+      fail_at(kw.span, "type", "{}() got an unexpected keyword argument '{}' (allowed: {})", call.name, kw.name,
+              allowed);
     }
     std::optional<Arg>& slot = b.named_[static_cast<size_t>(it - ps.begin())].second;
     if (slot) fail_at(kw.span, "type", "{}() got multiple values for argument '{}'", call.name, it->name);

@@ -78,9 +78,7 @@ Value random(const CallArgs& call, const PrintSink&) {
 }
 
 // zeros_like, ones_like and full_like all fill x's shape; only the value differs.
-Value filled_like(const Bound& b, ConstValue value) {
-  return to_tensor(b["x"]).full_like(value, dtype_arg(b));
-}
+Value filled_like(const Bound& b, ConstValue value) { return to_tensor(b["x"]).full_like(value, dtype_arg(b)); }
 
 Value zeros_like_fn(const CallArgs& call, const PrintSink&) {
   return filled_like(bind(call, {{"x", kRequired}, {"dtype"}}), int64_t{0});
@@ -120,9 +118,7 @@ std::vector<Tensor> some_tensors(const CallArgs& call) {
   return tensors_of(b.rest());
 }
 
-Value kernels_fn(const CallArgs& call, const PrintSink&) {
-  return int64_t{count_kernels(some_tensors(call))};
-}
+Value kernels_fn(const CallArgs& call, const PrintSink&) { return int64_t{count_kernels(some_tensors(call))}; }
 
 Value realize_fn(const CallArgs& call, const PrintSink&) {
   std::vector<Tensor> xs = some_tensors(call);
@@ -177,6 +173,8 @@ const std::vector<std::string>& builtin_names() {
   return names;
 }
 
-Value call_builtin(const CallArgs& call, const PrintSink& print) { return table().find(call.name)->second(call, print); }
+Value call_builtin(const CallArgs& call, const PrintSink& print) {
+  return table().find(call.name)->second(call, print);
+}
 
 }  // namespace tr::repl

@@ -25,7 +25,8 @@ std::vector<int64_t> ints_of(const Arg& a, const std::vector<Value>& items, std:
 
 // Ints given one per argument, or all in one tuple or list argument.
 std::vector<int64_t> spread_ints(const std::vector<Arg>& args, std::string_view expected) {
-  if (args.size() == 1 && sequence_items(args[0].value)) return ints_of(args[0], *sequence_items(args[0].value), expected);
+  if (args.size() == 1 && sequence_items(args[0].value))
+    return ints_of(args[0], *sequence_items(args[0].value), expected);
   std::vector<int64_t> out;
   for (const Arg& a : args) {
     if (!a.value.is<int64_t>()) wrong_type(a, "an int");

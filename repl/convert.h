@@ -10,7 +10,7 @@
 
 namespace tr::repl {
 
-int64_t to_int(const Arg& a);  // an int; a bool is refused, True is not a size
+int64_t to_int(const Arg& a);   // an int; a bool is refused, True is not a size
 double to_float(const Arg& a);  // an int or a float
 bool to_bool(const Arg& a);
 std::string to_str(const Arg& a);

@@ -1,8 +1,8 @@
 #include "repl/diagnostic.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace tr::repl {
 

@@ -119,7 +119,7 @@ CallArgs Evaluator::arguments(const Call& c, std::string name, Span span) const 
 Value Evaluator::call(const Call& c, Span span) const {
   if (const Name* n = std::get_if<Name>(&c.callee->node)) {
     if (const auto it = env_.find(n->id); it != env_.end()) {
-      fail_at(span, "type", "'{}' is a {}, not a function", n->id, type_name(it->second));
+      fail_at(span, "type", "'{}' object is not callable", type_name(it->second));
     }
     if (!is_builtin(n->id)) {
       if (parse_dtype(n->id)) fail_at(span, "type", "a dtype is not callable; to convert, use x.cast({})", n->id);

@@ -1,13 +1,13 @@
 #include "repl/float_text.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace tr::repl {
 namespace {

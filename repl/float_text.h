@@ -20,7 +20,8 @@ Decimal shortest_decimal(double v, DType t);
 // v correctly rounded to `significant` digits (at least 1), trailing zeros dropped.
 Decimal rounded_decimal(double v, int significant);
 
-// The digits of |d| before and after the decimal point, without padding: 1.25e3 is {"1250", ""}, 1.5e-2 is {"0", "015"}.
+// The digits of |d| before and after the decimal point, without padding: 1.25e3 is {"1250", ""}, 1.5e-2 is {"0",
+// "015"}.
 struct PositionalParts {
   std::string int_part, frac_part;
 };

@@ -1,10 +1,10 @@
 #include "repl/format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
-
-#include <fmt/format.h>
 
 #include "repl/float_text.h"
 

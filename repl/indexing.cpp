@@ -56,7 +56,8 @@ std::vector<int64_t> slice_positions(const Slice& s, int64_t n, Span span) {
 template <typename Seq>
 Value index_sequence(const Seq& seq, const std::vector<IndexItem>& items, Span span) {
   const std::string_view kind = std::is_same_v<Seq, Tuple> ? "tuple" : "list";
-  if (items.size() != 1) fail_at(span, "type", "{} indices must be one int or slice, not {} of them", kind, items.size());
+  if (items.size() != 1)
+    fail_at(span, "type", "{} indices must be one int or slice, not {} of them", kind, items.size());
   const IndexItem& item = items[0];
   const int64_t n = static_cast<int64_t>(seq.items.size());
   if (const Slice* s = std::get_if<Slice>(&item.index)) {

@@ -54,7 +54,8 @@ std::vector<Range> padding_of(const Arg& a, int ndim) {
       fail_at(a.span, "value", "{} as flat ints needs an even count, at most {} for {} dims", a.what, 2 * ndim, ndim);
     }
     for (size_t i = 0; i < items->size() / 2; i++) {
-      out[static_cast<size_t>(ndim) - 1 - i] = {std::get<int64_t>((*items)[2 * i]), std::get<int64_t>((*items)[2 * i + 1])};
+      out[static_cast<size_t>(ndim) - 1 - i] = {std::get<int64_t>((*items)[2 * i]),
+                                                std::get<int64_t>((*items)[2 * i + 1])};
     }
     return out;
   }
@@ -83,14 +84,30 @@ using Softmax = Tensor (Tensor::*)(int) const;
 // Methods without arguments: the element-wise unary ops, and contiguous().
 void add_argless(Table& t) {
   const std::pair<const char*, Unary> ops[] = {
-      {"neg", &Tensor::neg},           {"exp", &Tensor::exp},         {"exp2", &Tensor::exp2},
-      {"log", &Tensor::log},           {"log2", &Tensor::log2},       {"sqrt", &Tensor::sqrt},
-      {"rsqrt", &Tensor::rsqrt},       {"sin", &Tensor::sin},         {"cos", &Tensor::cos},
-      {"tan", &Tensor::tan},           {"relu", &Tensor::relu},       {"sigmoid", &Tensor::sigmoid},
-      {"tanh", &Tensor::tanh},         {"gelu", &Tensor::gelu},       {"silu", &Tensor::silu},
-      {"abs", &Tensor::abs},           {"sign", &Tensor::sign},       {"reciprocal", &Tensor::reciprocal},
-      {"square", &Tensor::square},     {"floor", &Tensor::floor},     {"ceil", &Tensor::ceil},
-      {"trunc", &Tensor::trunc},       {"round", &Tensor::round},     {"logical_not", &Tensor::logical_not},
+      {"neg", &Tensor::neg},
+      {"exp", &Tensor::exp},
+      {"exp2", &Tensor::exp2},
+      {"log", &Tensor::log},
+      {"log2", &Tensor::log2},
+      {"sqrt", &Tensor::sqrt},
+      {"rsqrt", &Tensor::rsqrt},
+      {"sin", &Tensor::sin},
+      {"cos", &Tensor::cos},
+      {"tan", &Tensor::tan},
+      {"relu", &Tensor::relu},
+      {"sigmoid", &Tensor::sigmoid},
+      {"tanh", &Tensor::tanh},
+      {"gelu", &Tensor::gelu},
+      {"silu", &Tensor::silu},
+      {"abs", &Tensor::abs},
+      {"sign", &Tensor::sign},
+      {"reciprocal", &Tensor::reciprocal},
+      {"square", &Tensor::square},
+      {"floor", &Tensor::floor},
+      {"ceil", &Tensor::ceil},
+      {"trunc", &Tensor::trunc},
+      {"round", &Tensor::round},
+      {"logical_not", &Tensor::logical_not},
       {"contiguous", &Tensor::contiguous},
   };
   for (const auto& [name, op] : ops) {
@@ -103,10 +120,10 @@ void add_argless(Table& t) {
 
 void add_binary(Table& t) {
   const std::pair<const char*, Binary> ops[] = {
-      {"add", &Tensor::add},         {"sub", &Tensor::sub},         {"mul", &Tensor::mul}, {"div", &Tensor::div},
-      {"pow", &Tensor::pow},         {"maximum", &Tensor::maximum}, {"minimum", &Tensor::minimum},
-      {"eq", &Tensor::eq},           {"ne", &Tensor::ne},           {"lt", &Tensor::lt},   {"le", &Tensor::le},
-      {"gt", &Tensor::gt},           {"ge", &Tensor::ge},           {"dot", &Tensor::dot}, {"matmul", &Tensor::matmul},
+      {"add", &Tensor::add}, {"sub", &Tensor::sub},         {"mul", &Tensor::mul},         {"div", &Tensor::div},
+      {"pow", &Tensor::pow}, {"maximum", &Tensor::maximum}, {"minimum", &Tensor::minimum}, {"eq", &Tensor::eq},
+      {"ne", &Tensor::ne},   {"lt", &Tensor::lt},           {"le", &Tensor::le},           {"gt", &Tensor::gt},
+      {"ge", &Tensor::ge},   {"dot", &Tensor::dot},         {"matmul", &Tensor::matmul},
   };
   for (const auto& [name, op] : ops) {
     t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
@@ -118,7 +135,7 @@ void add_binary(Table& t) {
 }
 
 void add_casts(Table& t) {
-  const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"half", DType::Float16},
+  const std::pair<const char*, DType> casts[] = {{"float", DType::Float32},  {"half", DType::Float16},
                                                  {"double", DType::Float64}, {"int", DType::Int32},
                                                  {"long", DType::Int64},     {"bool", DType::Bool}};
   for (const auto& [name, dtype] : casts) {

@@ -37,9 +37,7 @@ ConstValue int_binary(BinaryOp op, int64_t a, int64_t b) {
     case BinaryOp::Mul:
       if (__builtin_mul_overflow(a, b, &r)) overflow();
       return r;
-    case BinaryOp::Div:
-      check_divisor(static_cast<double>(b));
-      return static_cast<double>(a) / static_cast<double>(b);
+    case BinaryOp::Div: check_divisor(static_cast<double>(b)); return static_cast<double>(a) / static_cast<double>(b);
     case BinaryOp::FloorDiv:
     case BinaryOp::Mod: {
       check_divisor(static_cast<double>(b));

@@ -84,7 +84,8 @@ std::pair<Tensor, Tensor> tensor_operands(const Value& a, const Value& b, std::s
 
 Tensor select(const Tensor& cond, const Value& a, const Value& b) {
   // two numbers: the first takes its Python type's dtype, the second joins it by the scalar rule
-  const Value first = is_number(a) && is_number(b) ? Value(Tensor::full({}, to_const(a), std::nullopt, cond.device())) : a;
+  const Value first =
+      is_number(a) && is_number(b) ? Value(Tensor::full({}, to_const(a), std::nullopt, cond.device())) : a;
   const auto [x, y] = tensor_operands(first, b, "where");
   return cond.where(x, y);
 }

@@ -50,9 +50,7 @@ bool starts_expression(const Token& t) {
   }
 }
 
-bool ends_statement(const Token& t) {
-  return t.kind == TokenKind::Newline || t.kind == TokenKind::End || t.is_op(";");
-}
+bool ends_statement(const Token& t) { return t.kind == TokenKind::Newline || t.kind == TokenKind::End || t.is_op(";"); }
 
 class Parser {
  public:

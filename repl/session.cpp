@@ -38,9 +38,8 @@ std::optional<Failure> find_failure(const Evaluator& ev, const Expr& test) {
     Value rhs = ev.eval(*link.rhs);
     const Value result = at(link.span, [&] { return apply_compare(link.op, lhs, rhs); });
     if (!holds(result, link.span)) {
-      const std::string sides = at(link.span, [&] {
-        return fmt::format("{} {} {}", str_value(lhs), spelling(link.op), str_value(rhs));
-      });
+      const std::string sides =
+          at(link.span, [&] { return fmt::format("{} {} {}", str_value(lhs), spelling(link.op), str_value(rhs)); });
       return Failure{sides, link.span};
     }
     lhs = std::move(rhs);

@@ -1,10 +1,10 @@
 #pragma once
 // An engine error (or one of the language's own) tied to the token it is about. It stays a tr::Error,
 // so a host that only wants kind and message can catch that.
+#include <fmt/format.h>
+
 #include <new>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "core/error.h"
 #include "repl/span.h"

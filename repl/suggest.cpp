@@ -1,9 +1,9 @@
 #include "repl/suggest.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 namespace tr::repl {
 namespace {
@@ -20,7 +20,10 @@ size_t distance(std::string_view a, std::string_view b) {
     row[0] = i * kMoveCost;
     for (size_t j = 1; j <= b.size(); j++) {
       const char x = a[i - 1], y = b[j - 1];
-      const size_t sub = x == y ? 0 : std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)) ? kCaseCost : kMoveCost;
+      const size_t sub = x == y ? 0
+                         : std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y))
+                             ? kCaseCost
+                             : kMoveCost;
       const size_t best = std::min({row[j] + kMoveCost, row[j - 1] + kMoveCost, diagonal + sub});
       diagonal = row[j];
       row[j] = best;

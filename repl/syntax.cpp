@@ -71,7 +71,9 @@ std::string to_sexpr(const Expr& e) {
     std::string operator()(const Literal& n) const { return literal_sexpr(n); }
     std::string operator()(const EllipsisLiteral&) const { return "..."; }
     std::string operator()(const Name& n) const { return n.id; }
-    std::string operator()(const Unary& n) const { return fmt::format("({} {})", spelling(n.op), to_sexpr(*n.operand)); }
+    std::string operator()(const Unary& n) const {
+      return fmt::format("({} {})", spelling(n.op), to_sexpr(*n.operand));
+    }
     std::string operator()(const Binary& n) const {
       return fmt::format("({} {} {})", spelling(n.op), to_sexpr(*n.lhs), to_sexpr(*n.rhs));
     }

@@ -38,7 +38,8 @@ class Flattener {
   }
 
   [[noreturn]] void ragged() const {
-    fail_at(data_.span, "value", "{} is ragged: the lists nested at one depth must all have the same length", data_.what);
+    fail_at(data_.span, "value", "{} is ragged: the lists nested at one depth must all have the same length",
+            data_.what);
   }
 
   const Arg& data_;

@@ -1,8 +1,8 @@
 #include "repl/value_format.h"
 
-#include <cctype>
-
 #include <fmt/format.h>
+
+#include <cctype>
 
 #include "repl/float_text.h"
 #include "repl/format.h"

@@ -307,11 +307,12 @@ TEST_F(Eval, UnknownMethodsAndKeywordsAreNamed) {
   const Failure arg = failure("zeros(2, 'a')");
   EXPECT_EQ(arg.message, "argument 2 of zeros() must be an int, not str");
   EXPECT_EQ(arg.span, (Span{1, 10, 3}));
-  EXPECT_EQ(failure("x.sum(axis=1.5)").message, "argument 'axis' of sum() must be an int or a tuple of ints, not float");
+  EXPECT_EQ(failure("x.sum(axis=1.5)").message,
+            "argument 'axis' of sum() must be an int or a tuple of ints, not float");
   EXPECT_EQ(failure("x.cast('flot32')").message, "unknown dtype 'flot32'; did you mean 'float32'?");
   EXPECT_EQ(failure("x.sum").message, "'sum' is a method; call it: x.sum()");
   EXPECT_EQ(failure("zeros").message, "'zeros' is a function; call it: zeros(...)");
-  EXPECT_EQ(failure("x(1)").message, "'x' is a Tensor, not a function");
+  EXPECT_EQ(failure("x(1)").message, "'Tensor' object is not callable");
   EXPECT_EQ(failure("x.shape.foo").message, "'tuple' object has no attribute 'foo'");
 }
 

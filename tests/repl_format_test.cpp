@@ -112,8 +112,9 @@ TEST(Format, IntsAndBools) {
 
 TEST(Format, NestedDimensions) {
   EXPECT_EQ(format_array(ints({1, 2, 3, 4}, {2, 2})), "[[1 2]\n [3 4]]");
-  EXPECT_EQ(format_array(ints(iota(24), {2, 3, 4})),
-            "[[[ 0  1  2  3]\n  [ 4  5  6  7]\n  [ 8  9 10 11]]\n\n [[12 13 14 15]\n  [16 17 18 19]\n  [20 21 22 23]]]");
+  EXPECT_EQ(
+      format_array(ints(iota(24), {2, 3, 4})),
+      "[[[ 0  1  2  3]\n  [ 4  5  6  7]\n  [ 8  9 10 11]]\n\n [[12 13 14 15]\n  [16 17 18 19]\n  [20 21 22 23]]]");
   EXPECT_EQ(format_array(ints({}, {0})), "[]");
   EXPECT_EQ(format_array(HostArray{DType::Float32, {2, 0}, {}}), "[]");
 }
@@ -136,8 +137,7 @@ TEST(Format, LargeArraysAreSummarised) {
             "[[   0    1    2 ...   97   98   99]\n [ 100  101  102 ...  197  198  199]\n"
             " [ 200  201  202 ...  297  298  299]\n ...\n [9700 9701 9702 ... 9797 9798 9799]\n"
             " [9800 9801 9802 ... 9897 9898 9899]\n [9900 9901 9902 ... 9997 9998 9999]]");
-  EXPECT_EQ(format_array(ints(iota(1100), {1100, 1})),
-            "[[   0]\n [   1]\n [   2]\n ...\n [1097]\n [1098]\n [1099]]");
+  EXPECT_EQ(format_array(ints(iota(1100), {1100, 1})), "[[   0]\n [   1]\n [   2]\n ...\n [1097]\n [1098]\n [1099]]");
   std::vector<double> halves;
   for (int i = 0; i < 6000; i++) halves.push_back(i * 0.5);
   EXPECT_EQ(format_array(floats(DType::Float32, halves, {2, 3, 1000})),

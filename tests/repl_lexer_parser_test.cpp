@@ -14,7 +14,8 @@ namespace {
 
 std::vector<std::string> texts(const std::vector<Token>& toks) {
   std::vector<std::string> out;
-  for (const Token& t : toks) out.push_back(t.kind == TokenKind::Newline ? "NL" : t.kind == TokenKind::End ? "END" : t.text);
+  for (const Token& t : toks)
+    out.push_back(t.kind == TokenKind::Newline ? "NL" : t.kind == TokenKind::End ? "END" : t.text);
   return out;
 }
 
@@ -40,7 +41,7 @@ std::string syntax_error(std::string_view src) {
 TEST(Lexer, TokensCarryKindTextAndPosition) {
   const std::vector<Token> toks = lex("x = a.sum(axis=1) ** 2\ny//3");
   EXPECT_EQ(texts(toks), (std::vector<std::string>{"x", "=", "a", ".", "sum", "(", "axis", "=", "1", ")", "**", "2",
-                                                    "NL", "y", "//", "3", "END"}));
+                                                   "NL", "y", "//", "3", "END"}));
   EXPECT_EQ(toks[0].kind, TokenKind::Name);
   EXPECT_EQ(toks[8].kind, TokenKind::Int);
   EXPECT_EQ(toks[10].span, (Span{1, 19, 2}));
@@ -87,8 +88,8 @@ TEST(Lexer, NewlinesInsideBracketsContinueTheStatement) {
 
 TEST(Lexer, MetaCommandIsOneTokenPerLine) {
   const std::vector<Token> toks = lex("x = 1\n  :kernels x  # why\ny[1:2]");
-  EXPECT_EQ(texts(toks), (std::vector<std::string>{"x", "=", "1", "NL", ":kernels x", "NL", "y", "[", "1", ":", "2",
-                                                    "]", "END"}));
+  EXPECT_EQ(texts(toks),
+            (std::vector<std::string>{"x", "=", "1", "NL", ":kernels x", "NL", "y", "[", "1", ":", "2", "]", "END"}));
   EXPECT_EQ(toks[4].kind, TokenKind::Meta);
   EXPECT_EQ(toks[4].span, (Span{2, 3, 10}));
   EXPECT_EQ(lex(":graph x out#1.dot")[0].text, ":graph x out#1.dot");
@@ -198,7 +199,8 @@ TEST(Parser, SyntaxErrorsSayWhatAndWhere) {
   EXPECT_EQ(syntax_error("f(a=1, a=2)"), "1:8+1 keyword argument repeated: 'a'");
   EXPECT_EQ(syntax_error("x[0] = 1"), "1:2+1 only a name can be assigned to ('name = expr')");
   EXPECT_EQ(syntax_error("True = 1"), "1:1+4 cannot assign to keyword 'True'");
-  EXPECT_EQ(syntax_error("x = 99999999999999999999"), "1:5+20 integer literal 99999999999999999999 does not fit in 64 bits");
+  EXPECT_EQ(syntax_error("x = 99999999999999999999"),
+            "1:5+20 integer literal 99999999999999999999 does not fit in 64 bits");
   EXPECT_EQ(syntax_error("x."), "1:3+0 expected an attribute name after '.', got end of input");
 }
 

@@ -1,0 +1,140 @@
+#include "repl/app/json_events.h"
+
+#include "core/render/render.h"
+#include "repl/value_json.h"
+#include "viz/timings.h"
+
+namespace tr::repl {
+namespace {
+
+Json printed_json(const PrintedValue& p) {
+  Json j;
+  if (p.array) {
+    j["shape"] = p.array->shape;
+    j["dtype"] = name(p.array->dtype);
+    j["data"] = Json(json_data(*p.array));
+  } else {
+    j["shape"] = nullptr;
+    j["value"] = Json(json_value(p.value));
+  }
+  return j;
+}
+
+Json dims_json(const std::array<int64_t, 3>& d) { return Json::array({d[0], d[1], d[2]}); }
+
+}  // namespace
+
+Json event_json(std::string_view kind, const Location* at) {
+  Json j{{"event", kind}};
+  if (at && at->line > 0) {
+    j["file"] = at->file;
+    j["line"] = at->line;
+  }
+  return j;
+}
+
+Json print_json(const PrintEvent& e, const Location& at) {
+  Json j = event_json("print", &at);
+  if (e.values.size() == 1) {
+    j.update(printed_json(e.values[0]));
+  } else {
+    Json values = Json::array();
+    for (const PrintedValue& p : e.values) values.push_back(printed_json(p));
+    j["values"] = std::move(values);
+  }
+  j["text"] = e.text;
+  return j;
+}
+
+Json schedule_json(const Realization& r, const Location& at) {
+  int kernels = 0;
+  for (const ScheduleItem& i : r.schedule) kernels += i.kind == ScheduleItem::Kind::Kernel;
+  Json j = event_json("schedule", &at);
+  j["kernels"] = kernels;
+  j["copies"] = static_cast<int>(r.schedule.size()) - kernels;
+  j["ms"] = r.schedule_ms;
+  return j;
+}
+
+Json run_json(const RunRecord& r, const Location& at) {
+  const RunRates x = rates(r);
+  if (r.is_copy) {
+    Json j = event_json("copy", &at);
+    j["bytes"] = r.copy.bytes;
+    j["from"] = r.copy.from;
+    j["to"] = r.copy.to;
+    j["us"] = x.seconds * 1e6;
+    return j;
+  }
+  const KernelRecord& k = r.kernel;
+  Json j = event_json("kernel", &at);
+  j["name"] = k.name;
+  j["device"] = k.device;
+  j["global"] = dims_json(k.program.dims.global);
+  j["local"] = dims_json(k.program.dims.local);
+  j["us"] = x.seconds * 1e6;
+  j["flops"] = k.program.flops;
+  j["bytes"] = k.program.bytes;
+  j["gflops"] = x.gflops;
+  j["gbs"] = x.gbs;
+  j["cached"] = k.cached;
+  return j;
+}
+
+Json source_json(const KernelRecord& k, std::string_view backend, const Location& at) {
+  Json j = event_json("source", &at);
+  j["kernel"] = k.name;
+  j["backend"] = backend;
+  j["text"] = render(backend, k.program);
+  return j;
+}
+
+Json assert_json(const Location& at, const Diagnostic* failure) {
+  Json j = event_json("assert", &at);
+  j["ok"] = failure == nullptr;
+  if (failure) {
+    j["col"] = failure->span.col;
+    j["message"] = failure->message;
+  }
+  return j;
+}
+
+Json error_json(const Diagnostic& d) {
+  Json j = event_json("error", nullptr);
+  if (d.span.line > 0) {
+    j["file"] = d.file;
+    j["line"] = d.span.line;
+    j["col"] = d.span.col;
+  }
+  j["kind"] = d.kind;
+  j["message"] = d.message;
+  return j;
+}
+
+Json output_json(std::string_view command, std::string_view text, const Location& at) {
+  Json j = event_json("output", &at);
+  j["command"] = command;
+  j["text"] = text;
+  return j;
+}
+
+Json summary_json(const std::vector<RunRecord>& runs) {
+  int kernels = 0;
+  int64_t flops = 0, bytes = 0;
+  double seconds = 0;
+  for (const RunRecord& r : runs) {
+    seconds += rates(r).seconds;
+    if (r.is_copy) continue;
+    kernels++;
+    flops += r.kernel.program.flops;
+    bytes += r.kernel.program.bytes;
+  }
+  Json j = event_json("summary", nullptr);
+  j["kernels"] = kernels;
+  j["gflops"] = seconds > 0 ? flops / seconds / 1e9 : 0.0;
+  j["gbs"] = seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+  j["ms"] = seconds * 1e3;
+  return j;
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,40 @@
+#include "repl/app/json_reporter.h"
+
+#include "core/context.h"
+#include "repl/app/json_events.h"
+#include "repl/app/text_reporter.h"
+#include "core/device.h"
+
+namespace tr::repl {
+
+void JsonReporter::print(const PrintEvent& e, const Location& at) { emit(print_json(e, at)); }
+
+void JsonReporter::schedule(const Realization& r, const Location& at) { emit(schedule_json(r, at)); }
+
+void JsonReporter::run(const RunRecord& r, const Location& at) {
+  emit(run_json(r, at));
+  if (r.is_copy || settings().debug < 4) return;
+  const std::vector<std::string>& render = settings().render;
+  if (render.empty()) {
+    emit(source_json(r.kernel, device(r.kernel.device).backend(), at));
+  }
+  for (const std::string& b : render) emit(source_json(r.kernel, b, at));
+}
+
+void JsonReporter::assertion(const Location& at, const Diagnostic* failure) {
+  emit(assert_json(at, failure));
+  if (failure) err_ << format_diagnostic(*failure) << std::flush;
+}
+
+void JsonReporter::error(const Diagnostic& d) {
+  emit(error_json(d));
+  err_ << format_diagnostic(d) << std::flush;
+}
+
+void JsonReporter::output(std::string_view command, std::string_view text, const Location& at) {
+  emit(output_json(command, text, at));
+}
+
+void JsonReporter::finish() { emit(summary_json(history())); }
+
+}  // namespace tr::repl

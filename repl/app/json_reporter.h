@@ -1,0 +1,32 @@
+#pragma once
+// --json: one object per event on stdout (SPEC section 5). Errors also go to stderr as text, so that a
+// person reading a CI log sees them with their caret.
+#include <ostream>
+
+#include "repl/app/reporter.h"
+
+namespace tr::repl {
+
+class JsonReporter : public Reporter {
+ public:
+  JsonReporter(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+
+  void print(const PrintEvent& e, const Location& at) override;
+  void schedule(const Realization& r, const Location& at) override;
+  void run(const RunRecord& r, const Location& at) override;
+  void assertion(const Location& at, const Diagnostic* failure) override;
+  void error(const Diagnostic& d) override;
+  void output(std::string_view command, std::string_view text, const Location& at) override;
+  void finish() override;
+
+ private:
+  template <typename J>
+  void emit(const J& j) {
+    out_ << j.dump() << '\n' << std::flush;
+  }
+
+  std::ostream& out_;
+  std::ostream& err_;
+};
+
+}  // namespace tr::repl

@@ -1,0 +1,66 @@
+#include "repl/app/meta_call.h"
+
+#include "repl/parser.h"
+
+namespace tr::repl {
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t'; }
+
+}  // namespace
+
+MetaCall::MetaCall(const Meta& meta, Span at, std::string_view usage) : meta_(meta), at_(at), usage_(usage) {
+  // the words of the text after ':', split as the parser splits them; the first is the name
+  const std::string& t = meta_.text;
+  bool first = true;
+  for (size_t i = 1; i < t.size();) {
+    if (blank(t[i])) {
+      i++;
+      continue;
+    }
+    if (!first) starts_.push_back(i);
+    first = false;
+    while (i < t.size() && !blank(t[i])) i++;
+  }
+}
+
+Span MetaCall::arg_span(size_t i) const {
+  return Span{at_.line, at_.col + static_cast<int>(starts_[i]), static_cast<int>(meta_.args[i].size())};
+}
+
+std::string_view MetaCall::text(size_t first, size_t last) const {
+  if (first >= last) return {};
+  const size_t end = starts_[last - 1] + meta_.args[last - 1].size();
+  return std::string_view(meta_.text).substr(starts_[first], end - starts_[first]);
+}
+
+void MetaCall::expect(size_t lo, size_t hi) const {
+  if (size() < lo || size() > hi) fail_at(at_, "command", "usage: {}", usage_);
+}
+
+Value MetaCall::value(const Session& s, size_t first, size_t last) const {
+  if (first >= last) fail_at(at_, "command", "usage: {}", usage_);
+  const Span base = arg_span(first);
+  // the expression is parsed on its own: its spans start at line 1, column 1
+  const auto shifted = [&](const SourceError& e) {
+    Span sp = e.span();
+    sp.col = sp.line <= 1 ? base.col + std::max(sp.col, 1) - 1 : base.col;
+    sp.line = base.line;
+    return SourceError(e.kind(), e.what(), sp);
+  };
+  try {
+    const ExprRef e = parse_expression(text(first, last));
+    return s.evaluate(*e);
+  } catch (const SourceError& e) {
+    throw shifted(e);
+  }
+}
+
+Tensor MetaCall::tensor(const Session& s, size_t first, size_t last) const {
+  const Value v = value(s, first, last);
+  if (const Tensor* t = v.get_if<Tensor>()) return *t;
+  const Span sp{arg_span(first).line, arg_span(first).col, static_cast<int>(text(first, last).size())};
+  fail_at(sp, "type", "{} needs a tensor, not {}", usage_, type_name(v));
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,49 @@
+#pragma once
+// A meta command as typed, with the place of each argument, so that an error can point at the
+// argument it is about and an expression argument keeps its columns.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/tensor.h"
+#include "repl/session.h"
+#include "repl/source_error.h"
+#include "repl/syntax.h"
+
+namespace tr::repl {
+
+class MetaCall {
+ public:
+  // at: the statement's span (its ':'); usage: ":src [K] [BACKEND]", for errors.
+  MetaCall(const Meta& meta, Span at, std::string_view usage);
+
+  const std::string& name() const { return meta_.name; }
+  size_t size() const { return meta_.args.size(); }
+  const std::string& arg(size_t i) const { return meta_.args[i]; }
+  Span span() const { return at_; }
+  Span arg_span(size_t i) const;
+  // Args [first, last) as typed, spaces included.
+  std::string_view text(size_t first, size_t last) const;
+
+  // A usage error unless the command has between lo and hi arguments.
+  void expect(size_t lo, size_t hi) const;
+
+  template <typename... Args>
+  [[noreturn]] void fail(size_t i, const char* kind, fmt::format_string<Args...> f, Args&&... args) const {
+    fail_at(i < size() ? arg_span(i) : at_, kind, f, std::forward<Args>(args)...);
+  }
+
+  // Args [first, last) parsed and evaluated as one expression in the session; errors point into it.
+  Value value(const Session& s, size_t first, size_t last) const;
+  Tensor tensor(const Session& s, size_t first, size_t last) const;
+
+ private:
+  const Meta& meta_;
+  Span at_;
+  std::string_view usage_;
+  std::vector<size_t> starts_;  // byte offset of each argument in meta_.text
+};
+
+}  // namespace tr::repl

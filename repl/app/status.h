@@ -1,0 +1,20 @@
+#pragma once
+// How a statement, a script or a session ended, and the exit status it gives (SPEC section 1).
+namespace tr::repl {
+
+enum class Status {
+  Ok,
+  AssertFailed,  // exit status 1
+  Error,         // exit status 2: syntax, shape, device, compile, a missing file, a bad command
+  Quit,          // :quit: stop here, successfully
+};
+
+inline int exit_code(Status s) {
+  switch (s) {
+    case Status::AssertFailed: return 1;
+    case Status::Error: return 2;
+    default: return 0;
+  }
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,40 @@
+#include "repl/app/text_reporter.h"
+
+#include "core/context.h"
+#include "repl/diagnostic.h"
+
+namespace tr::repl {
+
+std::string format_diagnostic(const Diagnostic& d) {
+  return format_error(d.file, d.source_line, d.span.line, d.span.col, d.span.len, d.message);
+}
+
+void TextReporter::print(const PrintEvent& e, const Location&) { out_ << e.text << '\n' << std::flush; }
+
+void TextReporter::schedule(const Realization& r, const Location&) {
+  out_ << debug_.on_schedule(r, settings().debug) << std::flush;
+}
+
+void TextReporter::run(const RunRecord& r, const Location&) {
+  out_ << debug_.on_run(r, settings().debug, settings().render) << std::flush;
+}
+
+void TextReporter::assertion(const Location&, const Diagnostic* failure) {
+  if (failure) error(*failure);
+}
+
+void TextReporter::error(const Diagnostic& d) {
+  // stdout first, so that on a shared terminal the error comes after what led to it
+  out_ << std::flush;
+  err_ << format_diagnostic(d) << std::flush;
+}
+
+void TextReporter::output(std::string_view, std::string_view text, const Location&) {
+  out_ << text;
+  if (!text.empty() && text.back() != '\n') out_ << '\n';
+  out_ << std::flush;
+}
+
+void TextReporter::finish() { out_ << debug_.summary(settings().debug) << std::flush; }
+
+}  // namespace tr::repl

@@ -1,0 +1,30 @@
+#pragma once
+// Plain output: values and DEBUG lines on one stream, errors with their caret on the other.
+#include <ostream>
+
+#include "repl/app/reporter.h"
+#include "viz/debug_output.h"
+
+namespace tr::repl {
+
+std::string format_diagnostic(const Diagnostic& d);
+
+class TextReporter : public Reporter {
+ public:
+  TextReporter(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+
+  void print(const PrintEvent& e, const Location& at) override;
+  void schedule(const Realization& r, const Location& at) override;
+  void run(const RunRecord& r, const Location& at) override;
+  void assertion(const Location& at, const Diagnostic* failure) override;
+  void error(const Diagnostic& d) override;
+  void output(std::string_view command, std::string_view text, const Location& at) override;
+  void finish() override;
+
+ private:
+  std::ostream& out_;
+  std::ostream& err_;
+  DebugOutput debug_;
+};
+
+}  // namespace tr::repl
