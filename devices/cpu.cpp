@@ -1,8 +1,5 @@
 // CPU: C source compiled by the system compiler into a shared object, loaded with dlopen, and run
-// over a thread pool, one call per value of the kernel's THREAD dim.
-#include <dlfcn.h>
-
-#include <chrono>
+// over a thread pool, one call per value of the kernel's THREAD dim (devices/shared_object).
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -14,31 +11,11 @@
 #include "core/error.h"
 #include "devices/disk_cache.h"
 #include "devices/host_memory.h"
+#include "devices/shared_object.h"
 #include "devices/thread_pool.h"
 
 namespace tr {
 namespace {
-
-using Entry = void (*)(void**, int);
-
-class CpuProgram : public Program {
- public:
-  CpuProgram(void* lib, Entry entry, ThreadPool& pool) : lib_(lib), entry_(entry), pool_(pool) {}
-  ~CpuProgram() override { ::dlclose(lib_); }
-
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
-    std::vector<void*> ptrs;
-    for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
-    const auto t0 = std::chrono::steady_clock::now();
-    pool_.run(static_cast<int>(dims.global[0]), [&](int core) { entry_(ptrs.data(), core); });
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-
- private:
-  void* lib_;
-  Entry entry_;
-  ThreadPool& pool_;
-};
 
 class CpuDevice : public HostMemoryDevice {
  public:
@@ -67,14 +44,7 @@ class CpuDevice : public HostMemoryDevice {
       if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", compiler_, log, full);
       return dir + "/kernel.so";
     }, cached);
-    void* lib = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) fail("compile", "cannot load {}: {}", so, ::dlerror());
-    auto entry = reinterpret_cast<Entry>(::dlsym(lib, "tinyrepl_entry"));
-    if (!entry) {
-      ::dlclose(lib);
-      fail("compile", "{} has no entry point", so);
-    }
-    return std::make_unique<CpuProgram>(lib, entry, pool_);
+    return load_shared_object(so, pool_);
   }
 
   static int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }

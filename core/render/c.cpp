@@ -1,34 +1,52 @@
-// C99 for the host compiler: global dims are loops, a THREAD dim is the core_id parameter.
+// C99 for the host compiler: global dims are loops, a THREAD dim is the core_id parameter. A GPU
+// kernel's launch ids become parameters too, and its workgroup is one thread: barriers vanish.
 #include <fmt/format.h>
 
 #include "core/render/cstyle.h"
 #include "core/render/render.h"
 
 namespace tr {
+namespace {
+
+std::string c_type(DType t) {
+  switch (t) {
+    case DType::Bool: return "_Bool";
+    case DType::Int8: return "signed char";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int16: return "short";
+    case DType::UInt16: return "unsigned short";
+    case DType::Int32: return "int";
+    case DType::UInt32: return "unsigned int";
+    case DType::Int64: return "long long";
+    case DType::UInt64: return "unsigned long long";
+    case DType::Float16: return "_Float16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "?";
+}
+
+// GCC's vector extension: power-of-two widths of the arithmetic types, named like OpenCL's.
+std::string c_vector_type(DType t, int n) {
+  if (t == DType::Bool || (n & (n - 1)) != 0) return "";
+  return fmt::format("{}{}", short_name(t), n);
+}
+
+}  // namespace
 
 std::string render_c(const UOpProgram& p) {
   static const CStyleLanguage lang{
+      .name = "C",
       .prelude = "#include <math.h>\n",
       .kernel_prefix = "void ",
-      .buffer_prefix = "",
       .restrict_kw = "restrict",
-      .extra_params = {"int core_id"},
-      .type = [](DType t) -> std::string {
-        switch (t) {
-          case DType::Bool: return "_Bool";
-          case DType::Int8: return "signed char";
-          case DType::UInt8: return "unsigned char";
-          case DType::Int16: return "short";
-          case DType::UInt16: return "unsigned short";
-          case DType::Int32: return "int";
-          case DType::UInt32: return "unsigned int";
-          case DType::Int64: return "long long";
-          case DType::UInt64: return "unsigned long long";
-          case DType::Float16: return "_Float16";
-          case DType::Float32: return "float";
-          case DType::Float64: return "double";
-        }
-        return "?";
+      .vector_arith = true,
+      .type = c_type,
+      .launch_params = [](const UOpProgram& prog) {
+        std::vector<std::string> params{"int core_id"};
+        for (const UOp& u : prog.uops)
+          if (u.kind == UOpKind::Special && u.name != "core_id") params.push_back("int " + u.name);
+        return params;
       },
       .special = nullptr,
       .math = [](const std::string& fn, DType t, const std::string& x) {
@@ -36,6 +54,16 @@ std::string render_c(const UOpProgram& p) {
         if (t == DType::Float32) return fmt::format("{}f({})", fn, x);
         return fmt::format("((_Float16){}f((float){}))", fn, x);
       },
+      .vector_type = c_vector_type,
+      .vector_decl = [](DType t, int n) {
+        const int bytes = n * itemsize(t);
+        return fmt::format("typedef {} {} __attribute__((aligned({}),vector_size({})));\n", c_type(t), c_vector_type(t, n),
+                           bytes, bytes);
+      },
+      .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
+        return fmt::format("(({}){{{}}})", type, fmt::join(lanes, ","));
+      },
+      .gep = [](const std::string& x, int lane) { return fmt::format("{}[{}]", x, lane); },
   };
   return render_cstyle(lang, p);
 }

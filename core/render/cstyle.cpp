@@ -2,18 +2,28 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "core/error.h"
+#include "core/render/render.h"
+
 namespace tr {
 
-std::string cstyle_literal(const ConstValue& v, DType t, const std::function<std::string(DType)>& type) {
+char xyzw(int i) {
+  if (i < 0 || i > 3) fail("type", "lane or axis {} has no x/y/z/w name", i);
+  return "xyzw"[i];
+}
+
+std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DType t) {
   const ConstValue c = cast_const(v, t);
   if (t == DType::Bool) return std::get<bool>(c) ? "1" : "0";
   if (!is_float(t)) {
     const int64_t i = std::get<int64_t>(c);
-    if (t == DType::Int64) return i == INT64_MIN ? "(-9223372036854775807ll-1)" : fmt::format("{}ll", i);
-    if (t == DType::UInt64) return fmt::format("{}ull", static_cast<uint64_t>(i));
+    if (t == DType::Int64)
+      return i == INT64_MIN ? fmt::format("(-9223372036854775807{}-1)", lang.int64_suffix) : fmt::format("{}{}", i, lang.int64_suffix);
+    if (t == DType::UInt64) return fmt::format("{}{}", static_cast<uint64_t>(i), lang.uint64_suffix);
     if (t == DType::Int32 && i == INT32_MIN) return "(-2147483647-1)";
     if (is_unsigned(t)) return fmt::format("{}u", i);
     return fmt::format("{}", i);
@@ -27,120 +37,277 @@ std::string cstyle_literal(const ConstValue& v, DType t, const std::function<std
     if (s.find_first_of(".en") == std::string::npos) s += ".0";
     if (t != DType::Float64) s += "f";
   }
-  return t == DType::Float16 ? fmt::format("(({}){})", type(t), s) : s;
+  return t == DType::Float16 ? fmt::format("(({}){})", lang.type(t), s) : s;
 }
 
 namespace {
 
-std::string alu_expr(const CStyleLanguage& lang, Op op, DType t, DType in, const std::vector<std::string>& s,
-                     bool nonzero_divisor) {
-  switch (op) {
-    case Op::Neg: return fmt::format("(-{})", s[0]);
-    case Op::Exp2: return lang.math("exp2", t, s[0]);
-    case Op::Log2: return lang.math("log2", t, s[0]);
-    case Op::Sin: return lang.math("sin", t, s[0]);
-    case Op::Sqrt: return lang.math("sqrt", t, s[0]);
-    case Op::Trunc: return lang.math("trunc", t, s[0]);
-    case Op::Recip: return fmt::format("({}/{})", cstyle_literal(1.0, t, lang.type), s[0]);
-    case Op::Add: return fmt::format("({}+{})", s[0], s[1]);
-    case Op::Mul: return fmt::format("({}*{})", s[0], s[1]);
-    case Op::IDiv:
-    case Op::Mod: {
-      const char* sym = op == Op::IDiv ? "/" : "%";
-      if (nonzero_divisor) return fmt::format("({}{}{})", s[0], sym, s[1]);
-      return fmt::format("(({}==0)?0:({}{}{}))", s[1], s[0], sym, s[1]);
-    }
-    case Op::Max: return fmt::format("(({}<{})?{}:{})", s[0], s[1], s[1], s[0]);
-    case Op::CmpLt: return fmt::format("({}<{})", s[0], s[1]);
-    case Op::CmpNe: return fmt::format("({}!={})", s[0], s[1]);
-    case Op::And: return fmt::format("({}&{})", s[0], s[1]);
-    case Op::Or: return fmt::format("({}|{})", s[0], s[1]);
-    case Op::Xor: return fmt::format("({}^{})", s[0], s[1]);
-    case Op::Where: return fmt::format("({}?{}:{})", s[0], s[1], s[2]);
-    default: break;
-  }
-  (void)in;
-  return fmt::format("/* {} */", op_name(op));
+// Half and the small integers promote in C's arithmetic; results that can leave their range are
+// cast back, so that they round and wrap after every operation as the reference evaluator does.
+bool promotes(DType t) { return t == DType::Float16 || (is_int(t) && itemsize(t) < 4); }
+
+bool may_leave_range(Op op) {
+  return op == Op::Add || op == Op::Mul || op == Op::Neg || op == Op::IDiv || op == Op::Recip;
 }
+
+class Renderer {
+ public:
+  Renderer(const CStyleLanguage& lang, const UOpProgram& p) : lang_(lang), p_(p), u_(p.uops), r_(u_.size()) {}
+
+  std::string run() {
+    count_uses();
+    const bool local_ids = has_local_ids(u_);
+    for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i), local_ids);
+    if (lang_.launch_params) {
+      const std::vector<std::string> extra = lang_.launch_params(p_);
+      params_.insert(params_.end(), extra.begin(), extra.end());
+    }
+    return fmt::format("{}{}{}({}) {{\n{}}}\n", preamble(), lang_.kernel_prefix, p_.name, fmt::join(params_, ", "), body_);
+  }
+
+ private:
+  const CStyleLanguage& lang_;
+  const UOpProgram& p_;
+  const std::vector<UOp>& u_;
+  std::vector<std::string> r_;  // how each UOp's value is spelled: a name or an inlined expression
+  std::vector<int> uses_;
+  std::vector<std::string> params_;
+  std::string body_;
+  int depth_ = 1;
+  std::map<std::string, int> counters_;
+
+  // Vector ops that the language cannot apply to whole vectors are spelled lane by lane, which
+  // reads each source once per lane: such a source needs a name, so it counts as many uses.
+  bool per_lane(const UOp& u) const {
+    if (u.vec == 1 || (u.kind != UOpKind::Alu && u.kind != UOpKind::Cast)) return false;
+    const bool whole = lang_.vector_arith && u.kind == UOpKind::Alu && !promotes(u.dtype) &&
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg);
+    return !whole;
+  }
+
+  void count_uses() {
+    uses_.assign(u_.size(), 0);
+    for (const UOp& u : u_)
+      for (int s : u.srcs) uses_[s] += per_lane(u) ? u.vec : 1;
+  }
+
+  std::string fresh(const std::string& prefix) { return fmt::format("{}{}", prefix, counters_[prefix]++); }
+  void line(const std::string& text) { body_ += std::string(depth_ * 2, ' ') + text + "\n"; }
+
+  std::string vtype(DType t, int vec) const {
+    if (vec == 1) return lang_.type(t);
+    std::string v = lang_.vector_type ? lang_.vector_type(t, vec) : "";
+    if (v.empty()) fail("type", "{} has no {}-wide vector of {}", lang_.name, vec, name(t));
+    return v;
+  }
+  std::string vtype(const UOp& u) const { return vtype(u.dtype, u.vec); }
+
+  std::string lane(int src, int l) const { return u_[src].vec > 1 ? lang_.gep(r_[src], l) : r_[src]; }
+
+  std::string literal(const ConstValue& v, DType t, int vec) const {
+    const std::string one = cstyle_literal(lang_, v, t);
+    return vec == 1 ? one : lang_.vector_make(vtype(t, vec), std::vector<std::string>(vec, one));
+  }
+
+  std::string preamble() const {
+    bool half = false, dbl = false;
+    std::set<std::pair<DType, int>> vectors;
+    for (const UOp& u : u_) {
+      half = half || u.dtype == DType::Float16;
+      dbl = dbl || u.dtype == DType::Float64;
+      if (u.vec > 1 && !u.ptr) vectors.emplace(u.dtype, u.vec);
+    }
+    std::string out = lang_.prelude;
+    if (half) out += lang_.half_prelude;
+    if (dbl) out += lang_.double_prelude;
+    for (const auto& [t, n] : vectors) {
+      vtype(t, n);  // fails here for a vector the language lacks
+      if (lang_.vector_decl) out += lang_.vector_decl(t, n);
+    }
+    return out;
+  }
+
+  void emit(int i, bool local_ids) {
+    const UOp& u = u_[i];
+    switch (u.kind) {
+      case UOpKind::DefineGlobal:
+        r_[i] = u.name;
+        params_.push_back(fmt::format("{}{}{}* {}{}{}", lang_.global_space, u.writes ? "" : "const ", lang_.type(u.dtype),
+                                      lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", u.name,
+                                      fmt::format(fmt::runtime(lang_.buffer_attr), u.num)));
+        return;
+      case UOpKind::DefineLocal:
+        r_[i] = u.name;
+        line(fmt::format("{}{} {}[{}];", lang_.local_decl, lang_.type(u.dtype), u.name, u.num));
+        return;
+      case UOpKind::Special:
+        r_[i] = u.name;
+        if (lang_.special) line(fmt::format("int {} = {}; /* {} */", u.name, lang_.special(u, local_ids), u.num));
+        return;
+      case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
+      case UOpKind::DefineAcc:
+        r_[i] = u.name;
+        line(fmt::format("{} {} = {};", vtype(u), u.name, literal(u.value, u.dtype, u.vec)));
+        return;
+      case UOpKind::Range:
+        r_[i] = u.name;
+        line(fmt::format("for (int {} = {}; {} < {}; {}++) {{", u.name, r_[u.srcs[0]], u.name, r_[u.srcs[1]], u.name));
+        depth_++;
+        return;
+      case UOpKind::If:
+        line(fmt::format("if ({}) {{", r_[u.srcs[0]]));
+        depth_++;
+        return;
+      case UOpKind::EndRange:
+      case UOpKind::EndIf:
+        depth_--;
+        line("}");
+        return;
+      case UOpKind::Barrier:
+        if (!lang_.barrier.empty()) line(lang_.barrier);
+        return;
+      case UOpKind::Load: return load(i);
+      case UOpKind::Store: return store(u);
+      case UOpKind::Assign: line(fmt::format("{} = {};", r_[u.srcs[0]], r_[u.srcs[1]])); return;
+      case UOpKind::Alu:
+      case UOpKind::Cast:
+      case UOpKind::Vectorize:
+      case UOpKind::Gep: return value(i, expression(u));
+    }
+  }
+
+  // A value: inlined into its one reader, or named when read more often (or when it is a vector).
+  void value(int i, const std::string& expr) {
+    const UOp& u = u_[i];
+    if (uses_[i] <= 1 && u.vec == 1) {
+      r_[i] = expr;
+      return;
+    }
+    r_[i] = fresh("alu");
+    line(fmt::format("{} {} = {};", vtype(u), r_[i], expr));
+  }
+
+  std::string expression(const UOp& u) {
+    switch (u.kind) {
+      case UOpKind::Vectorize: {
+        std::vector<std::string> lanes;
+        for (int s : u.srcs) lanes.push_back(r_[s]);
+        return lang_.vector_make(vtype(u), lanes);
+      }
+      case UOpKind::Gep: return lang_.gep(r_[u.srcs[0]], static_cast<int>(u.num));
+      default: break;
+    }
+    if (!per_lane(u)) return scalar_op(u, [&](int s) { return r_[s]; });
+    std::vector<std::string> lanes;
+    for (int l = 0; l < u.vec; l++) lanes.push_back(scalar_op(u, [&](int s) { return lane(s, l); }));
+    return lang_.vector_make(vtype(u), lanes);
+  }
+
+  // One lane of an ALU or CAST, its sources spelled by `src`.
+  std::string scalar_op(const UOp& u, const std::function<std::string(int)>& src) {
+    const DType from = u_[u.srcs[0]].dtype;
+    const std::string t = lang_.type(u.dtype);
+    if (u.kind == UOpKind::Cast) {
+      // floats become integers through int64, which truncates and wraps like the reference
+      if (is_float(from) && is_int(u.dtype) && u.dtype != DType::Int64)
+        return fmt::format("(({})({}){})", t, lang_.type(DType::Int64), src(u.srcs[0]));
+      return fmt::format("(({}){})", t, src(u.srcs[0]));
+    }
+    std::vector<std::string> s;
+    for (int x : u.srcs) s.push_back(src(x));
+    const std::string e = alu(u, s);
+    return promotes(u.dtype) && may_leave_range(u.alu) ? fmt::format("(({}){})", t, e) : e;
+  }
+
+  std::string alu(const UOp& u, const std::vector<std::string>& s) const {
+    const DType t = u.dtype;
+    switch (u.alu) {
+      case Op::Neg: return fmt::format("(-{})", s[0]);
+      case Op::Exp2: return lang_.math("exp2", t, s[0]);
+      case Op::Log2: return lang_.math("log2", t, s[0]);
+      case Op::Sin: return lang_.math("sin", t, s[0]);
+      case Op::Sqrt: return lang_.math("sqrt", t, s[0]);
+      case Op::Trunc: return lang_.math("trunc", t, s[0]);
+      case Op::Recip: return fmt::format("({}/{})", cstyle_literal(lang_, 1.0, t), s[0]);
+      case Op::Add: return fmt::format("({}+{})", s[0], s[1]);
+      case Op::Mul: return fmt::format("({}*{})", s[0], s[1]);
+      case Op::IDiv:
+      case Op::Mod: {
+        const char* sym = u.alu == Op::IDiv ? "/" : "%";
+        const UOp& d = u_[u.srcs[1]];
+        if (d.kind == UOpKind::Const && as_int(d.value) != 0) return fmt::format("({}{}{})", s[0], sym, s[1]);
+        return fmt::format("(({}==0)?0:({}{}{}))", s[1], s[0], sym, s[1]);
+      }
+      case Op::Max: return fmt::format("(({}<{})?{}:{})", s[0], s[1], s[1], s[0]);
+      case Op::CmpLt: return fmt::format("({}<{})", s[0], s[1]);
+      case Op::CmpNe: return fmt::format("({}!={})", s[0], s[1]);
+      case Op::And: return fmt::format("({}&{})", s[0], s[1]);
+      case Op::Or: return fmt::format("({}|{})", s[0], s[1]);
+      case Op::Xor: return fmt::format("({}^{})", s[0], s[1]);
+      case Op::Where: return fmt::format("({}?{}:{})", s[0], s[1], s[2]);
+      default: break;
+    }
+    fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
+  }
+
+  // Whole-vector memory access goes through a pointer cast on buffers; workgroup memory (whose
+  // qualifier some languages cannot put in a cast) is read and written lane by lane.
+  bool whole_vector(int buf, int vec) const {
+    return vec > 1 && u_[buf].kind == UOpKind::DefineGlobal && (vec & (vec - 1)) == 0;
+  }
+  std::string vector_ref(int buf, const std::string& idx, DType t, int vec) const {
+    const UOp& b = u_[buf];
+    return fmt::format("*(({}{}{}*)({}+{}))", lang_.global_space, b.writes ? "" : "const ", vtype(t, vec), r_[buf], idx);
+  }
+  std::string element(int buf, const std::string& idx, int lane) const {
+    return lane == 0 ? fmt::format("{}[{}]", r_[buf], idx) : fmt::format("{}[{}+{}]", r_[buf], idx, lane);
+  }
+
+  void load(int i) {
+    const UOp& u = u_[i];
+    const int buf = u.srcs[0];
+    const std::string& idx = r_[u.srcs[1]];
+    std::string ref;
+    if (u.vec == 1) ref = element(buf, idx, 0);
+    else if (whole_vector(buf, u.vec)) ref = vector_ref(buf, idx, u.dtype, u.vec);
+    else {
+      std::vector<std::string> lanes;
+      for (int l = 0; l < u.vec; l++) lanes.push_back(element(buf, idx, l));
+      ref = lang_.vector_make(vtype(u), lanes);
+    }
+    r_[i] = fresh("val");
+    if (u.srcs.size() > 3) {  // gated: the alternative (a scalar is broadcast) where the gate is false
+      std::string alt = r_[u.srcs[2]];
+      if (u.vec > 1 && u_[u.srcs[2]].vec == 1) alt = lang_.vector_make(vtype(u), std::vector<std::string>(u.vec, alt));
+      line(fmt::format("{} {} = ({}?{}:{});", vtype(u), r_[i], r_[u.srcs[3]], ref, alt));
+    } else {
+      line(fmt::format("{} {} = {};", vtype(u), r_[i], ref));
+    }
+  }
+
+  void store(const UOp& u) {
+    const int buf = u.srcs[0], val = u.srcs[2];
+    const std::string& idx = r_[u.srcs[1]];
+    const int vec = u_[val].vec;
+    std::vector<std::string> stmts;
+    if (vec == 1) stmts.push_back(fmt::format("{} = {};", element(buf, idx, 0), r_[val]));
+    else if (whole_vector(buf, vec)) stmts.push_back(fmt::format("{} = {};", vector_ref(buf, idx, u_[val].dtype, vec), r_[val]));
+    else
+      for (int l = 0; l < vec; l++) stmts.push_back(fmt::format("{} = {};", element(buf, idx, l), lane(val, l)));
+    if (u.srcs.size() > 3) {
+      line(fmt::format("if ({}) {{", r_[u.srcs[3]]));
+      depth_++;
+    }
+    for (const std::string& s : stmts) line(s);
+    if (u.srcs.size() > 3) {
+      depth_--;
+      line("}");
+    }
+  }
+};
 
 }  // namespace
 
-std::string render_cstyle(const CStyleLanguage& lang, const UOpProgram& p) {
-  const std::vector<UOp>& uops = p.uops;
-  std::vector<int> uses(uops.size(), 0);
-  for (const UOp& u : uops)
-    for (int s : u.srcs) uses[s]++;
-
-  std::vector<std::string> r(uops.size());
-  std::vector<std::string> params;
-  std::string body;
-  int depth = 1;
-  std::map<std::string, int> counters;
-  auto fresh = [&](const std::string& prefix) { return fmt::format("{}{}", prefix, counters[prefix]++); };
-  auto line = [&](const std::string& text) { body += std::string(depth * 2, ' ') + text + "\n"; };
-
-  for (size_t i = 0; i < uops.size(); i++) {
-    const UOp& u = uops[i];
-    const std::string t = lang.type(u.dtype);
-    switch (u.kind) {
-      case UOpKind::DefineGlobal:
-        r[i] = u.name;
-        params.push_back(fmt::format("{}{}{}* {}{}", lang.buffer_prefix, u.writes ? "" : "const ", t,
-                                     lang.restrict_kw.empty() ? "" : lang.restrict_kw + " ", u.name));
-        break;
-      case UOpKind::Special:
-        r[i] = u.name;
-        if (!lang.special) break;  // a parameter of the function, as extra_params names it
-        line(fmt::format("int {} = {}; /* {} */", u.name, lang.special(u), u.num));
-        break;
-      case UOpKind::Const: r[i] = cstyle_literal(u.value, u.dtype, lang.type); break;
-      case UOpKind::DefineAcc:
-        r[i] = u.name;
-        line(fmt::format("{} {} = {};", t, u.name, cstyle_literal(u.value, u.dtype, lang.type)));
-        break;
-      case UOpKind::Range:
-        r[i] = u.name;
-        line(fmt::format("for (int {} = {}; {} < {}; {}++) {{", u.name, r[u.srcs[0]], u.name, r[u.srcs[1]], u.name));
-        depth++;
-        break;
-      case UOpKind::EndRange:
-        depth--;
-        line("}");
-        break;
-      case UOpKind::Load: {
-        r[i] = fresh("val");
-        const std::string ref = fmt::format("{}[{}]", r[u.srcs[0]], r[u.srcs[1]]);
-        line(u.srcs.size() > 2 ? fmt::format("{} {} = ({}?{}:{});", t, r[i], r[u.srcs[3]], ref, r[u.srcs[2]])
-                               : fmt::format("{} {} = {};", t, r[i], ref));
-        break;
-      }
-      case UOpKind::Alu:
-      case UOpKind::Cast: {
-        std::vector<std::string> s;
-        for (int x : u.srcs) s.push_back(r[x]);
-        std::string expr;
-        if (u.kind == UOpKind::Cast) {
-          expr = fmt::format("(({}){})", t, s[0]);
-        } else {
-          const bool nonzero = u.srcs.size() > 1 && uops[u.srcs[1]].kind == UOpKind::Const &&
-                               as_int(uops[u.srcs[1]].value) != 0;
-          expr = alu_expr(lang, u.alu, u.dtype, uops[u.srcs[0]].dtype, s, nonzero);
-        }
-        if (uses[i] <= 1) {
-          r[i] = expr;
-        } else {
-          r[i] = fresh("alu");
-          line(fmt::format("{} {} = {};", t, r[i], expr));
-        }
-        break;
-      }
-      case UOpKind::Assign: line(fmt::format("{} = {};", r[u.srcs[0]], r[u.srcs[1]])); break;
-      case UOpKind::Store: line(fmt::format("{}[{}] = {};", r[u.srcs[0]], r[u.srcs[1]], r[u.srcs[2]])); break;
-      default: line(fmt::format("/* {} */", uop_kind_name(u.kind))); break;
-    }
-  }
-  params.insert(params.end(), lang.extra_params.begin(), lang.extra_params.end());
-  return fmt::format("{}{}{}({}) {{\n{}}}\n", lang.prelude, lang.kernel_prefix, p.name, fmt::join(params, ", "), body);
-}
+std::string render_cstyle(const CStyleLanguage& lang, const UOpProgram& program) { return Renderer(lang, program).run(); }
 
 }  // namespace tr

@@ -9,18 +9,39 @@
 namespace tr {
 
 struct CStyleLanguage {
-  std::string prelude;         // text before the kernel: includes, helpers
-  std::string kernel_prefix;   // "void ", "__kernel void ", ...
-  std::string buffer_prefix;   // "", "__global "
-  std::string restrict_kw;     // "restrict", "__restrict__"
-  std::vector<std::string> extra_params;  // C: "int core_id"
-  std::function<std::string(DType)> type;                        // a scalar type's name
-  std::function<std::string(const UOp&)> special;                // the expression of a SPECIAL launch id
-  std::function<std::string(const std::string& fn, DType, const std::string& x)> math;  // exp2, log2, sin, sqrt, trunc
+  std::string name{};            // "OpenCL": named in errors
+  std::string prelude{};         // text before the kernel: includes, helpers
+  std::string half_prelude{};    // added when a float16 value appears
+  std::string double_prelude{};  // added when a float64 value appears
+  std::string kernel_prefix{};   // "void ", "__kernel void ", ...
+  std::string global_space{};    // address space of a buffer: "", "__global ", "device "
+  std::string local_decl{};      // declares workgroup memory: "", "__local ", "__shared__ ", "threadgroup "
+  std::string restrict_kw{};     // "restrict", "__restrict__", ""
+  std::string buffer_attr{};     // after a buffer parameter; {} is the buffer's index: " [[buffer({})]]"
+  std::string barrier{};         // the statement that waits for the workgroup; "" where a workgroup is one thread
+  std::string int64_suffix = "ll";
+  std::string uint64_suffix = "ull";
+  bool vector_arith = false;   // + * and unary - work lane by lane on the vector types
+  std::function<std::string(DType)> type{};  // a scalar type's name
+  // Parameters after the buffers: the CPU's core_id, Metal's attributed launch ids.
+  std::function<std::vector<std::string>(const UOpProgram&)> launch_params{};
+  // The expression of a SPECIAL; `local_ids` when the kernel has workgroup dims. Null: every
+  // SPECIAL is a parameter that launch_params declares.
+  std::function<std::string(const UOp&, bool local_ids)> special{};
+  std::function<std::string(const std::string& fn, DType, const std::string& x)> math{};  // exp2 log2 sin sqrt trunc
+  // The name of an n-wide vector of t; "" when the language has no such vector.
+  std::function<std::string(DType, int n)> vector_type{};
+  // What the kernel must declare before using that vector type; "" when it is built in.
+  std::function<std::string(DType, int n)> vector_decl{};
+  std::function<std::string(const std::string& type, const std::vector<std::string>& lanes)> vector_make{};
+  std::function<std::string(const std::string& x, int lane)> gep{};
 };
 
+// Throws tr::Error("type") when the kernel needs a type the language lacks.
 std::string render_cstyle(const CStyleLanguage& lang, const UOpProgram& program);
-// The literal of a constant of dtype t, e.g. "1.5f", "-INFINITY", "3".
-std::string cstyle_literal(const ConstValue& v, DType t, const std::function<std::string(DType)>& type);
+// The literal of a constant of dtype t, e.g. "1.5f", "-INFINITY", "3", "((half)1.0f)".
+std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DType t);
+// A launch axis or a lane up to 4 as a member name: 0 -> 'x', 3 -> 'w'.
+char xyzw(int i);
 
 }  // namespace tr

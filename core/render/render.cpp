@@ -7,6 +7,10 @@
 namespace tr {
 
 std::string render_c(const UOpProgram& p);
+std::string render_llvm(const UOpProgram& p);
+std::string render_opencl(const UOpProgram& p);
+std::string render_metal(const UOpProgram& p);
+std::string render_cuda(const UOpProgram& p);
 
 namespace {
 
@@ -16,7 +20,8 @@ struct Backend {
 };
 
 const std::vector<Backend>& table() {
-  static const std::vector<Backend> t{{"c", render_c}};
+  static const std::vector<Backend> t{
+      {"c", render_c}, {"llvm", render_llvm}, {"opencl", render_opencl}, {"metal", render_metal}, {"cuda", render_cuda}};
   return t;
 }
 
@@ -38,7 +43,11 @@ bool has_backend(std::string_view backend) {
 std::string render(std::string_view backend, const UOpProgram& program) {
   for (const Backend& b : table())
     if (b.name == backend) return b.render(program);
-  fail("value", "unknown backend '{}'", backend);
+  fail("value", "unknown backend '{}' (backends: {})", backend, fmt::join(backends(), ", "));
 }
+
+bool is_local_id(const UOp& u) { return u.kind == UOpKind::Special && u.name.starts_with("lidx"); }
+
+bool has_local_ids(const std::vector<UOp>& uops) { return std::any_of(uops.begin(), uops.end(), is_local_id); }
 
 }  // namespace tr

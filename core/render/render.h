@@ -8,10 +8,17 @@
 
 namespace tr {
 
-// Backends every machine can render, in the order the tabs show them.
+// Backends every machine can render, in the order the tabs show them: c, llvm, opencl, metal, cuda.
 const std::vector<std::string>& backends();
 bool has_backend(std::string_view backend);
-// Throws tr::Error("value") for an unknown backend.
+// Throws tr::Error("value") for an unknown backend, tr::Error("type") for a kernel the language
+// cannot express (a float64 in Metal, a vector width it lacks).
 std::string render(std::string_view backend, const UOpProgram& program);
+
+// How the SPECIALs of a GPU kernel launch. With a "lidx" id, "gidx" ids number workgroups and
+// dims.global counts workgroups; without one, "gidx" ids number threads of the whole grid and the
+// device picks the workgroup size. A "core_id" (a CPU kernel's THREAD dim) counts as a grid id.
+bool is_local_id(const UOp& u);
+bool has_local_ids(const std::vector<UOp>& uops);
 
 }  // namespace tr

@@ -1,0 +1,103 @@
+// CUDA C++ for NVRTC, which has no headers: half is a two-byte struct converted by PTX's cvt (its
+// + * / round after each operation, as the hardware's do), its math goes through float, and the
+// vector types CUDA lacks (half, bool) are declared with their make_ functions.
+#include <fmt/format.h>
+
+#include "core/render/cstyle.h"
+#include "core/render/render.h"
+
+namespace tr {
+namespace {
+
+constexpr const char* kHalf = R"(struct __align__(2) half {
+  unsigned short bits;
+  half() = default;
+  __device__ half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f)); }
+  __device__ operator float() const { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits)); return f; }
+};
+__device__ inline half operator+(half a, half b) { return half(float(a) + float(b)); }
+__device__ inline half operator*(half a, half b) { return half(float(a) * float(b)); }
+__device__ inline half operator/(half a, half b) { return half(float(a) / float(b)); }
+__device__ inline half operator-(half a) { return half(-float(a)); }
+)";
+
+std::string cuda_type(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int8: return "signed char";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int16: return "short";
+    case DType::UInt16: return "unsigned short";
+    case DType::Int32: return "int";
+    case DType::UInt32: return "unsigned int";
+    case DType::Int64: return "long long";
+    case DType::UInt64: return "unsigned long long";
+    case DType::Float16: return "half";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "?";
+}
+
+// CUDA's own vector types (char4 holds signed chars); half and bool vectors are declared here.
+bool builtin_vector(DType t) { return t != DType::Float16 && t != DType::Bool; }
+
+std::string cuda_vector_type(DType t, int n) {
+  if (n < 2 || n > 4) return "";
+  switch (t) {
+    case DType::Int8: return fmt::format("char{}", n);
+    case DType::Int64: return fmt::format("longlong{}", n);
+    case DType::UInt64: return fmt::format("ulonglong{}", n);
+    default: return fmt::format("{}{}", short_name(t), n);
+  }
+}
+
+std::string cuda_vector_decl(DType t, int n) {
+  if (builtin_vector(t)) return "";
+  const std::string name = cuda_vector_type(t, n), scalar = cuda_type(t);
+  std::vector<std::string> fields, params, sets;
+  for (int l = 0; l < n; l++) {
+    fields.push_back(std::string(1, xyzw(l)));
+    params.push_back(fmt::format("{} {}", scalar, xyzw(l)));
+    sets.push_back(fmt::format("r.{0} = {0};", xyzw(l)));
+  }
+  const int bytes = n * itemsize(t);
+  return fmt::format("struct __align__({}) {} {{ {} {}; }};\n__device__ inline {} make_{}({}) {{ {} r; {} return r; }}\n",
+                     (bytes & (bytes - 1)) == 0 ? bytes : itemsize(t), name, scalar, fmt::join(fields, ", "), name, name,
+                     fmt::join(params, ", "), name, fmt::join(sets, " "));
+}
+
+}  // namespace
+
+std::string render_cuda(const UOpProgram& p) {
+  static const CStyleLanguage lang{
+      .name = "CUDA",
+      .prelude = "#define INFINITY (__int_as_float(0x7f800000))\n#define NAN (__int_as_float(0x7fffffff))\n",
+      .half_prelude = kHalf,
+      .kernel_prefix = "extern \"C\" __global__ void ",
+      .local_decl = "__shared__ ",
+      .restrict_kw = "__restrict__",
+      .barrier = "__syncthreads();",
+      .type = cuda_type,
+      .special = [](const UOp& u, bool local_ids) {
+        const char a = xyzw(u.axis);
+        if (is_local_id(u)) return fmt::format("threadIdx.{}", a);
+        if (local_ids && u.name.starts_with("gidx")) return fmt::format("blockIdx.{}", a);
+        return fmt::format("(blockIdx.{0}*blockDim.{0}+threadIdx.{0})", a);
+      },
+      .math = [](const std::string& fn, DType t, const std::string& x) {
+        if (t == DType::Float64) return fmt::format("{}({})", fn, x);
+        if (t == DType::Float32) return fmt::format("{}f({})", fn, x);
+        return fmt::format("((half){}f((float){}))", fn, x);
+      },
+      .vector_type = cuda_vector_type,
+      .vector_decl = cuda_vector_decl,
+      .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
+        return fmt::format("make_{}({})", type, fmt::join(lanes, ","));
+      },
+      .gep = [](const std::string& x, int lane) { return fmt::format("{}.{}", x, xyzw(lane)); },
+  };
+  return render_cstyle(lang, p);
+}
+
+}  // namespace tr

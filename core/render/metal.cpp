@@ -1,0 +1,70 @@
+// Metal Shading Language: buffers bound by [[buffer(i)]], launch ids as attributed uint3
+// parameters (the workgroup and the thread in it, or the thread in the grid when the kernel has
+// no local dims). Metal has no float64.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/render/cstyle.h"
+#include "core/render/render.h"
+
+namespace tr {
+namespace {
+
+std::string metal_type(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int8: return "char";
+    case DType::UInt8: return "uchar";
+    case DType::Int16: return "short";
+    case DType::UInt16: return "ushort";
+    case DType::Int32: return "int";
+    case DType::UInt32: return "uint";
+    case DType::Int64: return "long";
+    case DType::UInt64: return "ulong";
+    case DType::Float16: return "half";
+    case DType::Float32: return "float";
+    case DType::Float64: break;
+  }
+  fail("type", "Metal has no {}", name(t));
+}
+
+}  // namespace
+
+std::string render_metal(const UOpProgram& p) {
+  static const CStyleLanguage lang{
+      .name = "Metal",
+      .prelude = "#include <metal_stdlib>\nusing namespace metal;\n",
+      .kernel_prefix = "kernel void ",
+      .global_space = "device ",
+      .local_decl = "threadgroup ",
+      .buffer_attr = " [[buffer({})]]",
+      .barrier = "threadgroup_barrier(mem_flags::mem_threadgroup);",
+      .int64_suffix = "l",
+      .uint64_suffix = "ul",
+      .vector_arith = true,
+      .type = metal_type,
+      .launch_params = [](const UOpProgram& prog) -> std::vector<std::string> {
+        if (has_local_ids(prog.uops))
+          return {"uint3 gid [[threadgroup_position_in_grid]]", "uint3 lid [[thread_position_in_threadgroup]]"};
+        if (std::any_of(prog.uops.begin(), prog.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Special; }))
+          return {"uint3 gid [[thread_position_in_grid]]"};
+        return {};
+      },
+      .special = [](const UOp& u, bool) { return fmt::format("{}.{}", is_local_id(u) ? "lid" : "gid", xyzw(u.axis)); },
+      // the built-in functions are overloaded for half and float
+      .math = [](const std::string& fn, DType, const std::string& x) { return fmt::format("{}({})", fn, x); },
+      .vector_type = [](DType t, int n) -> std::string {
+        if (n < 2 || n > 4) return "";
+        return fmt::format("{}{}", metal_type(t), n);
+      },
+      .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
+        return fmt::format("{}({})", type, fmt::join(lanes, ","));
+      },
+      .gep = [](const std::string& x, int lane) { return fmt::format("{}.{}", x, xyzw(lane)); },
+  };
+  return render_cstyle(lang, p);
+}
+
+}  // namespace tr

@@ -1,0 +1,65 @@
+// OpenCL C: workgroups and their threads by get_group_id/get_local_id, or get_global_id alone when
+// the kernel has no local dims and the device picks the workgroup size.
+#include <fmt/format.h>
+
+#include "core/render/cstyle.h"
+#include "core/render/render.h"
+
+namespace tr {
+namespace {
+
+std::string opencl_type(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::Int8: return "char";
+    case DType::UInt8: return "uchar";
+    case DType::Int16: return "short";
+    case DType::UInt16: return "ushort";
+    case DType::Int32: return "int";
+    case DType::UInt32: return "uint";
+    case DType::Int64: return "long";
+    case DType::UInt64: return "ulong";
+    case DType::Float16: return "half";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string render_opencl(const UOpProgram& p) {
+  static const CStyleLanguage lang{
+      .name = "OpenCL",
+      .half_prelude = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n",
+      .double_prelude = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
+      .kernel_prefix = "__kernel void ",
+      .global_space = "__global ",
+      .local_decl = "__local ",
+      .restrict_kw = "restrict",
+      .barrier = "barrier(CLK_LOCAL_MEM_FENCE);",
+      .int64_suffix = "l",
+      .uint64_suffix = "ul",
+      .vector_arith = true,
+      .type = opencl_type,
+      .special = [](const UOp& u, bool local_ids) {
+        const char* fn = is_local_id(u)                               ? "get_local_id"
+                         : local_ids && u.name.starts_with("gidx") ? "get_group_id"
+                                                                      : "get_global_id";
+        return fmt::format("{}({})", fn, u.axis);
+      },
+      // the built-in functions are overloaded for half, float and double
+      .math = [](const std::string& fn, DType, const std::string& x) { return fmt::format("{}({})", fn, x); },
+      .vector_type = [](DType t, int n) -> std::string {
+        if (t == DType::Bool || (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)) return "";
+        return fmt::format("{}{}", opencl_type(t), n);
+      },
+      .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
+        return fmt::format("(({})({}))", type, fmt::join(lanes, ","));
+      },
+      .gep = [](const std::string& x, int lane) { return fmt::format("{}.s{:x}", x, lane); },
+  };
+  return render_cstyle(lang, p);
+}
+
+}  // namespace tr

@@ -1,0 +1,187 @@
+// CUDA: the CUDA renderer's source compiled by NVRTC for the device's architecture (a cubin, or
+// PTX for the driver to finish when NVRTC does not know the GPU yet), loaded and launched through
+// the driver API, timed with events. libcuda and libnvrtc are opened at run time.
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/render/render.h"
+#include "devices/cuda_driver.h"
+#include "devices/disk_cache.h"
+#include "devices/gpu_launch.h"
+#include "devices/nvrtc.h"
+
+namespace tr {
+namespace {
+
+using namespace cuda;
+
+struct Context {
+  std::shared_ptr<const Driver> api;
+  CUcontext ctx = nullptr;
+  // Every call comes from whichever thread asks; each makes the context current first.
+  void use() const { api->check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
+};
+
+class CudaProgram : public Program {
+ public:
+  CudaProgram(Context c, CUmodule module, CUfunction fn, bool local_ids, int64_t max_threads,
+              std::array<int64_t, 3> max_block, std::array<int64_t, 3> max_grid)
+      : c_(std::move(c)), module_(module), fn_(fn), local_ids_(local_ids), max_threads_(max_threads),
+        max_block_(max_block), max_grid_(max_grid) {
+    c_.api->check(c_.api->cuEventCreate(&start_, 0), "cuEventCreate");
+    c_.api->check(c_.api->cuEventCreate(&end_, 0), "cuEventCreate");
+  }
+  ~CudaProgram() override {
+    c_.api->cuCtxSetCurrent(c_.ctx);
+    c_.api->cuEventDestroy(start_);
+    c_.api->cuEventDestroy(end_);
+    c_.api->cuModuleUnload(module_);
+  }
+  CudaProgram(const CudaProgram&) = delete;
+  CudaProgram& operator=(const CudaProgram&) = delete;
+
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+    c_.use();
+    std::vector<CUdeviceptr> ptrs;
+    for (const Buffer* b : bufs) ptrs.push_back(reinterpret_cast<CUdeviceptr>(b->mem.get()));
+    std::vector<void*> args;
+    for (CUdeviceptr& p : ptrs) args.push_back(&p);
+    const Grid g = grid_for(dims, local_ids_, max_threads_, max_block_);
+    for (int a = 0; a < 3; a++)
+      if (g.groups[a] > max_grid_[a])
+        fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[a], "xyz"[a], g.groups[a]);
+    const Driver& d = *c_.api;
+    d.check(d.cuEventRecord(start_, nullptr), "cuEventRecord");
+    d.check(d.cuLaunchKernel(fn_, static_cast<unsigned>(g.groups[0]), static_cast<unsigned>(g.groups[1]),
+                             static_cast<unsigned>(g.groups[2]), static_cast<unsigned>(g.threads[0]),
+                             static_cast<unsigned>(g.threads[1]), static_cast<unsigned>(g.threads[2]), 0, nullptr,
+                             args.data(), nullptr),
+            "cuLaunchKernel");
+    d.check(d.cuEventRecord(end_, nullptr), "cuEventRecord");
+    d.check(d.cuEventSynchronize(end_), "running the kernel");
+    float ms = 0;
+    d.check(d.cuEventElapsedTime(&ms, start_, end_), "cuEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+ private:
+  Context c_;
+  CUmodule module_;
+  CUfunction fn_;
+  CUevent start_ = nullptr, end_ = nullptr;
+  bool local_ids_;
+  int64_t max_threads_;
+  std::array<int64_t, 3> max_block_, max_grid_;
+};
+
+class CudaDevice : public Device {
+ public:
+  CudaDevice() {
+    c_.api = Driver::load();
+    const Driver& d = *c_.api;
+    d.check(d.cuInit(0), "cuInit");
+    int count = 0;
+    d.check(d.cuDeviceGetCount(&count), "cuDeviceGetCount");
+    if (count == 0) fail("device", "the NVIDIA driver sees no CUDA device");
+    d.check(d.cuDeviceGet(&dev_, 0), "cuDeviceGet");
+    char name[256] = {};
+    d.check(d.cuDeviceGetName(name, sizeof name, dev_), "cuDeviceGetName");
+    const int major = attribute(kComputeCapabilityMajor), minor = attribute(kComputeCapabilityMinor);
+    const Nvrtc& nvrtc = Nvrtc::get();
+    arch_ = pick_arch(major * 10 + minor, nvrtc.supported_archs());
+    description_ = fmt::format("{} (sm_{}{}), NVRTC {} for {}", name, major, minor, nvrtc.version(), arch_);
+    d.check(d.cuDevicePrimaryCtxRetain(&c_.ctx, dev_), "cuDevicePrimaryCtxRetain");
+    c_.use();
+    max_threads_ = std::min(attribute(kMaxThreadsPerBlock), 256);
+    max_block_ = {attribute(kMaxBlockDimX), attribute(kMaxBlockDimY), attribute(kMaxBlockDimZ)};
+    max_grid_ = {attribute(kMaxGridDimX), attribute(kMaxGridDimY), attribute(kMaxGridDimZ)};
+    sms_ = attribute(kMultiprocessorCount);
+  }
+
+  const std::string& name() const override { return name_; }
+  const std::string& backend() const override { return backend_; }
+  Target target() const override {
+    return Target{.gpu = true, .local_memory = true, .cores = sms_, .max_local = static_cast<int>(max_threads_)};
+  }
+
+  BufferRef alloc(DType dtype, int64_t size) override {
+    check_alloc(size, dtype);
+    c_.use();
+    const size_t bytes = std::max<size_t>(static_cast<size_t>(size) * itemsize(dtype), 1);
+    CUdeviceptr p = 0;
+    if (const CUresult r = c_.api->cuMemAlloc(&p, bytes); r != 0)
+      fail("memory", "cannot allocate {} bytes on CUDA: {}", bytes, c_.api->error(r));
+    const Context c = c_;
+    return std::make_shared<Buffer>(Buffer{name_, dtype, size, std::shared_ptr<void>(reinterpret_cast<void*>(p), [c](void* q) {
+                                             c.api->cuCtxSetCurrent(c.ctx);
+                                             c.api->cuMemFree(reinterpret_cast<CUdeviceptr>(q));
+                                           })});
+  }
+
+  void copyin(const Buffer& dst, const void* src) override {
+    c_.use();
+    c_.api->check(c_.api->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst.mem.get()), src, static_cast<size_t>(dst.nbytes())),
+                  "cuMemcpyHtoD");
+  }
+
+  void copyout(void* dst, const Buffer& src) override {
+    c_.use();
+    c_.api->check(c_.api->cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src.mem.get()), static_cast<size_t>(src.nbytes())),
+                  "cuMemcpyDtoH");
+  }
+
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    const std::string path = cached_file("cuda|" + description_ + "|" + source, ".cuda", [&](const std::string& dir) {
+      std::ofstream(dir + "/kernel.bin", std::ios::binary) << Nvrtc::get().compile(source, arch_);
+      return dir + "/kernel.bin";
+    }, cached);
+    std::ifstream in(path, std::ios::binary);
+    const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    c_.use();
+    const Driver& d = *c_.api;
+    CUmodule module = nullptr;
+    d.check(d.cuModuleLoadData(&module, image.data()), fmt::format("loading the {} of {}", arch_, program.name));
+    CUfunction fn = nullptr;
+    if (const CUresult r = d.cuModuleGetFunction(&fn, module, program.name.c_str()); r != 0) {
+      d.cuModuleUnload(module);
+      fail("compile", "the module has no kernel {}: {}", program.name, d.error(r));
+    }
+    return std::make_unique<CudaProgram>(c_, module, fn, has_local_ids(program.uops), max_threads_, max_block_, max_grid_);
+  }
+
+ private:
+  std::string name_ = "CUDA", backend_ = "cuda", description_, arch_;
+  Context c_;
+  CUdevice dev_ = 0;
+  int64_t max_threads_ = 1;
+  std::array<int64_t, 3> max_block_{1, 1, 1}, max_grid_{1, 1, 1};
+  int sms_ = 1;
+
+  int attribute(int which) const {
+    int v = 0;
+    c_.api->check(c_.api->cuDeviceGetAttribute(&v, which, dev_), "cuDeviceGetAttribute");
+    return v;
+  }
+
+  // A cubin for the GPU's own architecture when NVRTC knows it; else PTX for the newest one it
+  // knows below it, which the driver compiles for the GPU.
+  static std::string pick_arch(int cc, const std::vector<int>& known) {
+    if (std::find(known.begin(), known.end(), cc) != known.end()) return fmt::format("sm_{}", cc);
+    int best = 0;
+    for (int a : known)
+      if (a <= cc) best = std::max(best, a);
+    if (best == 0) fail("device", "NVRTC cannot compile for sm_{} or any older architecture", cc);
+    return fmt::format("compute_{}", best);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Device> open_cuda() { return std::make_unique<CudaDevice>(); }
+
+}  // namespace tr

@@ -1,0 +1,152 @@
+#include "devices/metal_shim.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/render/render.h"
+#include "devices/disk_cache.h"
+#include "devices/host_memory.h"
+
+namespace tr {
+namespace {
+
+// entry(buffers, threadgroup id, thread id in it, thread id in the grid, threadgroup size, the
+// barrier's wait function and its argument)
+using Entry = void (*)(void**, const unsigned*, const unsigned*, const unsigned*, const unsigned*, void (*)(void*), void*);
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("device", "the Metal shim header {} is missing", path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// An entry that calls the kernel with each parameter bound by its attribute, as Metal binds them.
+std::string entry_wrapper(const std::string& source, const std::string& name) {
+  const std::string head = "kernel void " + name + "(";
+  const size_t open = source.find(head);
+  const size_t close = open == std::string::npos ? open : source.find(") {", open);
+  if (close == std::string::npos) fail("compile", "the Metal source has no kernel {}", name);
+  const std::string params = source.substr(open + head.size(), close - open - head.size());
+  static const std::regex attr(R"(\[\[(\w+)(?:\((\d+)\))?\]\])");
+  std::vector<std::string> args;
+  for (auto it = std::sregex_iterator(params.begin(), params.end(), attr); it != std::sregex_iterator(); ++it) {
+    const std::string a = (*it)[1];
+    if (a == "buffer") args.push_back(fmt::format("metal::shim::buffer{{b[{}]}}", (*it)[2].str()));
+    else if (a == "threadgroup_position_in_grid") args.push_back("metal::shim::id(group)");
+    else if (a == "thread_position_in_threadgroup") args.push_back("metal::shim::id(thread)");
+    else if (a == "thread_position_in_grid") args.push_back("metal::shim::id(grid)");
+    else if (a == "threads_per_threadgroup") args.push_back("metal::shim::id(size)");
+    else fail("compile", "the Metal shim cannot bind [[{}]]", a);
+  }
+  return fmt::format(
+      "\nextern \"C\" void tinyrepl_entry(void** b, const unsigned* group, const unsigned* thread, const unsigned* grid,\n"
+      "                               const unsigned* size, void (*wait)(void*), void* context) {{\n"
+      "  metal::shim::barrier_wait = wait;\n  metal::shim::barrier_context = context;\n  {}({});\n}}\n",
+      name, fmt::join(args, ", "));
+}
+
+class ShimProgram : public Program {
+ public:
+  ShimProgram(void* lib, Entry entry, bool local_ids, bool barriers)
+      : lib_(lib), entry_(entry), local_ids_(local_ids), barriers_(barriers) {}
+  ~ShimProgram() override { ::dlclose(lib_); }
+  ShimProgram(const ShimProgram&) = delete;
+  ShimProgram& operator=(const ShimProgram&) = delete;
+
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+    std::vector<void*> ptrs;
+    for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
+    // without local ids every threadgroup is one thread, and the grid position is the group's
+    const std::array<int64_t, 3> size = local_ids_ ? dims.local : std::array<int64_t, 3>{1, 1, 1};
+    const unsigned sz[3] = {static_cast<unsigned>(size[0]), static_cast<unsigned>(size[1]), static_cast<unsigned>(size[2])};
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int64_t gz = 0; gz < dims.global[2]; gz++)
+      for (int64_t gy = 0; gy < dims.global[1]; gy++)
+        for (int64_t gx = 0; gx < dims.global[0]; gx++) {
+          const std::array<unsigned, 3> g{static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)};
+          run_group(ptrs.data(), g, sz);
+        }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  void* lib_;
+  Entry entry_;
+  bool local_ids_, barriers_;
+
+  void run_group(void** bufs, const std::array<unsigned, 3>& g, const unsigned* sz) {
+    std::vector<std::array<unsigned, 3>> ids;
+    for (unsigned z = 0; z < sz[2]; z++)
+      for (unsigned y = 0; y < sz[1]; y++)
+        for (unsigned x = 0; x < sz[0]; x++) ids.push_back({x, y, z});
+    auto call = [&](const std::array<unsigned, 3>& t, void (*wait)(void*), void* context) {
+      const unsigned grid[3] = {g[0] * sz[0] + t[0], g[1] * sz[1] + t[1], g[2] * sz[2] + t[2]};
+      entry_(bufs, g.data(), t.data(), grid, sz, wait, context);
+    };
+    if (!barriers_) {
+      for (const auto& t : ids) call(t, nullptr, nullptr);
+      return;
+    }
+    std::barrier<> meet(static_cast<std::ptrdiff_t>(ids.size()));
+    auto wait = [](void* b) { static_cast<std::barrier<>*>(b)->arrive_and_wait(); };
+    std::vector<std::jthread> threads;
+    for (const auto& t : ids) threads.emplace_back([&, t] { call(t, wait, &meet); });
+  }
+};
+
+class ShimDevice : public HostMemoryDevice {
+ public:
+  ShimDevice() : HostMemoryDevice(kMetalShim, "metal"), header_dir_(TINYREPL_METAL_SHIM_DIR) {
+    const char* cxx = std::getenv("CXX");
+    compiler_ = cxx && *cxx ? cxx : "c++";
+    std::string version;
+    if (run_command(compiler_ + " --version", version) != 0)
+      fail("device", "the Metal shim needs a C++ compiler, and `{}` does not run: {}", compiler_, version);
+    version_ = version.substr(0, version.find('\n'));
+    header_ = read_file(header_dir_ + "/metal_stdlib");
+  }
+
+  Target target() const override { return Target{.gpu = true, .local_memory = true, .cores = 1, .max_local = 256}; }
+
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    const std::string full = source + entry_wrapper(source, program.name);
+    const std::string flags = "-std=c++20 -O1 -march=native -fPIC -shared -Wno-attributes";
+    const std::string so = cached_file(version_ + flags + header_ + full, ".so", [&](const std::string& dir) {
+      std::ofstream(dir + "/kernel.cpp") << full;
+      std::string log;
+      const std::string cmd = fmt::format("{} {} -I{} -o {}/kernel.so {}/kernel.cpp", compiler_, flags, header_dir_, dir, dir);
+      if (run_command(cmd, log) != 0) fail("compile", "the Metal shim's {} failed:\n{}\nsource:\n{}", compiler_, log, full);
+      return dir + "/kernel.so";
+    }, cached);
+    void* lib = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) fail("compile", "cannot load {}: {}", so, ::dlerror());
+    auto entry = reinterpret_cast<Entry>(::dlsym(lib, "tinyrepl_entry"));
+    if (!entry) {
+      ::dlclose(lib);
+      fail("compile", "{} has no entry point", so);
+    }
+    const bool barriers = std::any_of(program.uops.begin(), program.uops.end(),
+                                      [](const UOp& u) { return u.kind == UOpKind::Barrier; });
+    return std::make_unique<ShimProgram>(lib, entry, has_local_ids(program.uops), barriers);
+  }
+
+ private:
+  std::string header_dir_, header_, compiler_, version_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> open_metal_shim() { return std::make_unique<ShimDevice>(); }
+
+}  // namespace tr

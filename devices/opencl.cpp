@@ -1,0 +1,265 @@
+// OPENCL: OpenCL C built by whichever driver the ICD loader finds (PoCL on a CPU-only machine,
+// the vendor's on a GPU one; a GPU is preferred), launched over the grid of devices/gpu_launch
+// and timed by the queue's profiling events. Built program binaries go to the on-disk cache.
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/render/render.h"
+#include "devices/disk_cache.h"
+#include "devices/gpu_launch.h"
+
+namespace tr {
+namespace {
+
+std::string cl_error(cl_int e) {
+  switch (e) {
+    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_BINARY: return "CL_INVALID_BINARY";
+    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR (no driver installed)";
+    default: return fmt::format("OpenCL error {}", e);
+  }
+}
+
+void check(cl_int e, const char* what) {
+  if (e != CL_SUCCESS) fail("device", "{} failed: {}", what, cl_error(e));
+}
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  size_t n = 0;
+  clGetDeviceInfo(d, what, 0, nullptr, &n);
+  std::string s(n, '\0');
+  clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+template <typename T>
+T device_value(cl_device_id d, cl_device_info what) {
+  T v{};
+  clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
+  return v;
+}
+
+bool uses(const UOpProgram& p, DType t) {
+  for (const UOp& u : p.uops)
+    if (u.dtype == t) return true;
+  return false;
+}
+
+class ClProgram : public Program {
+ public:
+  ClProgram(cl_program program, cl_kernel kernel, cl_command_queue queue, bool local_ids, int64_t max_threads,
+            std::array<int64_t, 3> max_per_axis)
+      : program_(program), kernel_(kernel), queue_(queue), local_ids_(local_ids), max_threads_(max_threads),
+        max_per_axis_(max_per_axis) {}
+  ~ClProgram() override {
+    clReleaseKernel(kernel_);
+    clReleaseProgram(program_);
+  }
+  ClProgram(const ClProgram&) = delete;
+  ClProgram& operator=(const ClProgram&) = delete;
+
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+    for (size_t i = 0; i < bufs.size(); i++) {
+      cl_mem m = static_cast<cl_mem>(bufs[i]->mem.get());
+      check(clSetKernelArg(kernel_, static_cast<cl_uint>(i), sizeof m, &m), "clSetKernelArg");
+    }
+    const Grid g = grid_for(dims, local_ids_, max_threads_, max_per_axis_);
+    size_t global[3], local[3];
+    for (int a = 0; a < 3; a++) {
+      global[a] = static_cast<size_t>(g.groups[a] * g.threads[a]);
+      local[a] = static_cast<size_t>(g.threads[a]);
+    }
+    cl_event ev = nullptr;
+    check(clEnqueueNDRangeKernel(queue_, kernel_, 3, nullptr, global, local, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
+    const cl_int waited = clWaitForEvents(1, &ev);
+    cl_ulong start = 0, end = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+    clReleaseEvent(ev);
+    check(waited, "running the kernel");
+    return static_cast<double>(end - start) * 1e-9;
+  }
+
+ private:
+  cl_program program_;
+  cl_kernel kernel_;
+  cl_command_queue queue_;
+  bool local_ids_;
+  int64_t max_threads_;
+  std::array<int64_t, 3> max_per_axis_;
+};
+
+class ClDevice : public Device {
+ public:
+  ClDevice() {
+    cl_uint n = 0;
+    const cl_int found = clGetPlatformIDs(0, nullptr, &n);
+    if (found != CL_SUCCESS || n == 0)
+      fail("device", "the OpenCL ICD loader found no driver ({}; it reads /etc/OpenCL/vendors, or OCL_ICD_VENDORS)",
+           found == CL_SUCCESS ? "0 platforms" : cl_error(found));
+    std::vector<cl_platform_id> platforms(n);
+    clGetPlatformIDs(n, platforms.data(), nullptr);
+    // the first GPU of any platform, else the first device of any kind
+    for (cl_device_type type : {cl_device_type{CL_DEVICE_TYPE_GPU}, cl_device_type{CL_DEVICE_TYPE_ALL}}) {
+      for (cl_platform_id p : platforms) {
+        cl_uint count = 0;
+        if (clGetDeviceIDs(p, type, 1, &device_, &count) == CL_SUCCESS && count > 0) break;
+        device_ = nullptr;
+      }
+      if (device_) break;
+    }
+    if (!device_) fail("device", "no OpenCL device on {} platform(s)", n);
+    cl_int err = CL_SUCCESS;
+    context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
+    check(err, "clCreateContext");
+    queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+    description_ = fmt::format("{} ({}, driver {})", device_string(device_, CL_DEVICE_NAME),
+                               device_string(device_, CL_DEVICE_VERSION), device_string(device_, CL_DRIVER_VERSION));
+    const std::string ext = device_string(device_, CL_DEVICE_EXTENSIONS);
+    fp16_ = ext.find("cl_khr_fp16") != std::string::npos;
+    fp64_ = ext.find("cl_khr_fp64") != std::string::npos;
+    max_threads_ = static_cast<int64_t>(std::min<size_t>(device_value<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE), 256));
+    size_t sizes[3] = {1, 1, 1};
+    clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, nullptr);
+    for (int a = 0; a < 3; a++) max_per_axis_[a] = static_cast<int64_t>(sizes[a]);
+    compute_units_ = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS));
+  }
+  ~ClDevice() override {
+    clReleaseCommandQueue(queue_);
+    clReleaseContext(context_);
+  }
+  ClDevice(const ClDevice&) = delete;
+  ClDevice& operator=(const ClDevice&) = delete;
+
+  const std::string& name() const override { return name_; }
+  const std::string& backend() const override { return backend_; }
+  Target target() const override {
+    return Target{.gpu = true, .local_memory = true, .cores = compute_units_, .max_local = static_cast<int>(max_threads_)};
+  }
+
+  BufferRef alloc(DType dtype, int64_t size) override {
+    check_alloc(size, dtype);
+    cl_int err = CL_SUCCESS;
+    const size_t bytes = std::max<size_t>(static_cast<size_t>(size) * itemsize(dtype), 1);
+    cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    if (err != CL_SUCCESS) fail("memory", "cannot allocate {} bytes on OPENCL: {}", bytes, cl_error(err));
+    return std::make_shared<Buffer>(Buffer{name_, dtype, size, std::shared_ptr<void>(m, [](void* p) {
+                                             clReleaseMemObject(static_cast<cl_mem>(p));
+                                           })});
+  }
+
+  void copyin(const Buffer& dst, const void* src) override {
+    if (dst.nbytes() == 0) return;
+    check(clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(dst.mem.get()), CL_TRUE, 0, static_cast<size_t>(dst.nbytes()),
+                               src, 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer");
+  }
+
+  void copyout(void* dst, const Buffer& src) override {
+    if (src.nbytes() == 0) return;
+    check(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(src.mem.get()), CL_TRUE, 0, static_cast<size_t>(src.nbytes()),
+                              dst, 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+  }
+
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    if (uses(program, DType::Float16) && !fp16_)
+      fail("compile", "{} has no cl_khr_fp16: it cannot run the float16 kernel {}", description_, program.name);
+    if (uses(program, DType::Float64) && !fp64_)
+      fail("compile", "{} has no cl_khr_fp64: it cannot run the float64 kernel {}", description_, program.name);
+    cl_program built = nullptr;
+    const std::string path = cached_file("opencl|" + description_ + "|" + source, ".clbin", [&](const std::string& dir) {
+      built = build_source(source);
+      size_t size = 0;
+      check(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
+      std::string binary(size, '\0');
+      unsigned char* ptr = reinterpret_cast<unsigned char*>(binary.data());
+      check(clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
+      std::ofstream(dir + "/kernel.clbin", std::ios::binary) << binary;
+      return dir + "/kernel.clbin";
+    }, cached);
+    if (!built) built = build_binary(path, source);
+    cl_int err = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(built, program.name.c_str(), &err);
+    if (err != CL_SUCCESS) {
+      clReleaseProgram(built);
+      fail("compile", "clCreateKernel({}) failed: {}", program.name, cl_error(err));
+    }
+    return std::make_unique<ClProgram>(built, kernel, queue_, has_local_ids(program.uops), max_threads_, max_per_axis_);
+  }
+
+ private:
+  std::string name_ = "OPENCL", backend_ = "opencl", description_;
+  cl_device_id device_ = nullptr;
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+  bool fp16_ = false, fp64_ = false;
+  int64_t max_threads_ = 1;
+  std::array<int64_t, 3> max_per_axis_{1, 1, 1};
+  int compute_units_ = 1;
+
+  // Builds; on failure throws with the driver's build log and the source.
+  cl_program build(cl_program p, const std::string& source) {
+    if (clBuildProgram(p, 1, &device_, "", nullptr, nullptr) == CL_SUCCESS) return p;
+    size_t n = 0;
+    clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    clReleaseProgram(p);
+    fail("compile", "OpenCL build failed on {}:\n{}\nsource:\n{}", description_, log, source);
+  }
+
+  cl_program build_source(const std::string& source) {
+    const char* text = source.c_str();
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
+    check(err, "clCreateProgramWithSource");
+    return build(p, source);
+  }
+
+  // A cached binary the driver no longer takes (a driver update) is rebuilt from the source.
+  cl_program build_binary(const std::string& path, const std::string& source) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string binary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const unsigned char* ptr = reinterpret_cast<const unsigned char*>(binary.data());
+    const size_t size = binary.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithBinary(context_, 1, &device_, &size, &ptr, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+      if (p) clReleaseProgram(p);
+      return build_source(source);
+    }
+    if (clBuildProgram(p, 1, &device_, "", nullptr, nullptr) != CL_SUCCESS) {
+      clReleaseProgram(p);
+      return build_source(source);
+    }
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Device> open_opencl() { return std::make_unique<ClDevice>(); }
+
+}  // namespace tr

@@ -1,0 +1,16 @@
+#pragma once
+// A kernel compiled into a shared object whose entry `tinyrepl_entry(void** bufs, int core_id)`
+// runs one core's share of the work. The CPU (C) and LLVM devices both compile to this; it is
+// loaded with dlopen and run over a thread pool, once per core id.
+#include <memory>
+#include <string>
+
+#include "core/device.h"
+#include "devices/thread_pool.h"
+
+namespace tr {
+
+// Throws tr::Error("compile") when the object cannot be loaded or has no entry.
+std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool);
+
+}  // namespace tr
