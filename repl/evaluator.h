@@ -19,7 +19,7 @@ class Evaluator {
 
   Value eval(const Expr& e) const;
 
-  // Every name an unknown name may have been meant as: variables, functions, dtypes, namespaces.
+  // Every name an expression may use: variables, functions, dtypes, namespaces.
   std::vector<std::string> known_names() const;
 
  private:

@@ -2,6 +2,7 @@
 // A session runs statements against its names. A statement that fails leaves every name as it was
 // before it, so an interactive session carries on after any error.
 #include <string>
+#include <vector>
 #include <variant>
 
 #include "repl/evaluator.h"
@@ -31,6 +32,8 @@ class Session {
   Value evaluate(const Expr& e) const { return Evaluator(env_, print_).eval(e); }
 
   const Environment& names() const { return env_; }
+  // Variables, functions, dtypes: what a name may complete to.
+  std::vector<std::string> known_names() const { return Evaluator(env_, print_).known_names(); }
   void reset() { env_.clear(); }
 
  private:

@@ -20,9 +20,7 @@ enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow }
 enum class CompareOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
 enum class LogicOp : uint8_t { And, Or };
 
-struct NoneLiteral {
-  bool operator==(const NoneLiteral&) const = default;
-};
+struct NoneLiteral {};
 struct Literal {
   std::variant<NoneLiteral, bool, int64_t, double, std::string> value;
 };

@@ -13,9 +13,7 @@ namespace tr::repl {
 
 struct Value;
 
-struct NoneValue {
-  bool operator==(const NoneValue&) const = default;
-};
+struct NoneValue {};
 struct List {
   std::vector<Value> items;
 };

@@ -1,6 +1,7 @@
 // The .tg evaluator end to end: statements in a session, through the engine on the default device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -341,6 +342,10 @@ TEST_F(Eval, NamesSurviveAFailedStatement) {
   EXPECT_EQ(repr("x"), "1");
   failure("x = 1 / 0");
   EXPECT_EQ(repr("x"), "1");
+  const std::vector<std::string> known = session.known_names();
+  for (const char* name : {"x", "zeros", "float32", "dtypes"}) {
+    EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name;
+  }
   session.reset();
   EXPECT_EQ(failure("x").kind, "name");
 }

@@ -1,0 +1,201 @@
+#include "repl/app/help_text.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "repl/app/meta.h"
+#include "repl/convert.h"
+#include "repl/suggest.h"
+
+namespace tr::repl {
+namespace {
+
+struct Entry {
+  std::string_view name;
+  std::string_view signature;
+};
+
+struct Group {
+  std::string_view title;
+  std::vector<Entry> entries;
+};
+
+const std::vector<Group>& function_groups() {
+  static const std::vector<Group> groups{
+      {"creation (dtype= and device= on each)",
+       {{"tensor", "tensor(data, dtype=None, device=None)  nested lists or a number; also Tensor(data)"},
+        {"Tensor", "Tensor(data) or Tensor.NAME(...): tinygrad's spelling of the functions"},
+        {"zeros", "zeros(*shape, dtype=float32)"},
+        {"ones", "ones(*shape, dtype=float32)"},
+        {"full", "full(shape, value, dtype=None)"},
+        {"arange", "arange(stop) or arange(start, stop, step=1, dtype=None)"},
+        {"linspace", "linspace(start, stop, steps, dtype=float32)"},
+        {"eye", "eye(n, m=None, dtype=float32)"},
+        {"rand", "rand(*shape, seed=0, dtype=float32)  uniform in [0, 1), the same on every run"},
+        {"randn", "randn(*shape, seed=0, dtype=float32)  standard normal, the same on every run"},
+        {"zeros_like", "zeros_like(x, dtype=None)"},
+        {"ones_like", "ones_like(x, dtype=None)"},
+        {"full_like", "full_like(x, value, dtype=None)"}}},
+      {"element-wise and checks",
+       {{"where", "where(condition, x, y)"},
+        {"maximum", "maximum(x, y)"},
+        {"minimum", "minimum(x, y)"},
+        {"allclose", "allclose(a, b, rtol=1e-5, atol=1e-8)  True when |a-b| <= atol + rtol*|b| everywhere"}}},
+      {"running",
+       {{"kernels", "kernels(x, ...)  how many kernels realizing x would run now, without running them"},
+        {"realize", "realize(x, ...)  run what x needs, all in one schedule"},
+        {"print", "print(value, ...)  realize tensors and print them as numpy does"}}},
+  };
+  return groups;
+}
+
+const std::vector<Group>& method_groups() {
+  static const std::vector<Group> groups{
+      {"attributes",
+       {{"shape", "x.shape  a tuple of ints"},
+        {"dtype", "x.dtype"},
+        {"device", "x.device"},
+        {"ndim", "x.ndim"},
+        {"T", "x.T  the transpose (reversed dims)"},
+        {"numel", "x.numel()  the number of elements"}}},
+      {"element-wise (unary)",
+       {{"neg", "x.neg()"}, {"exp", "x.exp()"}, {"exp2", "x.exp2()"}, {"log", "x.log()"}, {"log2", "x.log2()"},
+        {"sqrt", "x.sqrt()"}, {"rsqrt", "x.rsqrt()"}, {"sin", "x.sin()"}, {"cos", "x.cos()"}, {"tan", "x.tan()"},
+        {"relu", "x.relu()"}, {"sigmoid", "x.sigmoid()"}, {"tanh", "x.tanh()"}, {"gelu", "x.gelu()"},
+        {"silu", "x.silu()"}, {"abs", "x.abs()"}, {"sign", "x.sign()"}, {"reciprocal", "x.reciprocal()"},
+        {"square", "x.square()"}, {"floor", "x.floor()"}, {"ceil", "x.ceil()"}, {"trunc", "x.trunc()"},
+        {"round", "x.round()  half to even"}, {"logical_not", "x.logical_not()"}}},
+      {"element-wise (binary; a number broadcasts as a constant)",
+       {{"add", "x.add(y)  x + y"}, {"sub", "x.sub(y)  x - y"}, {"mul", "x.mul(y)  x * y"},
+        {"div", "x.div(y)  x / y, ints give float"}, {"pow", "x.pow(y)  x ** y"}, {"maximum", "x.maximum(y)"},
+        {"minimum", "x.minimum(y)"}, {"where", "cond.where(x, y)"}, {"eq", "x.eq(y)  x == y"},
+        {"ne", "x.ne(y)  x != y"}, {"lt", "x.lt(y)  x < y"}, {"le", "x.le(y)  x <= y"}, {"gt", "x.gt(y)  x > y"},
+        {"ge", "x.ge(y)  x >= y"}}},
+      {"casts",
+       {{"cast", "x.cast(dtype)"}, {"float", "x.float()  float32"}, {"half", "x.half()  float16"},
+        {"double", "x.double()  float64"}, {"int", "x.int()  int32"}, {"long", "x.long()  int64"},
+        {"bool", "x.bool()"}}},
+      {"reductions (negative axes count from the end)",
+       {{"sum", "x.sum(axis=None, keepdim=False)"}, {"max", "x.max(axis=None, keepdim=False)"},
+        {"min", "x.min(axis=None, keepdim=False)"}, {"mean", "x.mean(axis=None, keepdim=False)"},
+        {"prod", "x.prod(axis=None, keepdim=False)"},
+        {"var", "x.var(axis=None, keepdim=False, correction=1)"},
+        {"std", "x.std(axis=None, keepdim=False, correction=1)"},
+        {"argmax", "x.argmax(axis=None, keepdim=False)  the first maximum"},
+        {"argmin", "x.argmin(axis=None, keepdim=False)"}, {"softmax", "x.softmax(axis=-1)"},
+        {"log_softmax", "x.log_softmax(axis=-1)"}, {"logsumexp", "x.logsumexp(axis=None, keepdim=False)"}}},
+      {"movement (views: no copy where possible)",
+       {{"reshape", "x.reshape(*shape)  one -1 is inferred"}, {"view", "x.view(*shape)  as reshape"},
+        {"permute", "x.permute(*order)"}, {"expand", "x.expand(*shape)  -1 keeps a dim"},
+        {"pad", "x.pad(padding, value=0)  padding: ((before, after), ...) per dim"},
+        {"shrink", "x.shrink(arg)  arg: ((start, stop) or None, ...) per dim"}, {"flip", "x.flip(*axis)"},
+        {"transpose", "x.transpose(dim0=1, dim1=0)"}, {"flatten", "x.flatten(start_dim=0, end_dim=-1)"},
+        {"unsqueeze", "x.unsqueeze(dim)"}, {"squeeze", "x.squeeze(dim=None)"},
+        {"repeat", "x.repeat(*repeats)"}, {"cat", "x.cat(*others, dim=0)"}}},
+      {"linear algebra", {{"dot", "x.dot(w)"}, {"matmul", "x.matmul(w)  x @ w"}}},
+      {"control",
+       {{"realize", "x.realize()  run what x needs now"}, {"contiguous", "x.contiguous()  its own buffer"},
+        {"to", "x.to(device)"}, {"numpy", "x.numpy()  prints as print(x) does"},
+        {"item", "x.item()  a one-element tensor to a number"}, {"tolist", "x.tolist()  nested lists"}}},
+  };
+  return groups;
+}
+
+std::string groups_text(std::string_view title, const std::vector<Group>& groups) {
+  std::string out = fmt::format("{}:\n", title);
+  for (const Group& g : groups) {
+    out += fmt::format("  {}\n", g.title);
+    for (const Entry& e : g.entries) out += fmt::format("    {}\n", e.signature);
+  }
+  return out;
+}
+
+std::string commands_text() {
+  std::string out = "meta commands (K: a kernel's index in :kernels, default the last kernel):\n";
+  for (const MetaCommand& c : meta_commands()) out += fmt::format("  {:<24} {}\n", c.usage, c.summary);
+  return out;
+}
+
+std::string dtypes_text() {
+  return fmt::format(
+      "dtypes: {}\n"
+      "  a bare name (float32) or dtypes.NAME; default int is int32, default float is float32.\n"
+      "  promotion follows tinygrad: bool < int8/uint8 < ... < int64 < float16 < float32 < float64;\n"
+      "  int / int is float, // is floor division, comparisons give bool, sum of bool is int32.\n",
+      fmt::join(dtype_names(), " "));
+}
+
+constexpr std::string_view kKeys = R"(keys of the plain REPL:
+  Tab            complete names, methods after "x.", functions, dtypes, meta commands
+  Up/Down        history (kept in ~/.tinyrepl_history)   Ctrl-R  search the history
+  Ctrl-A/Ctrl-E  start/end of line   Ctrl-W  delete a word   Ctrl-L  clear the screen
+  Enter          run; while a bracket is open the next line continues it ("... ")
+  Ctrl-D         leave (as :quit)
+)";
+
+constexpr std::string_view kDebug = R"(DEBUG levels (--debug N, DEBUG=N, :debug N), as in tinygrad:
+  1  "scheduled N kernels in X ms" and the name of each kernel run
+  2  one line per kernel or copy: device, name, memory, time, GFLOPS, GB/s; at the end of a script
+     "avg: ... GFLOPS ... GB/s   total: N kernels ..."
+  3  + each kernel's AST tree with its ShapeTracker views, and the opts applied
+  4  + the rendered source (the :render backends, else the device's)
+  5  + the UOps listing
+)";
+
+constexpr std::string_view kJson = R"(--json (tinyrepl run --json FILE.tg): one JSON object per line on stdout, each with "event",
+and "file" and "line" when it comes from a statement:
+  print     shape, dtype, data (flat, row-major) and text; "shape": null and "value" for other values;
+            "values" (a list of those) when print has several arguments
+  schedule  kernels, copies, ms            kernel  name, device, global, local, us, flops, bytes, gflops, gbs, cached
+  copy      bytes, from, to, us            assert  ok (and col, message when it failed)
+  error     line, col, kind, message       source  kernel, backend, text (--debug 4 and up, per --render backend)
+  output    command, text (what a meta command shows)
+  summary   kernels, gflops, gbs, ms (at the end)
+)";
+
+std::string overview() {
+  return commands_text() +
+         "\nThe language is Python's expressions over tensors: x = arange(6).reshape(2, 3); print(x.sum(axis=1))\n"
+         "Topics: :help commands | functions | methods | dtypes | keys | debug | json, or :help NAME.\n";
+}
+
+const Entry* find_entry(const std::vector<Group>& groups, std::string_view name) {
+  for (const Group& g : groups)
+    for (const Entry& e : g.entries)
+      if (e.name == name) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> help_topics() {
+  std::vector<std::string> out{"commands", "functions", "methods", "dtypes", "keys", "debug", "json"};
+  for (const MetaCommand& c : meta_commands()) out.emplace_back(c.name);
+  for (const auto* groups : {&function_groups(), &method_groups()})
+    for (const Group& g : *groups)
+      for (const Entry& e : g.entries) out.emplace_back(e.name);
+  return out;
+}
+
+std::string help_text(std::string_view topic) {
+  if (topic.empty()) return overview();
+  if (topic == "commands") return commands_text();
+  if (topic == "functions") return groups_text("functions", function_groups());
+  if (topic == "methods") return groups_text("tensor methods and attributes", method_groups());
+  if (topic == "dtypes") return dtypes_text();
+  if (topic == "keys") return std::string(kKeys);
+  if (topic == "debug") return std::string(kDebug);
+  if (topic == "json") return std::string(kJson);
+  const std::string_view bare = topic.starts_with(':') ? topic.substr(1) : topic;
+  // a name can be a command, a function and a method at once (kernels, realize, where)
+  std::string out;
+  if (const MetaCommand* c = find_meta_command(bare)) out += fmt::format("{}\n  {}\n", c->usage, c->summary);
+  if (!topic.starts_with(':')) {
+    if (const Entry* e = find_entry(function_groups(), topic)) out += fmt::format("function {}\n", e->signature);
+    if (const Entry* e = find_entry(method_groups(), topic)) out += fmt::format("method {}\n", e->signature);
+  }
+  if (out.empty()) fail("value", "no help on '{}'{}", topic, did_you_mean(topic, help_topics()));
+  return out;
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,156 @@
+#include "repl/app/host.h"
+
+#include <cctype>
+#include <new>
+
+#include "core/error.h"
+#include "repl/app/json_reporter.h"
+#include "repl/app/meta.h"
+#include "repl/app/text_reporter.h"
+#include "repl/diagnostic.h"
+#include "repl/parser.h"
+#include "repl/source_error.h"
+#include "repl/value_format.h"
+
+namespace tr::repl {
+namespace {
+
+// A script that runs itself through :run would otherwise recurse until the stack runs out.
+constexpr int kMaxDepth = 16;
+
+std::unique_ptr<Reporter> make_reporter(bool json, std::ostream& out, std::ostream& err) {
+  if (json) return std::make_unique<JsonReporter>(out, err);
+  return std::make_unique<TextReporter>(out, err);
+}
+
+size_t offset_of(std::string_view source, Span span) {
+  size_t pos = 0;
+  for (int line = 1; line < span.line; line++) {
+    const size_t nl = source.find('\n', pos);
+    if (nl == std::string_view::npos) return source.size();
+    pos = nl + 1;
+  }
+  return std::min(source.size(), pos + static_cast<size_t>(std::max(span.col, 1) - 1));
+}
+
+// Statement i's text: from its first token to the next statement's, without the separators.
+std::string statement_text(std::string_view source, const std::vector<Stmt>& stmts, size_t i) {
+  const size_t begin = offset_of(source, stmts[i].span);
+  const size_t end = i + 1 < stmts.size() ? offset_of(source, stmts[i + 1].span) : source.size();
+  std::string_view t = source.substr(begin, end - begin);
+  while (!t.empty() && (std::isspace(static_cast<unsigned char>(t.back())) || t.back() == ';')) t.remove_suffix(1);
+  return std::string(t);
+}
+
+// What :save keeps: the statements that compute, and the commands that change how they run.
+bool worth_saving(const Stmt& s) {
+  const Meta* m = std::get_if<Meta>(&s.node);
+  if (!m) return true;
+  for (std::string_view keep : {"device", "render", "debug", "noopt", "beam", "run"})
+    if (m->name == keep) return true;
+  return false;
+}
+
+}  // namespace
+
+Host::Host(HostConfig config, std::ostream& out, std::ostream& err)
+    : config_(config),
+      reporter_(make_reporter(config.json, out, err)),
+      session_([this](const PrintEvent& e) { reporter_->print(e, at_); }) {
+  set_run_listener([this](const RunRecord& r) { on_run(r); });
+}
+
+Host::~Host() { set_run_listener(nullptr); }
+
+Status Host::run_source(std::string_view source, const std::string& file) {
+  if (depth_ >= kMaxDepth) fail("value", "scripts run inside each other {} deep: does one run itself?", kMaxDepth);
+  depth_++;
+  struct Leave {
+    int& depth;
+    ~Leave() { depth--; }
+  } leave{depth_};
+  std::vector<Stmt> stmts;
+  try {
+    stmts = parse_program(source);
+  } catch (const SourceError& e) {
+    report(e.kind(), e.what(), e.span(), source, file);
+    return Status::Error;
+  }
+  for (size_t i = 0; i < stmts.size(); i++) {
+    const Status s = execute(stmts[i], source, file);
+    if (s != Status::Ok) return s;
+    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(source, stmts, i));
+  }
+  return Status::Ok;
+}
+
+Status Host::execute(const Stmt& stmt, std::string_view source, const std::string& file) {
+  const Location outer = at_;
+  at_ = Location{file, stmt.span.line};
+  Status status = Status::Error;
+  try {
+    status = outcome(session_.execute(stmt), stmt, source, file);
+  } catch (const SourceError& e) {
+    report(e.kind(), e.what(), e.span(), source, file);
+  } catch (const Error& e) {
+    report(e.kind(), e.what(), stmt.span, source, file);
+  } catch (const std::bad_alloc&) {
+    report("memory", "out of memory", stmt.span, source, file);
+  } catch (const std::exception& e) {
+    report("internal", e.what(), stmt.span, source, file);
+  }
+  look_at_runs();
+  at_ = outer;
+  return status;
+}
+
+Status Host::outcome(const Outcome& o, const Stmt& stmt, std::string_view source, const std::string& file) {
+  if (const Shown* shown = std::get_if<Shown>(&o)) {
+    if (config_.echo && depth_ == 1) reporter_->output("", repr_value(shown->value), at_);
+  } else if (const AssertResult* a = std::get_if<AssertResult>(&o)) {
+    if (a->ok) {
+      reporter_->assertion(at_, nullptr);
+    } else {
+      const Diagnostic d{"assert", a->message, file, std::string(source_line(source, a->span.line)), a->span};
+      reporter_->assertion(at_, &d);
+      return Status::AssertFailed;
+    }
+  } else if (const Meta* m = std::get_if<Meta>(&o)) {
+    return run_meta(*this, *m, stmt.span);
+  }
+  return Status::Ok;
+}
+
+void Host::report(const std::string& kind, const std::string& message, Span span, std::string_view source,
+                  const std::string& file) {
+  reporter_->error(Diagnostic{kind, message, file, std::string(source_line(source, span.line)), span});
+}
+
+void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}}); }
+
+void Host::finish() { reporter_->finish(); }
+
+void Host::show(std::string_view command, std::string_view text) { reporter_->output(command, text, at_); }
+
+bool Host::pause(std::string_view next_stage) const { return !pause_ || pause_(next_stage); }
+
+void Host::reset() {
+  session_.reset();
+  statements_.clear();
+}
+
+void Host::on_run(const RunRecord& r) {
+  // the first record of a realize: its schedule has just been made
+  if (last_realization().runs.size() == 1) reporter_->schedule(last_realization(), at_);
+  reporter_->run(r, at_);
+  fresh_runs_ = true;
+}
+
+void Host::look_at_runs() {
+  if (!fresh_runs_) return;
+  fresh_runs_ = false;
+  last_ = last_realization();
+  focus_.show_realization(last_);
+}
+
+}  // namespace tr::repl

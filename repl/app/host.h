@@ -1,0 +1,73 @@
+#pragma once
+// Runs .tg statements from a script, -e, a pipe or a person, and reports what happens: values, DEBUG
+// lines or --json events, errors with their caret. It owns the session, so names survive errors.
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/realize.h"
+#include "repl/app/focus.h"
+#include "repl/app/reporter.h"
+#include "repl/app/status.h"
+#include "repl/session.h"
+
+namespace tr::repl {
+
+struct HostConfig {
+  bool json = false;         // --json events instead of text
+  bool echo = false;         // show each expression statement's value, as a Python shell does
+  bool interactive = false;  // a person at a terminal: :step waits between its stages
+};
+
+class Host {
+ public:
+  Host(HostConfig config, std::ostream& out, std::ostream& err);
+  ~Host();
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  // Runs source's statements until one fails, after parsing all of it (a syntax error runs nothing).
+  // file names it in errors and events; "" for interactive input, whose errors start "error:".
+  Status run_source(std::string_view source, const std::string& file);
+  // Reports an error that belongs to no statement (a script that cannot be read).
+  void report(const Error& e);
+  // The end: DEBUG's avg line or --json's summary.
+  void finish();
+
+  // What the meta commands work with.
+  Session& session() { return session_; }
+  Focus& focus() { return focus_; }
+  const Realization& last_run() const { return last_; }  // the last realize that ran anything
+  const HostConfig& config() const { return config_; }
+  void show(std::string_view command, std::string_view text);
+  // Between the stages of :step: false when the person wants to stop.
+  bool pause(std::string_view next_stage) const;
+  void set_pause(std::function<bool(std::string_view)> pause) { pause_ = std::move(pause); }
+  // The successful statements of the session, as typed, for :save.
+  const std::vector<std::string>& statements() const { return statements_; }
+  void reset();
+
+ private:
+  Status execute(const Stmt& stmt, std::string_view source, const std::string& file);
+  Status outcome(const Outcome& o, const Stmt& stmt, std::string_view source, const std::string& file);
+  void report(const std::string& kind, const std::string& message, Span span, std::string_view source,
+              const std::string& file);
+  void on_run(const RunRecord& r);
+  void look_at_runs();
+
+  HostConfig config_;
+  std::unique_ptr<Reporter> reporter_;
+  Session session_;
+  Focus focus_;
+  Realization last_;
+  Location at_;
+  bool fresh_runs_ = false;  // a realize ran since look_at_runs
+  int depth_ = 0;            // scripts running inside scripts (:run)
+  std::vector<std::string> statements_;
+  std::function<bool(std::string_view)> pause_;
+};
+
+}  // namespace tr::repl

@@ -1,0 +1,36 @@
+#pragma once
+// The meta commands one by one; meta.cpp's table names them. Each checks its arguments and throws a
+// SourceError at the one at fault.
+#include "repl/app/host.h"
+#include "repl/app/meta_call.h"
+
+namespace tr::repl::meta {
+
+// the session (meta_session.cpp)
+Status help(Host& h, const MetaCall& c);
+Status quit(Host& h, const MetaCall& c);
+Status vars(Host& h, const MetaCall& c);
+Status run(Host& h, const MetaCall& c);
+Status save(Host& h, const MetaCall& c);
+Status reset(Host& h, const MetaCall& c);
+// the settings (meta_settings.cpp)
+Status device(Host& h, const MetaCall& c);
+Status render(Host& h, const MetaCall& c);
+Status debug(Host& h, const MetaCall& c);
+Status noopt(Host& h, const MetaCall& c);
+Status beam(Host& h, const MetaCall& c);
+// the views of a schedule (meta_views.cpp)
+Status kernels(Host& h, const MetaCall& c);
+Status ast(Host& h, const MetaCall& c);
+Status uops(Host& h, const MetaCall& c);
+Status src(Host& h, const MetaCall& c);
+Status time(Host& h, const MetaCall& c);
+Status explain(Host& h, const MetaCall& c);
+Status graph(Host& h, const MetaCall& c);
+Status trace(Host& h, const MetaCall& c);
+// walking and tuning (meta_step.cpp, meta_opt.cpp)
+Status step(Host& h, const MetaCall& c);
+Status opt(Host& h, const MetaCall& c);
+Status opts(Host& h, const MetaCall& c);
+
+}  // namespace tr::repl::meta
