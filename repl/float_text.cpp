@@ -70,8 +70,8 @@ std::string python_float(double v, DType t) {
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   const Decimal d = shortest_decimal(v, t);
   const std::string sign = d.negative ? "-" : "";
-  // numpy keeps a scalar positional below 1e3 for half, 1e7 for float and 1e16 (as Python) for double
-  const double positional_limit = t == DType::Float16 ? 1e3 : t == DType::Float32 ? 1e7 : 1e16;
+  // numpy keeps a scalar positional below 1e3 for half, 1e6 for float and 1e16 (as Python) for double
+  const double positional_limit = t == DType::Float16 ? 1e3 : t == DType::Float32 ? 1e6 : 1e16;
   if (v == 0 || (std::fabs(v) >= 1e-4 && std::fabs(v) < positional_limit)) {
     const auto [int_part, frac_part] = positional_parts(d);
     return sign + int_part + "." + (frac_part.empty() ? "0" : frac_part);

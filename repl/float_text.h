@@ -28,7 +28,7 @@ struct PositionalParts {
 PositionalParts positional_parts(const Decimal& d);
 
 // Python's repr of a float, and numpy's str of a float scalar of dtype t: "0.1", "1.0", "1e-05",
-// "1.5e+16", "inf", "nan". Positional from 1e-4 up to 1e16 (float32: 1e7, float16: 1e3), as numpy does.
+// "1.5e+16", "inf", "nan". Positional from 1e-4 up to 1e16 (float32: 1e6, float16: 1e3), as numpy does.
 std::string python_float(double v, DType t = DType::Float64);
 
 }  // namespace tr::repl

@@ -33,10 +33,12 @@ struct ScientificParts {
   int exponent;
 };
 
-// dragon4_scientific as numpy calls it: unique digits, at most kPrecision after the point.
-ScientificParts numpy_scientific(double v, DType t) {
+// dragon4_scientific as numpy calls it: unique digits, at most kPrecision after the point, and at
+// least min_frac of them, the extra ones being the value's exact digits rather than zeros.
+ScientificParts numpy_scientific(double v, DType t, int min_frac = 0) {
   Decimal d = shortest_decimal(v, t);
   if (d.digits.size() > kPrecision + 1) d = rounded_decimal(v, kPrecision + 1);
+  if (as_size(d.digits.size()) < min_frac + 1) d = rounded_decimal(v, min_frac + 1);
   return {(d.negative ? "-" : "") + d.digits.substr(0, 1), d.digits.substr(1), d.exponent};
 }
 
@@ -76,7 +78,7 @@ class FloatFormat {
       return fmt::format("{:>{}}", text, pad_left_ + pad_right_ + 1);
     }
     if (scientific_) {
-      const ScientificParts p = numpy_scientific(v, t_);
+      const ScientificParts p = numpy_scientific(v, t_, precision_);
       return fmt::format("{:>{}}.{:0<{}}e{}{:0{}d}", p.int_part, pad_left_, p.frac_part, precision_,
                          p.exponent < 0 ? '-' : '+', std::abs(p.exponent), exp_digits_);
     }
@@ -85,7 +87,8 @@ class FloatFormat {
   }
 
  private:
-  // numpy's rule, with its thresholds read at the dtype's precision as numpy 2 compares them.
+  // numpy's rule, with its thresholds read at the dtype's precision as numpy 2 compares them; the
+  // upper one is 1e3 for half, 1e6 for float and 1e8 for double (10 to the dtype's decimal precision).
   void choose_notation(const std::vector<double>& finite) {
     double lo = INFINITY, hi = 0;
     for (double v : finite) {
@@ -94,7 +97,8 @@ class FloatFormat {
       hi = std::max(hi, std::fabs(v));
     }
     if (hi == 0) return;
-    scientific_ = hi >= 1e8 || lo < round_to(t_, 1e-4) || round_to(t_, hi / lo) > 1000.0;
+    const double upper = t_ == DType::Float16 ? 1e3 : t_ == DType::Float32 ? 1e6 : 1e8;
+    scientific_ = hi >= upper || lo < round_to(t_, 1e-4) || round_to(t_, hi / lo) > 1000.0;
   }
 
   DType t_;

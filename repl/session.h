@@ -2,8 +2,8 @@
 // A session runs statements against its names. A statement that fails leaves every name as it was
 // before it, so an interactive session carries on after any error.
 #include <string>
-#include <vector>
 #include <variant>
+#include <vector>
 
 #include "repl/evaluator.h"
 #include "repl/print_event.h"

@@ -59,6 +59,8 @@ TEST(FloatText, PythonRepr) {
 TEST(FloatText, NumpyScalarThresholdsDependOnTheDtype) {
   EXPECT_EQ(python_float(123456789.0, DType::Float32), "1.2345679e+08");
   EXPECT_EQ(python_float(1e7, DType::Float32), "1e+07");
+  EXPECT_EQ(python_float(1e6, DType::Float32), "1e+06");
+  EXPECT_EQ(python_float(999999.0, DType::Float32), "999999.0");
   EXPECT_EQ(python_float(9999.0, DType::Float32), "9999.0");
   EXPECT_EQ(python_float(1000.0, DType::Float16), "1e+03");
   EXPECT_EQ(python_float(65504.0, DType::Float16), "6.55e+04");
@@ -95,6 +97,18 @@ TEST(Format, FloatsScientificWhenNumpyWouldUseIt) {
   EXPECT_EQ(f32({1.0, 1001.0}), "[1.000e+00 1.001e+03]");
   EXPECT_EQ(format_array(floats(DType::Float16, {0.1, 1.5, 1000.0})), "[1.0e-01 1.5e+00 1.0e+03]");
   EXPECT_EQ(format_array(floats(DType::Float64, {1e100, 1.0})), "[1.e+100 1.e+000]");
+  // the upper limit of positional notation follows the dtype's precision
+  EXPECT_EQ(format_array(floats(DType::Float16, {546, 1000})), "[5.46e+02 1.00e+03]");
+  EXPECT_EQ(format_array(floats(DType::Float16, {546, 999})), "[546. 999.]");
+  EXPECT_EQ(f32({1e6}), "[1.e+06]");
+  EXPECT_EQ(format_array(floats(DType::Float64, {1e6})), "[1000000.]");
+  EXPECT_EQ(format_array(floats(DType::Float64, {1e8})), "[1.e+08]");
+}
+
+TEST(Format, ScientificPadsWithTheExactDigits) {
+  EXPECT_EQ(format_array(floats(DType::Float16, {-34.1875, 1001.0})), "[-3.419e+01  1.001e+03]");
+  EXPECT_EQ(f32({26747019264.0, 1.5e10}), "[2.674702e+10 1.500000e+10]");
+  EXPECT_EQ(f32({26747019264.0, 1.23456789e10}), "[2.6747019e+10 1.2345679e+10]");
 }
 
 TEST(Format, NanAndInfinity) {

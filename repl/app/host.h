@@ -18,8 +18,7 @@ namespace tr::repl {
 
 struct HostConfig {
   bool json = false;         // --json events instead of text
-  bool echo = false;         // show each expression statement's value, as a Python shell does
-  bool interactive = false;  // a person at a terminal: :step waits between its stages
+  bool echo = false;  // show each expression statement's value, as a Python shell does
 };
 
 class Host {
@@ -43,7 +42,8 @@ class Host {
   const Realization& last_run() const { return last_; }  // the last realize that ran anything
   const HostConfig& config() const { return config_; }
   void show(std::string_view command, std::string_view text);
-  // Between the stages of :step: false when the person wants to stop.
+  // Between the stages of :step: false when the person wants to stop. Only a person at a terminal is
+  // asked (set_pause); a script or a pipe gets every stage.
   bool pause(std::string_view next_stage) const;
   void set_pause(std::function<bool(std::string_view)> pause) { pause_ = std::move(pause); }
   // The successful statements of the session, as typed, for :save.

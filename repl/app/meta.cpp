@@ -13,7 +13,7 @@ const std::vector<MetaCommand>& meta_commands() {
       {"quit", ":quit", "leave (Ctrl-D too); the history is saved to ~/.tinyrepl_history", meta::quit},
       {"vars", ":vars", "the names with shape, dtype, device and whether realized", meta::vars},
       {"device", ":device [NAME]", "list the devices and whether each opens, or set the default device", meta::device},
-      {"render", ":render [LIST]", "backends whose source is shown, e.g. c,opencl,metal,cuda (none: the device's)",
+      {"render", ":render [LIST|none]", "backends whose source is shown, e.g. c,opencl,metal,cuda; none: the device's own",
        meta::render},
       {"debug", ":debug [N]", "the DEBUG level, 0..5 (:help debug)", meta::debug},
       {"noopt", ":noopt [on|off]", "on: apply no kernel optimisations; off: the default heuristic", meta::noopt},

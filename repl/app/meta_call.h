@@ -35,6 +35,18 @@ class MetaCall {
     fail_at(i < size() ? arg_span(i) : at_, kind, f, std::forward<Args>(args)...);
   }
 
+  // Runs f (a parser of argument i), giving a tr::Error it throws the argument's position.
+  template <typename F>
+  auto checked(size_t i, F&& f) const -> decltype(f()) {
+    try {
+      return f();
+    } catch (const SourceError&) {
+      throw;
+    } catch (const Error& e) {
+      fail(i, e.kind().c_str(), "{}", e.what());
+    }
+  }
+
   // Args [first, last) parsed and evaluated as one expression in the session; errors point into it.
   Value value(const Session& s, size_t first, size_t last) const;
   Tensor tensor(const Session& s, size_t first, size_t last) const;

@@ -1,0 +1,97 @@
+#include "repl/app/completion.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/device.h"
+#include "core/render/render.h"
+#include "repl/app/help_text.h"
+#include "repl/app/meta.h"
+#include "repl/builtins.h"
+#include "repl/convert.h"
+#include "repl/methods.h"
+
+namespace tr::repl {
+namespace {
+
+std::vector<std::string> starting_with(std::string_view prefix, const std::set<std::string>& words,
+                                       std::string_view before = {}) {
+  std::vector<std::string> out;
+  for (const std::string& w : words)
+    if (w.starts_with(prefix)) out.push_back(std::string(before) + w);
+  return out;
+}
+
+std::set<std::string> value_names(const Environment& names) {
+  std::set<std::string> out{"True", "False", "None", "and", "or", "not", "assert", "dtypes"};
+  for (const auto& [n, v] : names) out.insert(n);
+  out.insert(builtin_names().begin(), builtin_names().end());
+  out.insert(dtype_names().begin(), dtype_names().end());
+  return out;
+}
+
+// The word at the cursor in an expression: a name, or a member after "object.".
+std::vector<std::string> expression_word(std::string_view word, const Environment& names) {
+  const size_t dot = word.rfind('.');
+  if (dot == std::string_view::npos) return starting_with(word, value_names(names));
+  const std::string_view object = word.substr(0, dot + 1), member = word.substr(dot + 1);
+  if (object == "dtypes." && !names.contains("dtypes")) {
+    return starting_with(member, std::set<std::string>(dtype_names().begin(), dtype_names().end()), object);
+  }
+  if (object == "Tensor." && !names.contains("Tensor")) {
+    return starting_with(member, std::set<std::string>(builtin_names().begin(), builtin_names().end()), object);
+  }
+  return starting_with(member, std::set<std::string>(member_names().begin(), member_names().end()), object);
+}
+
+std::set<std::string> meta_argument_words(std::string_view command, const Environment& names, bool& files) {
+  if (command == "src" || command == "render") return {backends().begin(), backends().end()};
+  if (command == "device") {
+    std::set<std::string> out;
+    for (const DeviceEntry& d : registered_devices()) out.insert(d.name);
+    return out;
+  }
+  if (command == "help") {
+    const std::vector<std::string> topics = help_topics();
+    return {topics.begin(), topics.end()};
+  }
+  if (command == "noopt") return {"on", "off"};
+  if (command == "opt") return {"UPCAST", "UNROLL", "LOCAL", "GROUP", "THREAD", "none"};
+  if (command == "run" || command == "save" || command == "trace") {
+    files = true;
+    return {};
+  }
+  if (command == "graph") files = true;  // x, then the file
+  std::set<std::string> out;
+  for (const auto& [n, v] : names) out.insert(n);
+  return out;
+}
+
+}  // namespace
+
+Completion complete(std::string_view line, size_t cursor, const Environment& names) {
+  line = line.substr(0, std::min(cursor, line.size()));
+  const size_t brk = line.find_last_of(kWordBreaks);
+  Completion c;
+  c.start = brk == std::string_view::npos ? 0 : brk + 1;
+  const std::string_view word = line.substr(c.start);
+  const size_t first = line.find_first_not_of(" \t");
+  if (first != std::string_view::npos && line[first] == ':') {
+    if (c.start == first) {  // the command's name
+      std::set<std::string> commands;
+      for (const MetaCommand& m : meta_commands()) commands.insert(std::string(m.name));
+      c.candidates = starting_with(word.substr(1), commands, ":");
+      return c;
+    }
+    const std::string_view rest = line.substr(first + 1);
+    const std::string_view command = rest.substr(0, rest.find_first_of(" \t"));
+    bool files = false;
+    c.candidates = starting_with(word, meta_argument_words(command, names, files));
+    c.files = files && c.candidates.empty();
+    return c;
+  }
+  c.candidates = expression_word(word, names);
+  return c;
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,25 @@
+#pragma once
+// Tab completion for the plain REPL: names, methods after "x.", functions, dtypes after "dtypes.",
+// meta commands after ':', and their arguments (backends, devices, help topics, on/off). Pure: the
+// line editor asks, this answers.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "repl/evaluator.h"
+
+namespace tr::repl {
+
+// Characters that end the word being completed; '.' and ':' belong to it ("x.su", ":ke").
+inline constexpr std::string_view kWordBreaks = " \t\n\"'`@$><=;|&{(,[)]+-*/%~!";
+
+struct Completion {
+  size_t start = 0;                     // where the word begins in the line
+  std::vector<std::string> candidates;  // whole replacements of the word, sorted
+  bool files = false;                   // a file name goes here: the editor completes paths
+};
+
+// The completions of the word that ends at `cursor` in `line`.
+Completion complete(std::string_view line, size_t cursor, const Environment& names);
+
+}  // namespace tr::repl

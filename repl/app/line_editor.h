@@ -1,0 +1,43 @@
+#pragma once
+// Reads the lines of the plain REPL. On a terminal with GNU readline: editing, history kept in
+// ~/.tinyrepl_history (read at the start, written at the end) and tab completion. Otherwise (a pipe,
+// or a build without readline) plain lines, with the prompt shown only to a terminal.
+#include <functional>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "repl/app/completion.h"
+
+namespace tr::repl {
+
+using Completer = std::function<Completion(std::string_view line, size_t cursor)>;
+
+class LineEditor {
+ public:
+  // in: where lines come from when readline is not used; terminal: in is a person's terminal.
+  LineEditor(std::istream& in, bool terminal, Completer completer);
+  ~LineEditor();
+  LineEditor(const LineEditor&) = delete;
+  LineEditor& operator=(const LineEditor&) = delete;
+
+  // The next line without its newline; nothing at the end of the input (Ctrl-D).
+  std::optional<std::string> read(const std::string& prompt);
+  // Adds a line to the history (a terminal session only: piped input is no one's history).
+  void remember(const std::string& line);
+
+  bool terminal() const { return terminal_; }
+
+ private:
+  std::istream& in_;
+  bool terminal_;
+  bool readline_ = false;  // GNU readline reads the terminal
+  Completer completer_;
+  std::string history_file_;
+};
+
+// $HOME/.tinyrepl_history, or "" when there is no HOME.
+std::string history_path();
+
+}  // namespace tr::repl

@@ -1,0 +1,63 @@
+// :device :render :debug :noopt :beam — the settings the command line also sets.
+#include <fmt/format.h>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/render/render.h"
+#include "repl/app/meta_commands.h"
+#include "repl/app/settings_input.h"
+
+namespace tr::repl::meta {
+Status device(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  Settings& s = settings();
+  if (c.size() == 1) {
+    s.device = c.checked(0, [&] { return usable_device(c.arg(0)); });
+    h.show(c.name(), fmt::format("new tensors go to {}\n", s.device));
+    return Status::Ok;
+  }
+  std::string out;
+  for (const DeviceEntry& d : registered_devices()) {
+    const std::string why = device_status(d.name);
+    out += fmt::format("{} {:<8} {}\n", d.name == s.device ? "*" : " ", d.name,
+                       why.empty() ? "available" : "unavailable: " + why);
+  }
+  out += "(* the default; :device NAME changes it; every backend renders on any machine: :src K BACKEND)\n";
+  h.show(c.name(), out);
+  return Status::Ok;
+}
+
+Status render(Host& h, const MetaCall& c) {
+  Settings& s = settings();
+  const std::string_view list = c.text(0, c.size());
+  if (list == "none") s.render.clear();
+  else if (!list.empty()) s.render = c.checked(0, [&] { return render_list(list); });
+  h.show(c.name(), fmt::format("render: {}\nbackends: {}\n",
+                               s.render.empty() ? "the device's own" : fmt::format("{}", fmt::join(s.render, ",")),
+                               fmt::join(backends(), ", ")));
+  return Status::Ok;
+}
+
+Status debug(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  if (c.size() == 1) settings().debug = c.checked(0, [&] { return bounded_int(c.arg(0), 0, 5, "the debug level"); });
+  h.show(c.name(), fmt::format("debug {}\n", settings().debug));
+  return Status::Ok;
+}
+
+Status noopt(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  if (c.size() == 1) settings().noopt = c.checked(0, [&] { return switch_value(c.arg(0), ":noopt"); });
+  h.show(c.name(), fmt::format("noopt {}\n", settings().noopt ? "on: kernels run without opts"
+                                                              : "off: kernels get the default opts"));
+  return Status::Ok;
+}
+
+Status beam(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  if (c.size() == 1) settings().beam = c.checked(0, [&] { return bounded_int(c.arg(0), 0, 64, "the beam width"); });
+  h.show(c.name(), fmt::format("beam {}\n", settings().beam));
+  return Status::Ok;
+}
+
+}  // namespace tr::repl::meta

@@ -1,0 +1,124 @@
+// :kernels :ast :uops :src :time :explain :graph :trace — views of the schedule and the session.
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/render/render.h"
+#include "core/schedule.h"
+#include "repl/app/files.h"
+#include "repl/app/kernel_views.h"
+#include "repl/app/meta_commands.h"
+#include "viz/graph_dot.h"
+#include "viz/schedule_view.h"
+#include "viz/timings.h"
+#include "viz/trace.h"
+
+namespace tr::repl::meta {
+namespace {
+
+bool is_index(const std::string& s) {
+  const size_t digits = s.starts_with('-') ? 1 : 0;
+  return s.size() > digits && std::all_of(s.begin() + static_cast<long>(digits), s.end(),
+                                          [](unsigned char ch) { return std::isdigit(ch); });
+}
+
+// The kernel K names (argument i), or the last kernel when the command has no argument i.
+int kernel_arg(Host& h, const MetaCall& c, size_t i) {
+  return c.checked(i, [&] {
+    return h.focus().kernel_index(i < c.size() ? std::optional<std::string>(c.arg(i)) : std::nullopt);
+  });
+}
+
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return s;
+}
+
+}  // namespace
+
+Status kernels(Host& h, const MetaCall& c) {
+  if (c.size() > 0) {
+    const Tensor x = c.tensor(h.session(), 0, c.size());
+    std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
+    h.show(c.name(), print_schedule(items));
+    h.focus().show_schedule(std::move(items));
+    return Status::Ok;
+  }
+  if (h.focus().empty()) {
+    h.show(c.name(), "no schedule yet: realize something (print(x), x.realize()) or use :kernels x\n");
+    return Status::Ok;
+  }
+  h.show(c.name(), print_schedule(h.focus().schedule()));
+  return Status::Ok;
+}
+
+Status ast(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  const int k = kernel_arg(h, c, 0);
+  const KernelRecord& r = h.focus().kernel(k);
+  h.show(c.name(), kernel_title(k, r) + print_ast(r.kernel.ast));
+  return Status::Ok;
+}
+
+Status uops(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  const int k = kernel_arg(h, c, 0);
+  const KernelRecord& r = h.focus().kernel(k);
+  h.show(c.name(), kernel_title(k, r) + print_uops(r.program.uops));
+  return Status::Ok;
+}
+
+Status src(Host& h, const MetaCall& c) {
+  c.expect(0, 2);
+  // :src, :src K, :src BACKEND, :src K BACKEND
+  const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
+  const int k = kernel_arg(h, c, has_k ? 0 : c.size());
+  const KernelRecord& r = h.focus().kernel(k);
+  std::vector<std::string> backends = shown_backends(r);
+  if (const size_t b = has_k ? 1 : 0; b < c.size()) {
+    const std::string name = lowercase(c.arg(b));
+    if (!has_backend(name))
+      c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
+    backends = {name};
+  }
+  h.show(c.name(), kernel_title(k, r) + sources_text(r, backends));
+  return Status::Ok;
+}
+
+Status time(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  if (c.size() == 1 && c.arg(0) != "all") c.fail(0, "command", "usage: :time [all]");
+  h.show(c.name(), timings_table(c.size() == 1 ? history() : h.last_run().runs));
+  return Status::Ok;
+}
+
+Status explain(Host& h, const MetaCall& c) {
+  const Tensor x = c.tensor(h.session(), 0, c.size());
+  h.show(c.name(), tr::explain(x.node()));
+  return Status::Ok;
+}
+
+Status graph(Host& h, const MetaCall& c) {
+  const bool to_file = c.size() >= 2 && c.arg(c.size() - 1).ends_with(".dot");
+  const size_t last = to_file ? c.size() - 1 : c.size();
+  const Tensor x = c.tensor(h.session(), 0, last);
+  const std::string dot = graph_dot(x.node());
+  if (!to_file) {
+    h.show(c.name(), dot);
+    return Status::Ok;
+  }
+  c.checked(last, [&] { write_text_file(c.arg(last), dot); });
+  h.show(c.name(), fmt::format("wrote {} (render it with: dot -Tsvg {} -o graph.svg)\n", c.arg(last), c.arg(last)));
+  return Status::Ok;
+}
+
+Status trace(Host& h, const MetaCall& c) {
+  c.expect(1, 1);
+  c.checked(0, [&] { write_text_file(c.arg(0), chrome_trace(history())); });
+  h.show(c.name(), fmt::format("wrote {}: {} kernels and copies (open it in ui.perfetto.dev or chrome://tracing)\n",
+                               c.arg(0), history().size()));
+  return Status::Ok;
+}
+
+}  // namespace tr::repl::meta

@@ -1,0 +1,93 @@
+#include "repl/app/program.h"
+
+#include <fmt/format.h>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "repl/app/cli.h"
+#include "repl/app/files.h"
+#include "repl/app/host.h"
+#include "repl/app/line_editor.h"
+#include "repl/app/repl_loop.h"
+#include "repl/app/settings_input.h"
+#include "repl/diagnostic.h"
+
+namespace tr::repl {
+namespace {
+
+// The command line's settings over the environment's (core/context.h reads DEBUG, NOOPT, BEAM, DEV).
+void apply_settings(const Options& o) {
+  Settings& s = settings();
+  if (o.debug) s.debug = bounded_int(std::to_string(*o.debug), 0, 5, "--debug");
+  if (o.beam) s.beam = bounded_int(std::to_string(*o.beam), 0, 64, "--beam");
+  if (o.noopt) s.noopt = true;
+  if (o.render) s.render = render_list(*o.render);
+  // DEV=... is checked as --device is: a session on a device that cannot open would fail at every print
+  s.device = usable_device(o.device ? *o.device : s.device);
+}
+
+std::string script_label(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+int run_script(Host& host, const Options& o) {
+  Status status = Status::Error;
+  try {
+    const std::string source = o.mode == Mode::Code ? o.code : read_text_file(o.file);
+    status = host.run_source(source, o.mode == Mode::Code ? "-e" : script_label(o.file));
+  } catch (const Error& e) {
+    host.report(e);
+  }
+  host.finish();
+  return exit_code(status);
+}
+
+int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, Mode mode) {
+  LineEditor editor(in, terminal, [&host](std::string_view line, size_t cursor) {
+    return complete(line, cursor, host.session().names());
+  });
+  if (terminal) {
+    host.set_pause([&editor](std::string_view next) {
+      const std::optional<std::string> answer = editor.read(fmt::format("[Enter: {} · q: stop] ", next));
+      return answer && *answer != "q";
+    });
+    out << version_text().substr(0, version_text().size() - 1)
+        << (mode == Mode::Repl ? " (plain REPL: the TUI is not in this build yet)" : "")
+        << " · :help for the commands, Ctrl-D to leave\n";
+  }
+  run_repl(host, editor);
+  host.finish();
+  return 0;
+}
+
+}  // namespace
+
+int run_program(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
+                bool terminal) {
+  Options o;
+  try {
+    o = parse_command_line(args);
+  } catch (const Error& e) {
+    err << format_error("", "", 0, 0, 0, e.what()) << "usage: tinyrepl --help\n";
+    return 2;
+  }
+  if (o.mode == Mode::Help) {
+    out << usage_text();
+    return 0;
+  }
+  if (o.mode == Mode::Version) {
+    out << version_text();
+    return 0;
+  }
+  const bool script = o.mode == Mode::Script || o.mode == Mode::Code;
+  Host host(HostConfig{.json = o.json, .echo = !script}, out, err);
+  try {
+    apply_settings(o);
+  } catch (const Error& e) {
+    host.report(e);
+    if (script) host.finish();
+    return 2;
+  }
+  if (script) return run_script(host, o);
+  return run_session(host, in, out, terminal, o.mode);
+}
+
+}  // namespace tr::repl
