@@ -46,8 +46,9 @@ std::string statement_text(std::string_view source, const std::vector<Stmt>& stm
 bool worth_saving(const Stmt& s) {
   const Meta* m = std::get_if<Meta>(&s.node);
   if (!m) return true;
+  // a setting without its value only shows it
   for (std::string_view keep : {"device", "render", "debug", "noopt", "beam", "run"})
-    if (m->name == keep) return true;
+    if (m->name == keep) return !m->args.empty();
   return false;
 }
 
@@ -87,6 +88,7 @@ Status Host::run_source(std::string_view source, const std::string& file) {
 Status Host::execute(const Stmt& stmt, std::string_view source, const std::string& file) {
   const Location outer = at_;
   at_ = Location{file, stmt.span.line};
+  new_statement_ = true;
   Status status = Status::Error;
   try {
     status = outcome(session_.execute(stmt), stmt, source, file);
@@ -140,8 +142,15 @@ void Host::reset() {
 }
 
 void Host::on_run(const RunRecord& r) {
-  // the first record of a realize: its schedule has just been made
-  if (last_realization().runs.size() == 1) reporter_->schedule(last_realization(), at_);
+  const Realization& now = last_realization();
+  if (now.runs.size() == 1) {  // the first record of a realize: its schedule has just been made
+    reporter_->schedule(now, at_);
+    if (new_statement_) current_ = Realization{};
+    new_statement_ = false;
+    current_.schedule.insert(current_.schedule.end(), now.schedule.begin(), now.schedule.end());
+    current_.schedule_ms += now.schedule_ms;
+  }
+  current_.runs.push_back(r);
   reporter_->run(r, at_);
   fresh_runs_ = true;
 }
@@ -149,7 +158,7 @@ void Host::on_run(const RunRecord& r) {
 void Host::look_at_runs() {
   if (!fresh_runs_) return;
   fresh_runs_ = false;
-  last_ = last_realization();
+  last_ = current_;
   focus_.show_realization(last_);
 }
 

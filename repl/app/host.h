@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/realize.h"
 #include "repl/app/focus.h"
 #include "repl/app/reporter.h"
@@ -39,7 +40,9 @@ class Host {
   // What the meta commands work with.
   Session& session() { return session_; }
   Focus& focus() { return focus_; }
-  const Realization& last_run() const { return last_; }  // the last realize that ran anything
+  // What the last statement that ran anything ran: the schedules of its realizes one after another
+  // (print(x) realizes x, then maybe a contiguous copy to read it), with their runs.
+  const Realization& last_run() const { return last_; }
   const HostConfig& config() const { return config_; }
   void show(std::string_view command, std::string_view text);
   // Between the stages of :step: false when the person wants to stop. Only a person at a terminal is
@@ -63,8 +66,10 @@ class Host {
   Session session_;
   Focus focus_;
   Realization last_;
+  Realization current_;        // what this statement has run so far
+  bool new_statement_ = true;  // current_ belongs to an earlier statement
+  bool fresh_runs_ = false;    // a realize ran since look_at_runs
   Location at_;
-  bool fresh_runs_ = false;  // a realize ran since look_at_runs
   int depth_ = 0;            // scripts running inside scripts (:run)
   std::vector<std::string> statements_;
   std::function<bool(std::string_view)> pause_;

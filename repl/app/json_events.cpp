@@ -1,5 +1,7 @@
 #include "repl/app/json_events.h"
 
+#include <cmath>
+
 #include "core/render/render.h"
 #include "repl/value_json.h"
 #include "viz/timings.h"
@@ -18,6 +20,12 @@ Json printed_json(const PrintedValue& p) {
     j["value"] = Json(json_value(p.value));
   }
   return j;
+}
+
+// Timings to a precision that means something (a nanosecond), not the binary noise of a double.
+double rounded(double x, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(x * scale) / scale;
 }
 
 Json dims_json(const std::array<int64_t, 3>& d) { return Json::array({d[0], d[1], d[2]}); }
@@ -52,7 +60,7 @@ Json schedule_json(const Realization& r, const Location& at) {
   Json j = event_json("schedule", &at);
   j["kernels"] = kernels;
   j["copies"] = static_cast<int>(r.schedule.size()) - kernels;
-  j["ms"] = r.schedule_ms;
+  j["ms"] = rounded(r.schedule_ms, 6);
   return j;
 }
 
@@ -63,7 +71,7 @@ Json run_json(const RunRecord& r, const Location& at) {
     j["bytes"] = r.copy.bytes;
     j["from"] = r.copy.from;
     j["to"] = r.copy.to;
-    j["us"] = x.seconds * 1e6;
+    j["us"] = rounded(x.seconds * 1e6, 3);
     return j;
   }
   const KernelRecord& k = r.kernel;
@@ -72,11 +80,11 @@ Json run_json(const RunRecord& r, const Location& at) {
   j["device"] = k.device;
   j["global"] = dims_json(k.program.dims.global);
   j["local"] = dims_json(k.program.dims.local);
-  j["us"] = x.seconds * 1e6;
+  j["us"] = rounded(x.seconds * 1e6, 3);
   j["flops"] = k.program.flops;
   j["bytes"] = k.program.bytes;
-  j["gflops"] = x.gflops;
-  j["gbs"] = x.gbs;
+  j["gflops"] = rounded(x.gflops, 6);
+  j["gbs"] = rounded(x.gbs, 6);
   j["cached"] = k.cached;
   return j;
 }
@@ -131,9 +139,9 @@ Json summary_json(const std::vector<RunRecord>& runs) {
   }
   Json j = event_json("summary", nullptr);
   j["kernels"] = kernels;
-  j["gflops"] = seconds > 0 ? flops / seconds / 1e9 : 0.0;
-  j["gbs"] = seconds > 0 ? bytes / seconds / 1e9 : 0.0;
-  j["ms"] = seconds * 1e3;
+  j["gflops"] = seconds > 0 ? rounded(flops / seconds / 1e9, 6) : 0.0;
+  j["gbs"] = seconds > 0 ? rounded(bytes / seconds / 1e9, 6) : 0.0;
+  j["ms"] = rounded(seconds * 1e3, 6);
   return j;
 }
 
