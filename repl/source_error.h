@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <new>
+#include <stdexcept>
 #include <utility>
 
 #include "core/error.h"
@@ -36,6 +37,8 @@ auto at(Span span, F&& f) -> decltype(f()) {
     throw SourceError(e.kind(), e.what(), span);
   } catch (const std::bad_alloc&) {
     throw SourceError("memory", "out of memory", span);
+  } catch (const std::length_error&) {  // a vector asked for more elements than it can ever hold
+    throw SourceError("memory", "too large to allocate", span);
   }
 }
 

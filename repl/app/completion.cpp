@@ -22,18 +22,17 @@ std::vector<std::string> starting_with(std::string_view prefix, const std::set<s
   return out;
 }
 
-std::set<std::string> value_names(const Environment& names) {
-  std::set<std::string> out{"True", "False", "None", "and", "or", "not", "assert", "dtypes"};
-  for (const auto& [n, v] : names) out.insert(n);
-  out.insert(builtin_names().begin(), builtin_names().end());
-  out.insert(dtype_names().begin(), dtype_names().end());
+std::set<std::string> value_names(const Session& session) {
+  std::set<std::string> out{"True", "False", "None", "and", "or", "not", "assert"};
+  for (const std::string& n : session.known_names()) out.insert(n);
   return out;
 }
 
 // The word at the cursor in an expression: a name, or a member after "object.".
-std::vector<std::string> expression_word(std::string_view word, const Environment& names) {
+std::vector<std::string> expression_word(std::string_view word, const Session& session) {
+  const Environment& names = session.names();
   const size_t dot = word.rfind('.');
-  if (dot == std::string_view::npos) return starting_with(word, value_names(names));
+  if (dot == std::string_view::npos) return starting_with(word, value_names(session));
   const std::string_view object = word.substr(0, dot + 1), member = word.substr(dot + 1);
   if (object == "dtypes." && !names.contains("dtypes")) {
     return starting_with(member, std::set<std::string>(dtype_names().begin(), dtype_names().end()), object);
@@ -69,7 +68,7 @@ std::set<std::string> meta_argument_words(std::string_view command, const Enviro
 
 }  // namespace
 
-Completion complete(std::string_view line, size_t cursor, const Environment& names) {
+Completion complete(std::string_view line, size_t cursor, const Session& session) {
   line = line.substr(0, std::min(cursor, line.size()));
   const size_t brk = line.find_last_of(kWordBreaks);
   Completion c;
@@ -86,11 +85,11 @@ Completion complete(std::string_view line, size_t cursor, const Environment& nam
     const std::string_view rest = line.substr(first + 1);
     const std::string_view command = rest.substr(0, rest.find_first_of(" \t"));
     bool files = false;
-    c.candidates = starting_with(word, meta_argument_words(command, names, files));
+    c.candidates = starting_with(word, meta_argument_words(command, session.names(), files));
     c.files = files && c.candidates.empty();
     return c;
   }
-  c.candidates = expression_word(word, names);
+  c.candidates = expression_word(word, session);
   return c;
 }
 

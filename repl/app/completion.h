@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "repl/evaluator.h"
+#include "repl/session.h"
 
 namespace tr::repl {
 
@@ -20,6 +20,6 @@ struct Completion {
 };
 
 // The completions of the word that ends at `cursor` in `line`.
-Completion complete(std::string_view line, size_t cursor, const Environment& names);
+Completion complete(std::string_view line, size_t cursor, const Session& session);
 
 }  // namespace tr::repl

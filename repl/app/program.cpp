@@ -42,7 +42,7 @@ int run_script(Host& host, const Options& o) {
 
 int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, Mode mode) {
   LineEditor editor(in, terminal, [&host](std::string_view line, size_t cursor) {
-    return complete(line, cursor, host.session().names());
+    return complete(line, cursor, host.session());
   });
   if (terminal) {
     host.set_pause([&editor](std::string_view next) {
