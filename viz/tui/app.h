@@ -1,0 +1,92 @@
+#pragma once
+// The TUI's state and what each key does to it: the focused pane, the zoom, the selected kernel and
+// source tab, the input line, the :step walk; and the drawing of it all (app_draw.cpp).
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/realize.h"
+#include "viz/tui/colors.h"
+#include "viz/tui/input_line.h"
+#include "viz/tui/layout.h"
+#include "viz/tui/pane_text.h"
+#include "viz/tui/step.h"
+#include "viz/tui/transcript.h"
+#include "viz/tui/tui.h"
+#include "viz/tui/window.h"
+
+namespace tr::tui {
+
+struct Key {
+  bool code = false;  // value is a curses KEY_* code, else a character
+  int value = 0;
+  bool alt = false;   // the character came right after an Esc (Alt held)
+};
+
+class App {
+ public:
+  explicit App(TuiHost& host);
+
+  void on_key(const Key& k);
+  void draw();
+  bool done() const { return quit_; }
+
+ private:
+  // keys
+  void edit_key(const Key& k);
+  void pane_key(const Key& k);
+  bool step_key(const Key& k);
+  void feed_input(std::string_view bytes);
+  void move_focus(int step);
+  void move_selection(int to);
+  void scroll(int by);
+  void set_tab(int tab);
+
+  // lines
+  void submit(const std::string& line);
+  void execute(const std::string& line);
+  void start_step(const std::string& line, const std::string& expr);
+  void on_stage();
+  void end_step();
+  void adopt(std::vector<RunRecord> runs);
+
+  // what the panes show, and where
+  void relayout();
+  void refresh();
+  void show(PaneId p, PaneText text);
+  int rows_of(PaneId p) const;
+  Frame frame_of(PaneId p) const;
+  std::string status_text() const;
+
+  // drawing (app_draw.cpp)
+  void draw_input() const;
+  void draw_status() const;
+  void draw_help() const;
+  void draw_too_small() const;
+
+  TuiHost& host_;
+  InputLine input_;
+  Transcript transcript_;
+  std::vector<RunRecord> runs_;  // what the last line that ran anything ran
+  int selected_ = -1;            // into kernel_runs(runs_)
+  std::string session_total_;
+  int tab_ = 0;
+  bool tab_chosen_ = false;  // the user picked a backend: new kernels keep it
+  std::optional<StepWalk> step_;
+
+  PaneId focus_ = PaneId::Repl;
+  bool editing_ = true;
+  bool zoomed_ = false;
+  bool help_ = false;
+  bool quit_ = false;
+  std::string message_;  // one key's worth of news on the status line
+
+  std::array<PaneText, kPanes> panes_{};
+  std::array<int, kPanes> top_{};
+  Layout layout_{};
+  std::array<Window, kPanes> windows_{};
+  Window status_window_{}, screen_window_{};
+};
+
+}  // namespace tr::tui

@@ -1,0 +1,158 @@
+// What the panes of the App show, where they are, and the drawing of them.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "viz/tui/app.h"
+#include "viz/tui/help.h"
+#include "viz/tui/pane_content.h"
+#include "viz/tui/pane_draw.h"
+#include "viz/tui/text.h"
+
+namespace tr::tui {
+namespace {
+
+constexpr int kTimingsColumns = 64;  // timings_table's columns before the bar
+constexpr std::string_view kStepKeys = "  [Space next · Backspace back · Esc stop]";
+
+int index(PaneId p) { return static_cast<int>(p); }
+int header_rows(PaneId p) { return p == PaneId::Repl ? 1 : 0; }  // the REPL's input line
+
+}  // namespace
+
+void App::relayout() {
+  const int status_rows = step_ ? static_cast<int>(wrap(status_text(), COLS).size()) : 1;
+  layout_ = layout(COLS, LINES, zoomed_ ? std::optional(focus_) : std::nullopt, status_rows);
+  for (int i = 0; i < kPanes; i++) windows_[i] = Window(layout_.panes[i]);
+  status_window_ = Window(layout_.status);
+  screen_window_ = Window(layout_.too_small ? Rect{0, 0, LINES, COLS} : Rect{});
+  refresh();
+}
+
+void App::refresh() {
+  const std::vector<int> kernels = kernel_runs(runs_);
+  const bool any = selected_ >= 0 && selected_ < static_cast<int>(kernels.size());
+  const KernelRecord* k = any ? &runs_[kernels[selected_]].kernel : nullptr;
+  const int bars = std::max(0, inner_width(layout_.panes[index(PaneId::Timings)]) - kTimingsColumns - 1);
+  const std::string none = "no kernel to show: type an expression in the REPL pane";
+  for (int i = 0; i < kPanes; i++) {
+    const auto p = static_cast<PaneId>(i);
+    if (step_) {
+      if (std::optional<PaneText> c = step_->content(p, tab_, inner_width(layout_.panes[i]))) {
+        show(p, std::move(*c));
+        continue;
+      }
+    }
+    switch (p) {
+      case PaneId::Kernels: show(p, kernels_pane(runs_, selected_)); break;
+      case PaneId::Timings: show(p, timings_pane(runs_, any ? kernels[selected_] : -1, bars, session_total_)); break;
+      case PaneId::Ast: show(p, k ? ast_pane(*k) : placeholder("AST", none)); break;
+      case PaneId::Uops: show(p, k ? uops_pane(*k) : placeholder("UOps", none)); break;
+      case PaneId::Source: show(p, k ? source_pane(*k, tab_) : placeholder("Source", none)); break;
+      case PaneId::Repl: show(p, transcript_.pane()); break;
+    }
+  }
+}
+
+void App::show(PaneId p, PaneText text) {
+  const int i = index(p);
+  PaneText& shown = panes_[i];
+  if (shown.title != text.title || shown.lines != text.lines || shown.tab != text.tab) top_[i] = text.anchor;
+  shown = std::move(text);
+  const int rows = rows_of(p);
+  if (shown.mark_begin >= 0 && shown.mark_begin < top_[i]) top_[i] = shown.mark_begin;
+  if (shown.mark_end > top_[i] + rows) top_[i] = std::min(shown.mark_begin, shown.mark_end - rows);
+  top_[i] = std::clamp(top_[i], 0, std::max(0, static_cast<int>(shown.lines.size()) - rows));
+}
+
+int App::rows_of(PaneId p) const { return body_rows(layout_.panes[index(p)], panes_[index(p)], header_rows(p)); }
+
+Frame App::frame_of(PaneId p) const {
+  if (step_ && step_->pane() == p) return Frame::Stage;
+  return p == focus_ ? Frame::Focused : Frame::Plain;
+}
+
+std::string App::status_text() const {
+  if (step_) return step_->explanation() + std::string(kStepKeys);
+  if (!message_.empty()) return message_;
+  if (editing_)
+    return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · Ctrl-D: quit";
+  return fmt::format("{}: Tab/Shift-Tab pane · ↑↓ PgUp PgDn Home End {} · ←→ 1-9 source tab · z zoom · Enter or : input · F1 keys",
+                     pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
+}
+
+void App::draw() {
+  wnoutrefresh(stdscr);  // leaves stdscr untouched, so that waiting for a key never repaints it over the panes
+  if (layout_.too_small) {
+    draw_too_small();
+    doupdate();
+    return;
+  }
+  for (int i = 0; i < kPanes; i++) {
+    const auto p = static_cast<PaneId>(i);
+    if (!windows_[i]) continue;
+    draw_pane(windows_[i], panes_[i], top_[i], frame_of(p), header_rows(p));
+    if (p == PaneId::Repl) draw_input();
+    wnoutrefresh(windows_[i].get());
+  }
+  draw_status();
+  if (help_) draw_help();
+  const Window& repl = windows_[index(PaneId::Repl)];
+  const bool cursor = editing_ && !help_ && repl;
+  curs_set(cursor ? 1 : 0);
+  if (cursor) wnoutrefresh(repl.get());  // last, so that the terminal's cursor stands in the input line
+  doupdate();
+}
+
+void App::draw_input() const {
+  const Window& w = windows_[index(PaneId::Repl)];
+  const int cols = inner_width(layout_.panes[index(PaneId::Repl)]);
+  const std::string prompt = input_.message().empty() ? std::string(kPrompt) : printable(input_.message());
+  const std::string text = printable(input_.text());
+  const int at = display_width(printable(input_.text().substr(0, input_.cursor())));
+  const int x = kInnerX + w.put(kInnerY, kInnerX, prompt, cols / 2, editing_ ? A_BOLD : A_DIM);
+  const int room = kInnerX + cols - x;
+  const int shift = std::max(0, at - room + 1);  // keeps the cursor in view on a long line
+  w.put(kInnerY, x, std::string_view(text).substr(skip_columns(text, shift)), room, editing_ ? A_NORMAL : A_DIM);
+  if (!editing_ && text.empty()) w.put(kInnerY, x, "(Enter or : to type here)", room, A_DIM);
+  wmove(w.get(), kInnerY, std::min(x + at - shift, kInnerX + cols - 1));
+}
+
+void App::draw_status() const {
+  const Window& w = status_window_;
+  werase(w.get());
+  const std::vector<std::string> lines = wrap(status_text(), COLS);
+  const int attr = step_ ? A_BOLD : message_.empty() ? A_DIM : A_BOLD;
+  for (int r = 0; r < layout_.status.h && r < static_cast<int>(lines.size()); r++) w.put(r, 0, lines[r], COLS, attr);
+  wnoutrefresh(w.get());
+}
+
+void App::draw_help() const {
+  const std::vector<std::string> lines = split_lines(keys_help());
+  int width = 0;
+  for (const std::string& l : lines) width = std::max(width, display_width(l));
+  const int h = std::min(LINES - 2, static_cast<int>(lines.size()) + 2), wd = std::min(COLS - 2, width + 4);
+  const Window w({(LINES - h) / 2, (COLS - wd) / 2, h, wd});
+  werase(w.get());
+  wattrset(w.get(), frame_attr(Frame::Focused));
+  box_set(w.get(), WACS_VLINE, WACS_HLINE);
+  wattrset(w.get(), A_NORMAL);
+  w.put(0, 2, " Keys ", wd - 4, frame_attr(Frame::Focused) | A_REVERSE);
+  for (int r = 0; r + 2 < h && r < static_cast<int>(lines.size()); r++) w.put(r + 1, 2, lines[r], wd - 4);
+  wnoutrefresh(w.get());
+}
+
+void App::draw_too_small() const {
+  const Window& w = screen_window_;
+  werase(w.get());
+  const std::string why = fmt::format(
+      "tinyrepl's TUI needs a terminal of at least {}x{}; this one is {}x{}. Enlarge it, or press Ctrl-D to quit "
+      "and run tinyrepl --plain.", kMinCols, kMinRows, COLS, LINES);
+  const std::vector<std::string> lines = wrap(why, std::max(1, COLS - 2));
+  const int y0 = std::max(0, (LINES - static_cast<int>(lines.size())) / 2);
+  for (int r = 0; r < static_cast<int>(lines.size()) && y0 + r < LINES; r++)
+    w.put(y0 + r, std::max(0, (COLS - display_width(lines[r])) / 2), lines[r], COLS, A_BOLD);
+  wnoutrefresh(w.get());
+}
+
+}  // namespace tr::tui

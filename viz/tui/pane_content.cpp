@@ -1,0 +1,117 @@
+#include "viz/tui/pane_content.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/render/render.h"
+#include "viz/debug_output.h"
+#include "viz/timings.h"
+#include "viz/tui/text.h"
+
+namespace tr::tui {
+namespace {
+
+std::string buffer_label(const AstNode& n) {
+  switch (n.op) {
+    case AstOp::Store: return fmt::format("STORE idx={}", n.idx);
+    case AstOp::Load: return fmt::format("LOAD idx={}", n.idx);
+    case AstOp::Const: return "CONST";
+    default: return "ARANGE";
+  }
+}
+
+std::string views_text(const AstRef& ast) {
+  std::string out = "ShapeTracker views:\n";
+  walk(ast, [&](const AstNode& n) {
+    if (!n.st) return;
+    const std::vector<View>& views = n.st->views();
+    for (size_t v = 0; v < views.size(); v++)
+      out += fmt::format("  {:<12} view {}: {}\n", v == 0 ? buffer_label(n) : "", v, views[v].str());
+  });
+  return out;
+}
+
+std::string dims_text(const Kernel& k) {
+  std::string out = fmt::format("full shape {}, reduce axes from {}\ndims:\n", shape_str(k.full_shape), k.first_reduce);
+  for (const Dim& d : k.dims) out += fmt::format("  axis {} size {:<6} {}\n", d.axis, d.size, dim_role_name(d.role));
+  std::vector<std::string> opts;
+  for (const Opt& o : k.opts) opts.push_back(o.str());
+  return out + fmt::format("opts: {}\n", opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", ")));
+}
+
+}  // namespace
+
+std::vector<int> kernel_runs(const std::vector<RunRecord>& runs) {
+  std::vector<int> out;
+  for (size_t i = 0; i < runs.size(); i++)
+    if (!runs[i].is_copy) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected) {
+  const std::vector<int> kernels = kernel_runs(runs);
+  if (kernels.empty())
+    return placeholder("Kernels", runs.empty() ? "no kernel has run yet: type an expression in the REPL pane"
+                                               : "the last run only copied buffers (see Timings)");
+  size_t name_width = 12;
+  for (int i : kernels) name_width = std::max(name_width, runs[i].kernel.name.size());
+  std::string text = fmt::format("{:<{}} {:<6} {:>11} {:>7} {:>6}\n", "kernel", name_width, "device", "time", "GFLOPS", "GB/s");
+  for (int i : kernels) {
+    const RunRates r = rates(runs[i]);
+    text += fmt::format("{:<{}} {:<6} {} {:7.2f} {:6.2f}\n", runs[i].kernel.name, name_width, runs[i].kernel.device,
+                        time_str(r.seconds), r.gflops, r.gbs);
+  }
+  PaneText p = pane_text("Kernels", text);
+  p.mark_begin = selected + 1;
+  p.mark_end = selected + 2;
+  p.anchor = std::max(0, selected - 2);
+  return p;
+}
+
+PaneText ast_pane(const KernelRecord& k, bool opts_marked) {
+  const std::string head = print_ast(k.kernel.ast) + "\n" + views_text(k.kernel.ast) + "\n";
+  PaneText p = pane_text(fmt::format("AST · {}", k.name), head + dims_text(k.kernel), Syntax::Listing);
+  if (opts_marked) {
+    p.mark_begin = p.anchor = static_cast<int>(split_lines(head).size());
+    p.mark_end = static_cast<int>(p.lines.size());
+  }
+  return p;
+}
+
+PaneText uops_pane(const KernelRecord& k) {
+  const LaunchDims& d = k.program.dims;
+  const std::string launch = fmt::format("launch: global [{}] local [{}]; about {} FLOPs and {} bytes\n",
+                                         fmt::join(d.global, ", "), fmt::join(d.local, ", "), k.program.flops,
+                                         k.program.bytes);
+  return pane_text(fmt::format("UOps · {} · {} uops", k.name, k.program.uops.size()),
+                   print_uops(k.program.uops) + launch, Syntax::Listing);
+}
+
+PaneText source_pane(const KernelRecord& k, int tab) {
+  const std::string& backend = backends().at(tab);
+  std::string text;
+  try {
+    text = render(backend, k.program);
+  } catch (const std::exception& e) {
+    text = fmt::format("// {} cannot express {}: {}\n", backend, k.name, e.what());
+  }
+  PaneText p = pane_text(fmt::format("Source · {}", k.name), text, syntax_of_backend(backend));
+  p.tabs = backends();
+  p.tab = tab;
+  return p;
+}
+
+PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width, std::string_view session_total) {
+  const std::string session = session_total.empty() ? "" : fmt::format("session {}\n", session_total);
+  PaneText p = pane_text("Timings", timings_table(runs, bar_width) + session);
+  if (selected_run >= 0) {
+    p.mark_begin = selected_run + 1;  // below the table's header
+    p.mark_end = selected_run + 2;
+  }
+  return p;
+}
+
+PaneText placeholder(std::string_view title, std::string_view why) { return pane_text(std::string(title), why); }
+
+}  // namespace tr::tui

@@ -1,0 +1,27 @@
+#pragma once
+// Each pane's text for the kernels of a run: the printers of core/ and viz/, arranged for a pane.
+#include <string_view>
+#include <vector>
+
+#include "core/realize.h"
+#include "viz/tui/pane_text.h"
+
+namespace tr::tui {
+
+// Indices into runs of the kernel runs (copies are listed by Timings only).
+std::vector<int> kernel_runs(const std::vector<RunRecord>& runs);
+
+// One row per kernel run: name, device, time, GFLOPS, GB/s; `selected` indexes kernel_runs(runs).
+PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected);
+// The tree, each buffer's ShapeTracker views, then the kernel's dims and opts; with opts_marked,
+// that last part is marked and scrolled to (the opts stage of :step).
+PaneText ast_pane(const KernelRecord& k, bool opts_marked = false);
+PaneText uops_pane(const KernelRecord& k);
+// Rendered for backends()[tab], with a tab for every backend.
+PaneText source_pane(const KernelRecord& k, int tab);
+// timings_table of the runs with `selected_run` marked, then the session's total line.
+PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width, std::string_view session_total);
+// A pane with nothing to show yet, and why.
+PaneText placeholder(std::string_view title, std::string_view why);
+
+}  // namespace tr::tui

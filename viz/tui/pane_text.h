@@ -1,0 +1,27 @@
+#pragma once
+// What one pane shows: a title, printable lines with their syntax spans, optional tabs above the
+// lines, and a marked range (the selected kernel, the stage :step explains).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "viz/tui/highlight.h"
+
+namespace tr::tui {
+
+struct PaneText {
+  std::string title{};
+  std::vector<std::string> lines{};
+  std::vector<std::vector<Span>> spans{};  // one entry per line
+  std::vector<std::string> tabs{};         // Source: one per backend
+  int tab = -1;
+  int mark_begin = -1, mark_end = -1;    // [begin, end) lines drawn in reverse video
+  int anchor = 0;                        // the line to scroll to when this text replaces another
+
+  bool marked(int line) const { return line >= mark_begin && line < mark_end; }
+};
+
+// Splits a printer's output into lines made printable and highlighted with `syntax`.
+PaneText pane_text(std::string title, std::string_view text, Syntax syntax = Syntax::None);
+
+}  // namespace tr::tui

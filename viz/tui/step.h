@@ -1,0 +1,61 @@
+#pragma once
+// `:step x`: the stages from a lazy graph to timed kernels, one keypress each — the graph, the
+// schedule with the reason for every boundary, then per kernel its AST, opts, UOps and source, and
+// finally the run. Each stage names the pane that shows it and explains itself in a sentence or two.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/realize.h"
+#include "viz/tui/layout.h"
+#include "viz/tui/pane_text.h"
+
+namespace tr::tui {
+
+enum class StageKind : uint8_t { Graph, Schedule, Ast, Opts, Uops, Source, Run };
+
+struct Stage {
+  StageKind kind = StageKind::Graph;
+  int item = -1;  // the schedule item of a kernel's stage
+};
+
+class StepWalk {
+ public:
+  // Schedules x and lowers each kernel as it would run, running nothing; throws tr::Error when the
+  // engine cannot (a device that does not open, a kernel that does not lower).
+  StepWalk(std::string expr, LazyRef x);
+
+  const Stage& stage() const { return stages_[at_]; }
+  int at() const { return static_cast<int>(at_); }
+  int count() const { return static_cast<int>(stages_.size()); }
+  // Moves one stage; false at either end. Reaching the last stage runs the schedule (once).
+  bool forward();
+  bool back();
+
+  PaneId pane() const;  // the pane the current stage shows in
+  std::string explanation() const;
+  // What a pane `width` columns wide shows at this stage; nullopt once the walk has run, when the
+  // panes show the run.
+  std::optional<PaneText> content(PaneId pane, int tab, int width) const;
+  // The records of the run (after the last stage), for the Kernels and Timings panes.
+  const std::vector<RunRecord>& runs() const { return runs_; }
+  const KernelRecord* kernel() const;  // the current kernel stage's kernel, lowered as it will run
+
+ private:
+  void run();
+  std::string kernel_position() const;  // "kernel 1 of 2, r_2"
+
+  std::string expr_;
+  LazyRef x_;
+  std::vector<ScheduleItem> schedule_;
+  std::vector<std::optional<KernelRecord>> lowered_;  // per schedule item; none for copies
+  std::vector<int> kernel_items_;
+  std::vector<Stage> stages_;
+  size_t at_ = 0;
+  bool ran_ = false;
+  std::string run_error_;
+  std::vector<RunRecord> runs_;
+  double run_ms_ = 0;
+};
+
+}  // namespace tr::tui

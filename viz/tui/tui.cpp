@@ -1,0 +1,48 @@
+#include "viz/tui/tui.h"
+
+#include <clocale>
+#include <cstring>
+
+#include <langinfo.h>
+
+#include "viz/tui/app.h"
+#include "viz/tui/window.h"
+
+namespace tr {
+namespace {
+
+// The panes draw trees and bars in UTF-8: the user's character set, or UTF-8 when theirs is not (a
+// bare "C" in a terminal that shows UTF-8 nonetheless). Only LC_CTYPE: numbers keep C's decimal point.
+void use_utf8_locale() {
+  std::setlocale(LC_CTYPE, "");
+  if (std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0) std::setlocale(LC_CTYPE, "C.UTF-8");
+}
+
+// The next key; an Esc followed at once by a character is that character with Alt held.
+tui::Key read_key() {
+  wint_t c = 0;
+  const int r = wget_wch(stdscr, &c);
+  if (r == ERR) return {.code = true, .value = 0};
+  tui::Key k{.code = r == KEY_CODE_YES, .value = static_cast<int>(c)};
+  if (k.code || c != 27) return k;
+  nodelay(stdscr, TRUE);
+  const int r2 = wget_wch(stdscr, &c);
+  nodelay(stdscr, FALSE);
+  if (r2 == ERR) return k;
+  return {.code = r2 == KEY_CODE_YES, .value = static_cast<int>(c), .alt = r2 != KEY_CODE_YES};
+}
+
+}  // namespace
+
+int run_tui(TuiHost& host) {
+  use_utf8_locale();
+  const tui::Terminal terminal;
+  tui::App app(host);
+  while (!app.done()) {
+    app.draw();
+    app.on_key(read_key());
+  }
+  return 0;
+}
+
+}  // namespace tr

@@ -1,0 +1,43 @@
+#pragma once
+// The curses TUI (SPEC section 6): Kernels, Timings, AST, UOps, Source and REPL panes over the
+// session that a host runs. The TUI knows nothing of the .tg language: the host evaluates lines,
+// completes words and finds the tensor an expression names; the TUI shows what the engine recorded.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/lazy.h"
+
+namespace tr {
+
+// What completes the word that ends at the cursor: the word starts at byte `start`; each candidate
+// replaces all of it. With `files`, a file name goes there and readline completes paths.
+struct TuiCompletion {
+  size_t start = 0;
+  std::vector<std::string> candidates{};
+  bool files = false;
+};
+
+// The tensor an expression evaluates to, or why there is none ("x is an int", a syntax error).
+struct TensorLookup {
+  LazyRef tensor{};
+  std::string error{};
+};
+
+struct TuiHost {
+  // Runs one input line (statements or a meta command) as the plain REPL would and returns all it
+  // prints: values, errors with their caret, DEBUG lines. Nothing may go to the terminal itself while
+  // the TUI runs (a run listener included). `:quit`, `:step` and the keys of `:help` never reach it.
+  std::function<std::string(const std::string& line)> execute{};
+  // The plain REPL's completion of the word that ends at byte `cursor` of `line`.
+  std::function<TuiCompletion(const std::string& line, size_t cursor)> complete{};
+  // For `:step EXPR`: evaluates EXPR without realizing it.
+  std::function<TensorLookup(const std::string& expr)> tensor_of{};
+  std::string history_file{};  // read at the start, written at the end, as the plain REPL does
+};
+
+// Runs until `:quit` or Ctrl-D on an empty input line; returns 0 then. Throws std::runtime_error
+// when curses cannot drive the terminal, before drawing anything: the host may then go plain.
+int run_tui(TuiHost& host);
+
+}  // namespace tr

@@ -1,0 +1,45 @@
+#include "viz/tui/window.h"
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "viz/tui/colors.h"
+#include "viz/tui/text.h"
+
+namespace tr::tui {
+
+Terminal::Terminal() : screen_(newterm(nullptr, stdout, stdin)) {
+  if (!screen_) {
+    const char* term = std::getenv("TERM");
+    throw std::runtime_error(fmt::format("curses cannot drive the terminal '{}'", term ? term : ""));
+  }
+  set_term(screen_.get());
+  raw();
+  noecho();
+  nonl();
+  keypad(stdscr, TRUE);
+  set_escdelay(25);  // a lone Esc leaves the input line at once; escape sequences arrive faster
+  init_colors();
+}
+
+Terminal::~Terminal() { endwin(); }
+
+Window::Window(Rect r) : w_(r.empty() ? nullptr : newwin(r.h, r.w, r.y, r.x)) {}
+
+int Window::put(int y, int x, std::string_view text, int cols, int attr) const {
+  if (!w_ || cols <= 0) return 0;
+  const size_t n = fit(text, cols);
+  wattrset(w_.get(), attr);
+  mvwaddnstr(w_.get(), y, x, text.data(), static_cast<int>(n));
+  wattrset(w_.get(), A_NORMAL);
+  return display_width(text.substr(0, n));
+}
+
+void Window::fill(int y, int x, int cols, int attr) const {
+  if (cols > 0) put(y, x, std::string(cols, ' '), cols, attr);
+}
+
+}  // namespace tr::tui
