@@ -1,5 +1,6 @@
 // LLVM: the LLVM IR renderer's text compiled by clang (-x ir) into a shared object on the CPU and
 // run like the CPU device: an entry that takes the buffer array and a core id, over a thread pool.
+// clang before 15 compiles the same IR spelled with typed pointers.
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/render/llvm.h"
 #include "devices/disk_cache.h"
 #include "devices/host_memory.h"
 #include "devices/shared_object.h"
@@ -21,14 +23,21 @@ namespace {
 int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 // Loads each buffer pointer from the array and calls the kernel with them and the core id.
-std::string entry_wrapper(const UOpProgram& p) {
+std::string entry_wrapper(const UOpProgram& p, bool typed) {
   std::string body, args;
+  const std::string bytes = typed ? "i8*" : "ptr", array = typed ? "i8**" : "ptr";
   for (size_t i = 0; i < p.globals.size(); i++) {
-    body += fmt::format("  %p{0} = getelementptr ptr, ptr %b, i64 {0}\n  %b{0} = load ptr, ptr %p{0}\n", i);
-    args += fmt::format("ptr %b{}, ", i);
+    body += fmt::format("  %p{0} = getelementptr {1}, {2} %b, i64 {0}\n  %b{0} = load {1}, {2} %p{0}\n", i, bytes, array);
+    if (!typed) {
+      args += fmt::format("ptr %b{}, ", i);
+      continue;
+    }
+    const std::string t = llvm_memory_type(p.globals[i]) + "*";
+    body += fmt::format("  %c{0} = bitcast i8* %b{0} to {1}\n", i, t);
+    args += fmt::format("{} %c{}, ", t, i);
   }
-  return fmt::format("define void @tinyrepl_entry(ptr %b, i32 %core_id) {{\n{}  call void @{}({}i32 %core_id)\n  ret void\n}}\n",
-                     body, p.name, args);
+  return fmt::format("define void @tinyrepl_entry({} %b, i32 %core_id) {{\n{}  call void @{}({}i32 %core_id)\n  ret void\n}}\n",
+                     array, body, p.name, args);
 }
 
 class LlvmDevice : public HostMemoryDevice {
@@ -42,9 +51,9 @@ class LlvmDevice : public HostMemoryDevice {
     version_ = version.substr(0, version.find('\n'));
     std::smatch m;
     const int major = std::regex_search(version_, m, std::regex(R"(version (\d+))")) ? std::stoi(m[1]) : 0;
-    // the renderer writes opaque pointers (`ptr`), which clang before 15 reads only when asked
+    // clang before 15 gets the IR spelled with typed pointers (see core/render/llvm.h)
+    typed_pointers_ = major > 0 && major < 15;
     flags_ = "-x ir -O2 -march=native -fPIC -shared -Wno-override-module";
-    if (major > 0 && major < 15) flags_ += " -mllvm -opaque-pointers";
   }
 
   Target target() const override { return Target{.gpu = false, .local_memory = false, .cores = cores()}; }
@@ -53,7 +62,8 @@ class LlvmDevice : public HostMemoryDevice {
     for (const UOp& u : program.uops)
       if (u.kind == UOpKind::Special && u.name != "core_id")
         fail("compile", "the LLVM device runs CPU kernels; {} has the GPU launch id {}", program.name, u.name);
-    const std::string full = source + "\n" + entry_wrapper(program);
+    const std::string ir = typed_pointers_ ? render_llvm_typed_pointers(program) : source;
+    const std::string full = ir + "\n" + entry_wrapper(program, typed_pointers_);
     const std::string so = cached_file(version_ + flags_ + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.ll") << full;
       std::string log;
@@ -67,6 +77,7 @@ class LlvmDevice : public HostMemoryDevice {
  private:
   ThreadPool pool_;
   std::string clang_, version_, flags_;
+  bool typed_pointers_ = false;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // OPENCL: OpenCL C built by whichever driver the ICD loader finds (PoCL on a CPU-only machine,
 // the vendor's on a GPU one; a GPU is preferred), launched over the grid of devices/gpu_launch
-// and timed by the queue's profiling events. Built program binaries go to the on-disk cache.
+// and timed by the queue's profiling events. Built program binaries go to the on-disk cache. A
+// driver without cl_khr_fp16 runs float16 kernels spelled with half only in memory.
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
@@ -12,6 +13,7 @@
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/render/opencl.h"
 #include "core/render/render.h"
 #include "devices/disk_cache.h"
 #include "devices/gpu_launch.h"
@@ -183,13 +185,13 @@ class ClDevice : public Device {
   }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
-    if (uses(program, DType::Float16) && !fp16_)
-      fail("compile", "{} has no cl_khr_fp16: it cannot run the float16 kernel {}", description_, program.name);
     if (uses(program, DType::Float64) && !fp64_)
       fail("compile", "{} has no cl_khr_fp64: it cannot run the float64 kernel {}", description_, program.name);
+    // without cl_khr_fp16, the same kernel keeps half only in memory (core/render/opencl.h)
+    const std::string text = uses(program, DType::Float16) && !fp16_ ? render_opencl_half_in_float(program) : source;
     cl_program built = nullptr;
-    const std::string path = cached_file("opencl|" + description_ + "|" + source, ".clbin", [&](const std::string& dir) {
-      built = build_source(source);
+    const std::string path = cached_file("opencl|" + description_ + "|" + text, ".clbin", [&](const std::string& dir) {
+      built = build_source(text);
       size_t size = 0;
       check(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
       std::string binary(size, '\0');
@@ -198,7 +200,7 @@ class ClDevice : public Device {
       std::ofstream(dir + "/kernel.clbin", std::ios::binary) << binary;
       return dir + "/kernel.clbin";
     }, cached);
-    if (!built) built = build_binary(path, source);
+    if (!built) built = build_binary(path, text);
     cl_int err = CL_SUCCESS;
     cl_kernel kernel = clCreateKernel(built, program.name.c_str(), &err);
     if (err != CL_SUCCESS) {

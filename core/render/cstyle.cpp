@@ -102,6 +102,11 @@ class Renderer {
   }
   std::string vtype(const UOp& u) const { return vtype(u.dtype, u.vec); }
 
+  bool half_in_float(DType t) const { return t == DType::Float16 && !lang_.half_storage.empty(); }
+  // The type of a buffer's elements, which differs from the value's for half kept in float.
+  std::string storage(DType t) const { return half_in_float(t) ? lang_.half_storage : lang_.type(t); }
+  std::string round_half(const std::string& x) const { return fmt::format(fmt::runtime(lang_.half_round), x); }
+
   std::string lane(int src, int l) const { return u_[src].vec > 1 ? lang_.gep(r_[src], l) : r_[src]; }
 
   std::string literal(const ConstValue& v, DType t, int vec) const {
@@ -132,13 +137,13 @@ class Renderer {
     switch (u.kind) {
       case UOpKind::DefineGlobal:
         r_[i] = u.name;
-        params_.push_back(fmt::format("{}{}{}* {}{}{}", lang_.global_space, u.writes ? "" : "const ", lang_.type(u.dtype),
+        params_.push_back(fmt::format("{}{}{}* {}{}{}", lang_.global_space, u.writes ? "" : "const ", storage(u.dtype),
                                       lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", u.name,
                                       fmt::format(fmt::runtime(lang_.buffer_attr), u.num)));
         return;
       case UOpKind::DefineLocal:
         r_[i] = u.name;
-        line(fmt::format("{}{} {}[{}];", lang_.local_decl, lang_.type(u.dtype), u.name, u.num));
+        line(fmt::format("{}{} {}[{}];", lang_.local_decl, storage(u.dtype), u.name, u.num));
         return;
       case UOpKind::Special:
         r_[i] = u.name;
@@ -211,23 +216,29 @@ class Renderer {
       // floats become integers through int64, which truncates and wraps like the reference
       if (is_float(from) && is_int(u.dtype) && u.dtype != DType::Int64)
         return fmt::format("(({})({}){})", t, lang_.type(DType::Int64), src(u.srcs[0]));
+      if (half_in_float(u.dtype)) return round_half(fmt::format("(({}){})", t, src(u.srcs[0])));
       return fmt::format("(({}){})", t, src(u.srcs[0]));
     }
     std::vector<std::string> s;
     for (int x : u.srcs) s.push_back(src(x));
     const std::string e = alu(u, s);
-    return promotes(u.dtype) && may_leave_range(u.alu) ? fmt::format("(({}){})", t, e) : e;
+    if (!promotes(u.dtype) || !may_leave_range(u.alu)) return e;
+    return half_in_float(u.dtype) ? round_half(e) : fmt::format("(({}){})", t, e);
+  }
+
+  std::string math(const std::string& fn, DType t, const std::string& x) const {
+    return half_in_float(t) ? round_half(lang_.math(fn, DType::Float32, x)) : lang_.math(fn, t, x);
   }
 
   std::string alu(const UOp& u, const std::vector<std::string>& s) const {
     const DType t = u.dtype;
     switch (u.alu) {
       case Op::Neg: return fmt::format("(-{})", s[0]);
-      case Op::Exp2: return lang_.math("exp2", t, s[0]);
-      case Op::Log2: return lang_.math("log2", t, s[0]);
-      case Op::Sin: return lang_.math("sin", t, s[0]);
-      case Op::Sqrt: return lang_.math("sqrt", t, s[0]);
-      case Op::Trunc: return lang_.math("trunc", t, s[0]);
+      case Op::Exp2: return math("exp2", t, s[0]);
+      case Op::Log2: return math("log2", t, s[0]);
+      case Op::Sin: return math("sin", t, s[0]);
+      case Op::Sqrt: return math("sqrt", t, s[0]);
+      case Op::Trunc: return math("trunc", t, s[0]);
       case Op::Recip: return fmt::format("({}/{})", cstyle_literal(lang_, 1.0, t), s[0]);
       case Op::Add: return fmt::format("({}+{})", s[0], s[1]);
       case Op::Mul: return fmt::format("({}*{})", s[0], s[1]);
@@ -253,14 +264,20 @@ class Renderer {
   // Whole-vector memory access goes through a pointer cast on buffers; workgroup memory (whose
   // qualifier some languages cannot put in a cast) is read and written lane by lane.
   bool whole_vector(int buf, int vec) const {
-    return vec > 1 && u_[buf].kind == UOpKind::DefineGlobal && (vec & (vec - 1)) == 0;
+    return vec > 1 && u_[buf].kind == UOpKind::DefineGlobal && (vec & (vec - 1)) == 0 && !half_in_float(u_[buf].dtype);
   }
   std::string vector_ref(int buf, const std::string& idx, DType t, int vec) const {
     const UOp& b = u_[buf];
     return fmt::format("*(({}{}{}*)({}+{}))", lang_.global_space, b.writes ? "" : "const ", vtype(t, vec), r_[buf], idx);
   }
+  std::string index(const std::string& idx, int lane) const { return lane == 0 ? idx : fmt::format("{}+{}", idx, lane); }
   std::string element(int buf, const std::string& idx, int lane) const {
-    return lane == 0 ? fmt::format("{}[{}]", r_[buf], idx) : fmt::format("{}[{}+{}]", r_[buf], idx, lane);
+    if (half_in_float(u_[buf].dtype)) return fmt::format(fmt::runtime(lang_.half_load), r_[buf], index(idx, lane));
+    return fmt::format("{}[{}]", r_[buf], index(idx, lane));
+  }
+  std::string assignment(int buf, const std::string& idx, int lane, const std::string& v) const {
+    if (half_in_float(u_[buf].dtype)) return fmt::format(fmt::runtime(lang_.half_store), r_[buf], index(idx, lane), v);
+    return fmt::format("{}[{}] = {};", r_[buf], index(idx, lane), v);
   }
 
   void load(int i) {
@@ -290,10 +307,10 @@ class Renderer {
     const std::string& idx = r_[u.srcs[1]];
     const int vec = u_[val].vec;
     std::vector<std::string> stmts;
-    if (vec == 1) stmts.push_back(fmt::format("{} = {};", element(buf, idx, 0), r_[val]));
+    if (vec == 1) stmts.push_back(assignment(buf, idx, 0, r_[val]));
     else if (whole_vector(buf, vec)) stmts.push_back(fmt::format("{} = {};", vector_ref(buf, idx, u_[val].dtype, vec), r_[val]));
     else
-      for (int l = 0; l < vec; l++) stmts.push_back(fmt::format("{} = {};", element(buf, idx, l), lane(val, l)));
+      for (int l = 0; l < vec; l++) stmts.push_back(assignment(buf, idx, l, lane(val, l)));
     if (u.srcs.size() > 3) {
       line(fmt::format("if ({}) {{", r_[u.srcs[3]]));
       depth_++;

@@ -35,6 +35,13 @@ struct CStyleLanguage {
   std::function<std::string(DType, int n)> vector_decl{};
   std::function<std::string(const std::string& type, const std::vector<std::string>& lanes)> vector_make{};
   std::function<std::string(const std::string& x, int lane)> gep{};
+  // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When
+  // half_storage is set, buffers of float16 hold it; half_load reads element {1} of buffer {0},
+  // half_store writes {2} there, and half_round rounds a float to half precision after each op.
+  std::string half_storage{};
+  std::string half_load{};
+  std::string half_store{};
+  std::string half_round{};
 };
 
 // Throws tr::Error("type") when the kernel needs a type the language lacks.

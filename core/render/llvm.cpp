@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/render/llvm.h"
 #include "core/render/render.h"
 
 namespace tr {
@@ -34,7 +35,7 @@ std::string vector_of(const std::string& scalar, int vec) {
 }
 
 std::string reg_type(DType t, int vec = 1) { return vector_of(scalar_type(t), vec); }
-std::string mem_type(DType t, int vec = 1) { return vector_of(t == DType::Bool ? "i8" : scalar_type(t), vec); }
+std::string mem_type(DType t, int vec = 1) { return vector_of(llvm_memory_type(t), vec); }
 
 // The suffix of an overloaded intrinsic: f32, v4f32, i64, v4i64.
 std::string intrinsic_suffix(DType t, int vec) {
@@ -64,13 +65,13 @@ bool unsigned_compare(DType t) { return is_unsigned(t) || t == DType::Bool; }
 
 class LlvmRenderer {
  public:
-  explicit LlvmRenderer(const UOpProgram& p) : p_(p), u_(p.uops), r_(u_.size()) {}
+  LlvmRenderer(const UOpProgram& p, bool typed) : p_(p), u_(p.uops), r_(u_.size()), typed_(typed) {}
 
   std::string run() {
     std::vector<std::string> params;
     for (size_t i = 0; i < u_.size(); i++) {
       const UOp& u = u_[i];
-      if (u.kind == UOpKind::DefineGlobal) params.push_back("ptr noalias %" + u.name);
+      if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), u.name));
     }
     params.push_back("i32 %core_id");
     for (const UOp& u : u_)
@@ -93,6 +94,17 @@ class LlvmRenderer {
   std::map<int, size_t> phis_;  // RANGE -> the body line of its phi, completed at ENDRANGE
   std::string block_ = "entry";
   int tmp_ = 0;
+  bool typed_;
+
+  // A pointer to `pointee`: `ptr`, or `float*` with typed pointers.
+  std::string ptr(const std::string& pointee) const { return typed_ ? pointee + "*" : "ptr"; }
+  // p, a pointer to `from`, as a pointer to `to`: a bitcast only with typed pointers.
+  std::string repoint(const std::string& p, const std::string& from, const std::string& to) {
+    if (!typed_ || from == to) return p;
+    const std::string t = fresh();
+    inst(fmt::format("{} = bitcast {}* {} to {}*", t, from, p, to));
+    return t;
+  }
 
   void inst(const std::string& text) { body_.push_back("  " + text); }
   void label(const std::string& name) {
@@ -107,7 +119,7 @@ class LlvmRenderer {
   std::string val(int i) {
     if (u_[i].kind != UOpKind::DefineAcc) return r_[i];
     const std::string t = fresh();
-    inst(fmt::format("{} = load {}, ptr {}", t, rtype(i), r_[i]));
+    inst(fmt::format("{} = load {}, {} {}", t, rtype(i), ptr(rtype(i)), r_[i]));
     return t;
   }
 
@@ -145,7 +157,7 @@ class LlvmRenderer {
       case UOpKind::DefineAcc:
         r_[i] = "%" + u.name;
         entry_.push_back(fmt::format("{} = alloca {}", r_[i], rtype(i)));
-        inst(fmt::format("store {} {}, ptr {}", rtype(i), literal(u.value, u.dtype, u.vec), r_[i]));
+        inst(fmt::format("store {} {}, {} {}", rtype(i), literal(u.value, u.dtype, u.vec), ptr(rtype(i)), r_[i]));
         return;
       case UOpKind::Range: return range(i);
       case UOpKind::EndRange: return end_range(u.srcs[0]);
@@ -164,7 +176,7 @@ class LlvmRenderer {
       case UOpKind::Store: return store(u);
       case UOpKind::Assign: {
         const std::string v = val(u.srcs[1]);
-        inst(fmt::format("store {} {}, ptr {}", rtype(u.srcs[0]), v, r_[u.srcs[0]]));
+        inst(fmt::format("store {} {}, {} {}", rtype(u.srcs[0]), v, ptr(rtype(u.srcs[0])), r_[u.srcs[0]]));
         return;
       }
       case UOpKind::Alu: r_[i] = alu(u); return;
@@ -218,10 +230,18 @@ class LlvmRenderer {
     label(u.name + "_exit");
   }
 
-  std::string address(int buf, const std::string& idx) {
-    const std::string p = fresh();
-    inst(fmt::format("{} = getelementptr inbounds {}, ptr {}, i32 {}", p, mem_type(u_[buf].dtype), r_[buf], idx));
-    return p;
+  // The address of element idx of a buffer (or of workgroup memory, an array), as a pointer to
+  // `vec` elements.
+  std::string address(int buf, const std::string& idx, int vec) {
+    const UOp& b = u_[buf];
+    const std::string elem = mem_type(b.dtype), p = fresh();
+    if (b.kind == UOpKind::DefineLocal) {
+      const std::string array = fmt::format("[{} x {}]", b.num, elem);
+      inst(fmt::format("{} = getelementptr inbounds {}, {} {}, i32 0, i32 {}", p, array, ptr(array), r_[buf], idx));
+    } else {
+      inst(fmt::format("{} = getelementptr inbounds {}, {} {}, i32 {}", p, elem, ptr(elem), r_[buf], idx));
+    }
+    return repoint(p, elem, mem_type(b.dtype, vec));
   }
 
   // A gated load reads element 0 (every buffer has one) where the gate is false, then selects.
@@ -234,8 +254,8 @@ class LlvmRenderer {
       inst(fmt::format("{} = select i1 {}, i32 {}, i32 0", safe, gate, idx));
       idx = safe;
     }
-    const std::string p = address(u.srcs[0], idx), m = fresh();
-    inst(fmt::format("{} = load {}, ptr {}, align {}", m, mem_type(u.dtype, u.vec), p, itemsize(u.dtype)));
+    const std::string p = address(u.srcs[0], idx, u.vec), m = fresh(), mt = mem_type(u.dtype, u.vec);
+    inst(fmt::format("{} = load {}, {} {}, align {}", m, mt, ptr(mt), p, itemsize(u.dtype)));
     std::string v = m;
     if (u.dtype == DType::Bool) v = convert("trunc", m, mem_type(u.dtype, u.vec), rtype(i));
     if (!gate.empty()) {
@@ -267,8 +287,8 @@ class LlvmRenderer {
       inst(fmt::format("{} = zext {} {} to {}", z, reg_type(t, vec), v, mem_type(t, vec)));
       v = z;
     }
-    const std::string p = address(u.srcs[0], val(u.srcs[1]));
-    inst(fmt::format("store {} {}, ptr {}, align {}", mem_type(t, vec), v, p, itemsize(t)));
+    const std::string p = address(u.srcs[0], val(u.srcs[1]), vec), mt = mem_type(t, vec);
+    inst(fmt::format("store {} {}, {} {}, align {}", mt, v, ptr(mt), p, itemsize(t)));
     if (!skip.empty()) {
       inst(fmt::format("br label %{}", skip));
       label(skip);
@@ -328,14 +348,27 @@ class LlvmRenderer {
         inst(fmt::format("{} = select {} {}, {} {}, {} {}", t, rtype(u.srcs[0]), s[0], T, s[1], T, s[2]));
         return t;
       }
-      case Op::Exp2: return call("llvm.exp2." + intrinsic_suffix(u.dtype, u.vec), T, {s[0]}, {T});
-      case Op::Log2: return call("llvm.log2." + intrinsic_suffix(u.dtype, u.vec), T, {s[0]}, {T});
-      case Op::Sin: return call("llvm.sin." + intrinsic_suffix(u.dtype, u.vec), T, {s[0]}, {T});
-      case Op::Sqrt: return call("llvm.sqrt." + intrinsic_suffix(u.dtype, u.vec), T, {s[0]}, {T});
-      case Op::Trunc: return call("llvm.trunc." + intrinsic_suffix(u.dtype, u.vec), T, {s[0]}, {T});
+      case Op::Exp2: return math("exp2", u, s[0]);
+      case Op::Log2: return math("log2", u, s[0]);
+      case Op::Sin: return math("sin", u, s[0]);
+      case Op::Sqrt: return math("sqrt", u, s[0]);
+      case Op::Trunc: return math("trunc", u, s[0]);
       default: break;
     }
     fail("type", "LLVM IR cannot render the ALU op {}", op_name(u.alu));
+  }
+
+  // An llvm.* math intrinsic. Half goes through float and is rounded once at the end, as the
+  // reference rounds its double result once; no target needs f16 math routines then.
+  std::string math(const std::string& fn, const UOp& u, const std::string& x) {
+    if (u.dtype != DType::Float16) {
+      const std::string T = reg_type(u.dtype, u.vec);
+      return call(fmt::format("llvm.{}.{}", fn, intrinsic_suffix(u.dtype, u.vec)), T, {x}, {T});
+    }
+    const std::string H = reg_type(DType::Float16, u.vec), F = reg_type(DType::Float32, u.vec);
+    const std::string r = call(fmt::format("llvm.{}.{}", fn, intrinsic_suffix(DType::Float32, u.vec)), F,
+                               {convert("fpext", x, H, F)}, {F});
+    return convert("fptrunc", r, F, H);
   }
 
   std::string convert(const std::string& op, const std::string& x, const std::string& from, const std::string& to) {
@@ -344,12 +377,16 @@ class LlvmRenderer {
     return t;
   }
 
-  std::string cast(const UOp& u) {
-    const DType from = u_[u.srcs[0]].dtype, to = u.dtype;
-    const int vec = u.vec;
-    const std::string x = val(u.srcs[0]), F = reg_type(from, vec), T = reg_type(to, vec);
+  std::string cast(const UOp& u) { return cast_value(val(u.srcs[0]), u_[u.srcs[0]].dtype, u.dtype, u.vec); }
+
+  std::string cast_value(const std::string& x, DType from, DType to, int vec) {
+    const std::string F = reg_type(from, vec), T = reg_type(to, vec);
     if (from == to || (is_int(from) && is_int(to) && itemsize(from) == itemsize(to))) return x;
     if (to == DType::Bool) return binary(is_float(from) ? "fcmp une" : "icmp ne", F, x, literal(int64_t{0}, from, vec));
+    // Half converts through float, as the reference rounds (double to float to half); x86 lowers
+    // the direct conversions to libgcc calls whose half ABI clang 14 does not share.
+    if ((from == DType::Float16) != (to == DType::Float16) && from != DType::Float32 && to != DType::Float32)
+      return cast_value(cast_value(x, from, DType::Float32, vec), DType::Float32, to, vec);
     if (from == DType::Bool) return convert(is_float(to) ? "uitofp" : "zext", x, F, T);
     if (is_float(from) && is_float(to)) return convert(itemsize(to) > itemsize(from) ? "fpext" : "fptrunc", x, F, T);
     if (is_float(to)) return convert(is_unsigned(from) ? "uitofp" : "sitofp", x, F, T);
@@ -367,6 +404,9 @@ class LlvmRenderer {
 
 }  // namespace
 
-std::string render_llvm(const UOpProgram& p) { return LlvmRenderer(p).run(); }
+std::string llvm_memory_type(DType t) { return t == DType::Bool ? "i8" : scalar_type(t); }
+
+std::string render_llvm(const UOpProgram& p) { return LlvmRenderer(p, false).run(); }
+std::string render_llvm_typed_pointers(const UOpProgram& p) { return LlvmRenderer(p, true).run(); }
 
 }  // namespace tr

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/render/cstyle.h"
+#include "core/render/opencl.h"
 #include "core/render/render.h"
 
 namespace tr {
@@ -26,12 +27,15 @@ std::string opencl_type(DType t) {
   return "?";
 }
 
-}  // namespace
+// Without cl_khr_fp16, half exists only in memory: vload_half/vstore_half move it, registers hold
+// float, and a round trip through a private half rounds each result to half precision.
+constexpr const char* kRoundHalf =
+    "float tr_round_half(float x) { ushort h; vstore_half_rte(x, 0, (half*)&h); return vload_half(0, (const half*)&h); }\n";
 
-std::string render_opencl(const UOpProgram& p) {
-  static const CStyleLanguage lang{
+CStyleLanguage opencl(bool native_half) {
+  CStyleLanguage lang{
       .name = "OpenCL",
-      .half_prelude = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n",
+      .half_prelude = native_half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : kRoundHalf,
       .double_prelude = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
       .kernel_prefix = "__kernel void ",
       .global_space = "__global ",
@@ -41,7 +45,7 @@ std::string render_opencl(const UOpProgram& p) {
       .int64_suffix = "l",
       .uint64_suffix = "ul",
       .vector_arith = true,
-      .type = opencl_type,
+      .type = [native_half](DType t) { return t == DType::Float16 && !native_half ? "float" : opencl_type(t); },
       .special = [](const UOp& u, bool local_ids) {
         const char* fn = is_local_id(u)                               ? "get_local_id"
                          : local_ids && u.name.starts_with("gidx") ? "get_group_id"
@@ -50,15 +54,33 @@ std::string render_opencl(const UOpProgram& p) {
       },
       // the built-in functions are overloaded for half, float and double
       .math = [](const std::string& fn, DType, const std::string& x) { return fmt::format("{}({})", fn, x); },
-      .vector_type = [](DType t, int n) -> std::string {
+      .vector_type = [native_half](DType t, int n) -> std::string {
         if (t == DType::Bool || (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)) return "";
-        return fmt::format("{}{}", opencl_type(t), n);
+        return fmt::format("{}{}", t == DType::Float16 && !native_half ? "float" : opencl_type(t), n);
       },
       .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
         return fmt::format("(({})({}))", type, fmt::join(lanes, ","));
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.s{:x}", x, lane); },
   };
+  if (!native_half) {
+    lang.half_storage = "half";
+    lang.half_load = "vload_half({1}, {0})";
+    lang.half_store = "vstore_half_rte({2}, {1}, {0});";
+    lang.half_round = "tr_round_half({})";
+  }
+  return lang;
+}
+
+}  // namespace
+
+std::string render_opencl(const UOpProgram& p) {
+  static const CStyleLanguage lang = opencl(true);
+  return render_cstyle(lang, p);
+}
+
+std::string render_opencl_half_in_float(const UOpProgram& p) {
+  static const CStyleLanguage lang = opencl(false);
   return render_cstyle(lang, p);
 }
 
