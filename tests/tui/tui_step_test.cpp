@@ -1,0 +1,124 @@
+// :step over the dot product, and the panes a selected kernel fills, on the CPU device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/context.h"
+#include "core/render/render.h"
+#include "core/tensor.h"
+#include "viz/tui/pane_content.h"
+#include "viz/tui/step.h"
+
+namespace tr::tui {
+namespace {
+
+Tensor ints(std::vector<int64_t> v) {
+  HostData d(DType::Int32, static_cast<int64_t>(v.size()));
+  for (size_t i = 0; i < v.size(); i++) d.set(static_cast<int64_t>(i), v[i]);
+  return Tensor::from_host(d, {static_cast<int64_t>(v.size())});
+}
+
+std::string joined(const PaneText& p) {
+  std::string out;
+  for (const std::string& l : p.lines) out += l + "\n";
+  return out;
+}
+
+int tab_of(const std::string& backend) {
+  const auto& b = backends();
+  return static_cast<int>(std::find(b.begin(), b.end(), backend) - b.begin());
+}
+
+class TuiStep : public ::testing::Test {
+ protected:
+  void SetUp() override { settings().noopt = true; }  // the plain loop nest: the source has its loop
+  void TearDown() override { settings().noopt = false; }
+};
+
+TEST_F(TuiStep, WalksTheDotProductStageByStage) {
+  const Tensor dot = ints({1, 2}).mul(ints({3, 4})).sum();
+  StepWalk walk("(a*b).sum()", dot.node());
+  ASSERT_EQ(walk.count(), 7) << "graph, schedule, the AST, opts, UOps and source of r_2, run";
+
+  EXPECT_EQ(walk.pane(), PaneId::Ast);
+  EXPECT_EQ(walk.content(PaneId::Ast, 0, 60)->title, "Graph of (a*b).sum()");
+  EXPECT_NE(walk.explanation().find("nothing has run"), std::string::npos);
+  EXPECT_FALSE(walk.back());
+
+  ASSERT_TRUE(walk.forward());
+  EXPECT_EQ(walk.pane(), PaneId::Kernels);
+  const std::string schedule = joined(*walk.content(PaneId::Kernels, 0, 200));
+  EXPECT_NE(schedule.find("why:"), std::string::npos) << schedule;
+  EXPECT_NE(walk.explanation().find("1 kernel and 2 copies"), std::string::npos) << walk.explanation();
+
+  ASSERT_TRUE(walk.forward());
+  ASSERT_NE(walk.kernel(), nullptr);
+  EXPECT_EQ(walk.kernel()->name, "r_2");
+  const PaneText kernels = *walk.content(PaneId::Kernels, 0, 200);
+  ASSERT_GE(kernels.mark_begin, 0);
+  EXPECT_NE(kernels.lines[kernels.mark_begin].find("r_2"), std::string::npos) << "the stage's kernel is marked";
+  EXPECT_NE(joined(*walk.content(PaneId::Ast, 0, 60)).find("STORE"), std::string::npos);
+  EXPECT_NE(joined(*walk.content(PaneId::Uops, 0, 60)).find("come after"), std::string::npos) << "not shown before its stage";
+
+  ASSERT_TRUE(walk.forward());
+  EXPECT_EQ(walk.stage().kind, StageKind::Opts);
+  const PaneText opts = *walk.content(PaneId::Ast, 0, 60);
+  EXPECT_EQ(opts.lines[opts.mark_begin].rfind("full shape", 0), 0u) << joined(opts);
+  EXPECT_NE(walk.explanation().find("NOOPT"), std::string::npos) << walk.explanation();
+
+  ASSERT_TRUE(walk.forward());
+  EXPECT_EQ(walk.pane(), PaneId::Uops);
+  EXPECT_NE(joined(*walk.content(PaneId::Uops, 0, 60)).find("DEFINE_GLOBAL"), std::string::npos);
+
+  ASSERT_TRUE(walk.forward());
+  EXPECT_EQ(walk.pane(), PaneId::Source);
+  EXPECT_NE(joined(*walk.content(PaneId::Source, tab_of("c"), 60)).find("for (int ridx0 = 0; ridx0 < 2; ridx0++)"),
+            std::string::npos);
+  EXPECT_EQ(walk.content(PaneId::Repl, 0, 60), std::nullopt) << "the REPL pane keeps the session";
+
+  ASSERT_TRUE(walk.forward());
+  EXPECT_EQ(walk.pane(), PaneId::Timings);
+  EXPECT_EQ(kernel_runs(walk.runs()).size(), 1u);
+  EXPECT_EQ(walk.content(PaneId::Kernels, 0, 60), std::nullopt) << "after the run the panes show the run";
+  EXPECT_NE(walk.explanation().find("ran: 1 kernel and 2 copies"), std::string::npos) << walk.explanation();
+  EXPECT_TRUE(dot.realized());
+  EXPECT_FALSE(walk.forward());
+}
+
+TEST_F(TuiStep, ARealizedTensorHasNothingToRun) {
+  Tensor x = ints({5, 6});
+  x.realize();
+  StepWalk walk("x", x.node());
+  EXPECT_EQ(walk.count(), 2);
+  ASSERT_TRUE(walk.forward());
+  EXPECT_NE(walk.explanation().find("realized already"), std::string::npos);
+  EXPECT_FALSE(walk.forward());
+}
+
+TEST_F(TuiStep, PanesOfASelectedKernel) {
+  Tensor dot = ints({1, 2}).mul(ints({3, 4})).sum();
+  dot.realize();
+  const std::vector<RunRecord> runs = last_realization().runs;
+  ASSERT_EQ(kernel_runs(runs).size(), 1u);
+  const KernelRecord& k = runs[kernel_runs(runs)[0]].kernel;
+
+  const PaneText list = kernels_pane(runs, 0);
+  EXPECT_EQ(list.lines[list.mark_begin].rfind("r_2", 0), 0u) << joined(list);
+  EXPECT_NE(list.lines[0].find("GFLOPS"), std::string::npos);
+
+  const PaneText ast = ast_pane(k);
+  EXPECT_NE(joined(ast).find("ShapeTracker views:"), std::string::npos);
+  EXPECT_NE(joined(ast).find("LOAD idx=2"), std::string::npos) << joined(ast);
+
+  const PaneText src = source_pane(k, tab_of("opencl"));
+  EXPECT_EQ(src.tabs, backends());
+  EXPECT_NE(joined(src).find("__kernel void r_2"), std::string::npos) << joined(src);
+
+  const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernels");
+  EXPECT_NE(timings.lines[timings.mark_begin].find("r_2"), std::string::npos) << joined(timings);
+  EXPECT_EQ(timings.lines.back(), "session total: 1 kernels");
+  EXPECT_NE(joined(timings).find("█"), std::string::npos) << "a bar per run";
+}
+
+}  // namespace
+}  // namespace tr::tui
