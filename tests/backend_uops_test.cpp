@@ -1,0 +1,444 @@
+// UOp lists built by hand for what the linearizer does not emit yet (workgroup memory, barriers,
+// IF blocks, vectors, gated stores, launch ids without local dims), rendered in every backend,
+// checked for each language's spelling, and run on every device that can take them, against
+// values computed here. CUDA sources compile with NVRTC wherever it exists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/render/render.h"
+#include "devices/metal_shim.h"
+#include "devices/nvrtc.h"
+
+namespace tr {
+namespace {
+
+// Appends UOps and returns their numbers.
+class Builder {
+ public:
+  explicit Builder(std::string name) { p_.name = std::move(name); }
+
+  int add(UOp u) {
+    p_.uops.push_back(std::move(u));
+    return static_cast<int>(p_.uops.size()) - 1;
+  }
+  int global(DType t, bool writes) {
+    const int idx = static_cast<int>(p_.globals.size());
+    p_.globals.push_back(t);
+    return add({.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .num = idx, .name = fmt::format("data{}", idx), .writes = writes});
+  }
+  int cnst(ConstValue v, DType t = DType::Int32) { return add({.kind = UOpKind::Const, .dtype = t, .value = cast_const(v, t)}); }
+  int special(const std::string& name, int64_t size, int axis) {
+    (name.starts_with("lidx") ? p_.dims.local : p_.dims.global)[axis] = size;
+    return add({.kind = UOpKind::Special, .dtype = DType::Int32, .num = size, .name = name, .axis = axis});
+  }
+  int range(int64_t n, const std::string& name) {
+    return add({.kind = UOpKind::Range, .dtype = DType::Int32, .srcs = {cnst(int64_t{0}), cnst(n)}, .name = name});
+  }
+  void end(int range) { add({.kind = UOpKind::EndRange, .srcs = {range}}); }
+  int alu(Op op, DType t, std::vector<int> srcs, int vec = 1) {
+    return add({.kind = UOpKind::Alu, .dtype = t, .vec = vec, .srcs = std::move(srcs), .alu = op});
+  }
+  int cast(DType t, int x, int vec = 1) { return add({.kind = UOpKind::Cast, .dtype = t, .vec = vec, .srcs = {x}}); }
+  int load(DType t, int buf, int idx, int vec = 1) { return add({.kind = UOpKind::Load, .dtype = t, .vec = vec, .srcs = {buf, idx}}); }
+  void store(int buf, int idx, int value) { add({.kind = UOpKind::Store, .srcs = {buf, idx, value}}); }
+  const UOpProgram& program() const { return p_; }
+
+ private:
+  UOpProgram p_;
+};
+
+constexpr DType F32 = DType::Float32, I32 = DType::Int32;
+
+// A GROUP-style reduce: each workgroup of 4 threads sums its 4 inputs through workgroup memory;
+// after the barrier, thread 0 adds them up. The output holds one sum per workgroup.
+UOpProgram local_sum() {
+  Builder b("local_sum");
+  const int out = b.global(F32, true), in = b.global(F32, false);
+  const int g = b.special("gidx0", 3, 0), l = b.special("lidx0", 4, 0);
+  const int tmp = b.add({.kind = UOpKind::DefineLocal, .dtype = F32, .ptr = true, .num = 4, .name = "temp0"});
+  const int v = b.load(F32, in, b.alu(Op::Add, I32, {b.alu(Op::Mul, I32, {g, b.cnst(int64_t{4})}), l}));
+  b.store(tmp, l, v);
+  b.add({.kind = UOpKind::Barrier});
+  const int first = b.add({.kind = UOpKind::If, .srcs = {b.alu(Op::CmpLt, DType::Bool, {l, b.cnst(int64_t{1})})}});
+  const int acc = b.add({.kind = UOpKind::DefineAcc, .dtype = F32, .value = 0.0, .name = "acc0"});
+  const int r = b.range(4, "ridx0");
+  b.add({.kind = UOpKind::Assign, .dtype = F32, .srcs = {acc, b.alu(Op::Add, F32, {acc, b.load(F32, tmp, r)})}});
+  b.end(r);
+  b.store(out, g, acc);
+  b.add({.kind = UOpKind::EndIf, .srcs = {first}});
+  return b.program();
+}
+
+// Launch ids without local dims: out[y][x] = 2 * in[y][x] + x over a 5 x 3 grid of threads.
+UOpProgram global_ids() {
+  Builder b("global_ids");
+  const int out = b.global(F32, true), in = b.global(F32, false);
+  const int x = b.special("gidx0", 5, 0), y = b.special("gidx1", 3, 1);
+  const int idx = b.alu(Op::Add, I32, {b.alu(Op::Mul, I32, {y, b.cnst(int64_t{5})}), x});
+  const int v = b.alu(Op::Mul, F32, {b.load(F32, in, idx), b.cnst(2.0, F32)});
+  b.store(out, idx, b.alu(Op::Add, F32, {v, b.cast(F32, x)}));
+  return b.program();
+}
+
+// Vectors in a loop: 4-wide loads, whole-vector arithmetic, VECTORIZE, GEP, a 4-wide accumulator
+// and 4-wide stores of t. out[i..i+4] = in*in + (1,2,3,4); sums[lane] = the sum over i of in; and
+// lanes[i/4] = lane 0 + lane 3 of the first result.
+UOpProgram vectors(DType t) {
+  Builder b(fmt::format("vectors_{}", short_name(t)));
+  const int out = b.global(t, true), in = b.global(t, false), sums = b.global(t, true), lanes = b.global(t, true);
+  std::vector<int> c;
+  for (int k = 1; k <= 4; k++) c.push_back(b.cnst(static_cast<int64_t>(k), t));
+  const int four = b.add({.kind = UOpKind::Vectorize, .dtype = t, .vec = 4, .srcs = c});
+  const int acc = b.add({.kind = UOpKind::DefineAcc, .dtype = t, .vec = 4, .value = int64_t{0}, .name = "acc0"});
+  const int r = b.range(3, "ridx0");
+  const int idx = b.alu(Op::Mul, I32, {r, b.cnst(int64_t{4})});
+  const int v = b.load(t, in, idx, 4);
+  const int w = b.alu(Op::Add, t, {b.alu(Op::Mul, t, {v, v}, 4), four}, 4);
+  b.store(out, idx, w);
+  b.add({.kind = UOpKind::Assign, .dtype = t, .vec = 4, .srcs = {acc, b.alu(Op::Add, t, {acc, v}, 4)}});
+  const int g0 = b.add({.kind = UOpKind::Gep, .dtype = t, .srcs = {w}, .num = 0});
+  const int g3 = b.add({.kind = UOpKind::Gep, .dtype = t, .srcs = {w}, .num = 3});
+  b.store(lanes, r, b.alu(Op::Add, t, {g0, g3}));
+  b.end(r);
+  b.store(sums, b.cnst(int64_t{0}), acc);
+  return b.program();
+}
+
+// Gates: a gated load reads -1 where the index is past the input's 4 elements, and a gated store
+// writes only the even positions of its output (the odd ones keep what was there).
+UOpProgram gates() {
+  Builder b("gates");
+  const int out = b.global(I32, true), skipped = b.global(I32, true), in = b.global(I32, false);
+  const int r = b.range(6, "ridx0");
+  const int inside = b.alu(Op::CmpLt, DType::Bool, {r, b.cnst(int64_t{4})});
+  const int v = b.add({.kind = UOpKind::Load, .dtype = I32, .srcs = {in, r, b.cnst(int64_t{-1}), inside}});
+  b.store(out, r, v);
+  const int even = b.alu(Op::CmpNe, DType::Bool, {b.alu(Op::Mod, I32, {r, b.cnst(int64_t{2})}), b.cnst(int64_t{1})});
+  b.add({.kind = UOpKind::Store, .srcs = {skipped, r, b.alu(Op::Mul, I32, {v, b.cnst(int64_t{10})}), even}});
+  b.end(r);
+  return b.program();
+}
+
+// Every ALU op and cast the renderers spell, one output each, over inputs x = 2.5, n = 7, d = 0
+// (a zero divisor, defined as 0) and h = -1.5 as half. `f64` takes one square root in float64
+// (which Metal lacks), else in float32.
+UOpProgram alus(bool f64 = true) {
+  Builder b("alus");
+  const int out = b.global(F32, true), ints = b.global(DType::Int64, true), in = b.global(F32, false);
+  const int iin = b.global(I32, false), hin = b.global(DType::Float16, false);
+  const int x = b.load(F32, in, b.cnst(int64_t{0}));
+  const int n = b.load(I32, iin, b.cnst(int64_t{0})), d = b.load(I32, iin, b.cnst(int64_t{1}));
+  const int h = b.load(DType::Float16, hin, b.cnst(int64_t{0}));
+  std::vector<int> f{
+      b.alu(Op::Exp2, F32, {x}), b.alu(Op::Log2, F32, {x}), b.alu(Op::Sin, F32, {x}), b.alu(Op::Sqrt, F32, {x}),
+      b.alu(Op::Trunc, F32, {x}), b.alu(Op::Recip, F32, {x}), b.alu(Op::Neg, F32, {x}),
+      b.alu(Op::Max, F32, {x, b.cnst(3.0, F32)}),
+      b.alu(Op::Where, F32, {b.alu(Op::CmpLt, DType::Bool, {x, b.cnst(3.0, F32)}), b.cnst(INFINITY, F32), b.cnst(-INFINITY, F32)}),
+      b.cast(F32, b.alu(Op::Exp2, DType::Float16, {h})), b.cast(F32, b.alu(Op::Mul, DType::Float16, {h, h})),
+      f64 ? b.cast(F32, b.alu(Op::Sqrt, DType::Float64, {b.cast(DType::Float64, x)})) : b.alu(Op::Sqrt, F32, {b.alu(Op::Add, F32, {x, b.cnst(0.0, F32)})}),
+      b.cast(F32, n)};
+  for (size_t i = 0; i < f.size(); i++) b.store(out, b.cnst(static_cast<int64_t>(i)), f[i]);
+  const int64_t big = INT64_MIN;
+  std::vector<int> k{
+      b.cast(DType::Int64, b.alu(Op::IDiv, I32, {n, b.cnst(int64_t{2})})), b.cast(DType::Int64, b.alu(Op::Mod, I32, {n, b.cnst(int64_t{3})})),
+      b.cast(DType::Int64, b.alu(Op::IDiv, I32, {n, d})), b.cast(DType::Int64, b.alu(Op::Mod, I32, {n, d})),
+      b.cast(DType::Int64, b.alu(Op::And, I32, {n, b.cnst(int64_t{3})})), b.cast(DType::Int64, b.alu(Op::Or, I32, {n, b.cnst(int64_t{8})})),
+      b.cast(DType::Int64, b.alu(Op::Xor, I32, {n, b.cnst(int64_t{5})})), b.cast(DType::Int64, b.cast(I32, b.alu(Op::Mul, F32, {x, b.cnst(-3.0, F32)}))),
+      b.cast(DType::Int64, b.cast(DType::Int8, b.alu(Op::Mul, I32, {n, b.cnst(int64_t{40})}))),
+      b.cast(DType::Int64, b.cast(DType::Bool, x)), b.alu(Op::Add, DType::Int64, {b.cnst(big, DType::Int64), b.cast(DType::Int64, n)})};
+  for (size_t i = 0; i < k.size(); i++) b.store(ints, b.cnst(static_cast<int64_t>(i)), k[i]);
+  return b.program();
+}
+
+const std::vector<double> kAlusFloat{std::exp2(2.5), std::log2(2.5), std::sin(2.5), std::sqrt(2.5), 2, 0.4, -2.5, 3,
+                                     INFINITY, 0.353515625 /* exp2(-1.5) in half */, 2.25, std::sqrt(2.5), 7};
+const std::vector<int64_t> kAlusInt{3, 1, 0, 0, 3, 15, 2, -7, 24 /* 280 wrapped to int8 */, 1, INT64_MIN + 7};
+
+// ---- running on a device -----------------------------------------------------------------------
+
+using Bytes = std::vector<std::vector<std::byte>>;
+
+// Runs p on the device with the given initial contents of each buffer; returns every buffer's
+// contents after the run.
+Bytes run_on(Device& dev, const UOpProgram& p, const Bytes& initial) {
+  std::vector<BufferRef> bufs;
+  std::vector<const Buffer*> raw;
+  for (size_t i = 0; i < p.globals.size(); i++) {
+    const int64_t n = static_cast<int64_t>(initial[i].size()) / itemsize(p.globals[i]);
+    bufs.push_back(dev.alloc(p.globals[i], n));
+    dev.copyin(*bufs.back(), initial[i].data());
+    raw.push_back(bufs.back().get());
+  }
+  bool cached = false;
+  dev.compile(p, render(dev.backend(), p), cached)->run(raw, p.dims);
+  Bytes out;
+  for (size_t i = 0; i < bufs.size(); i++) {
+    out.emplace_back(initial[i].size());
+    dev.copyout(out.back().data(), *bufs[i]);
+  }
+  return out;
+}
+
+template <typename T>
+std::vector<std::byte> bytes(const std::vector<T>& v) {
+  std::vector<std::byte> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+std::vector<std::byte> typed_bytes(DType t, const std::vector<double>& v) {
+  HostData d(t, static_cast<int64_t>(v.size()));
+  for (size_t i = 0; i < v.size(); i++)
+    d.set(static_cast<int64_t>(i), is_float(t) ? ConstValue{v[i]} : ConstValue{static_cast<int64_t>(v[i])});
+  return d.bytes;
+}
+
+std::vector<double> typed_values(DType t, const std::vector<std::byte>& b) {
+  HostData d(t, static_cast<int64_t>(b.size()) / itemsize(t));
+  d.bytes = b;
+  std::vector<double> out;
+  for (int64_t i = 0; i < d.size(); i++) out.push_back(as_double(d.get(i)));
+  return out;
+}
+
+bool uses_launch_ids(const UOpProgram& p) {
+  for (const UOp& u : p.uops)
+    if (u.kind == UOpKind::Special) return true;
+  return false;
+}
+
+class OnDevice : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+
+  // The device, or a skip (with the reason) when it cannot open or cannot launch p.
+  Device* open(const UOpProgram& p) {
+    if (const std::string why = device_status(GetParam()); !why.empty()) {
+      skip_ = GetParam() + " cannot open: " + why;
+      return nullptr;
+    }
+    Device& dev = device(GetParam());
+    if (uses_launch_ids(p) && !dev.target().gpu) {
+      skip_ = GetParam() + " runs CPU kernels: it has no launch ids";
+      return nullptr;
+    }
+    return &dev;
+  }
+  std::string skip_;
+};
+
+TEST_P(OnDevice, WorkgroupMemoryBarrierAndIf) {
+  const UOpProgram p = local_sum();
+  Device* dev = open(p);
+  if (!dev) GTEST_SKIP() << skip_;
+  std::vector<float> in(12);
+  for (int i = 0; i < 12; i++) in[i] = static_cast<float>(i + 1);
+  const Bytes r = run_on(*dev, p, {bytes(std::vector<float>(3, -1)), bytes(in)});
+  EXPECT_EQ(typed_values(F32, r[0]), (std::vector<double>{10, 26, 42}));
+}
+
+TEST_P(OnDevice, GlobalIdsWithoutLocalDims) {
+  const UOpProgram p = global_ids();
+  Device* dev = open(p);
+  if (!dev) GTEST_SKIP() << skip_;
+  std::vector<float> in(15);
+  std::vector<double> want(15);
+  for (int i = 0; i < 15; i++) {
+    in[i] = static_cast<float>(i) * 0.5f;
+    want[i] = 2 * in[i] + i % 5;
+  }
+  const Bytes r = run_on(*dev, p, {bytes(std::vector<float>(15, -1)), bytes(in)});
+  EXPECT_EQ(typed_values(F32, r[0]), want);
+}
+
+TEST_P(OnDevice, VectorsOfFloatHalfAndInt) {
+  for (DType t : {F32, DType::Float16, I32}) {
+    SCOPED_TRACE(name(t));
+    const UOpProgram p = vectors(t);
+    Device* dev = open(p);
+    if (!dev) GTEST_SKIP() << skip_;
+    std::vector<double> in(12), out(12), sums(4, 0), lanes(3);
+    for (int i = 0; i < 12; i++) {
+      in[i] = i - 3;
+      out[i] = in[i] * in[i] + (i % 4 + 1);
+      sums[i % 4] += in[i];
+    }
+    for (int i = 0; i < 3; i++) lanes[i] = out[4 * i] + out[4 * i + 3];
+    try {
+      const Bytes r = run_on(*dev, p, {typed_bytes(t, std::vector<double>(12, 0)), typed_bytes(t, in),
+                                     typed_bytes(t, std::vector<double>(4, 0)), typed_bytes(t, std::vector<double>(3, 0))});
+      EXPECT_EQ(typed_values(t, r[0]), out);
+      EXPECT_EQ(typed_values(t, r[2]), sums);
+      EXPECT_EQ(typed_values(t, r[3]), lanes);
+    } catch (const Error& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+}
+
+TEST_P(OnDevice, GatedLoadsAndStores) {
+  const UOpProgram p = gates();
+  Device* dev = open(p);
+  if (!dev) GTEST_SKIP() << skip_;
+  const Bytes r = run_on(*dev, p, {bytes(std::vector<int32_t>(6, 0)), bytes(std::vector<int32_t>(6, 5)), bytes(std::vector<int32_t>{7, 8, 9, 10})});
+  EXPECT_EQ(typed_values(I32, r[0]), (std::vector<double>{7, 8, 9, 10, -1, -1}));
+  EXPECT_EQ(typed_values(I32, r[1]), (std::vector<double>{70, 5, 90, 5, -10, 5}));
+}
+
+TEST_P(OnDevice, EveryAluOpAndCast) {
+  const UOpProgram p = alus(GetParam() != kMetalShim);
+  Device* dev = open(p);
+  if (!dev) GTEST_SKIP() << skip_;
+  const Bytes r = run_on(*dev, p, {bytes(std::vector<float>(kAlusFloat.size(), 0)), bytes(std::vector<int64_t>(kAlusInt.size(), 0)),
+                                 bytes(std::vector<float>{2.5f}), bytes(std::vector<int32_t>{7, 0}), typed_bytes(DType::Float16, {-1.5})});
+  const std::vector<double> f = typed_values(F32, r[0]);
+  for (size_t i = 0; i < kAlusFloat.size(); i++) {
+    if (std::isinf(kAlusFloat[i])) EXPECT_EQ(f[i], kAlusFloat[i]) << "float output " << i;
+    else EXPECT_NEAR(f[i], kAlusFloat[i], 1e-6 * std::max(1.0, std::abs(kAlusFloat[i]))) << "float output " << i;
+  }
+  std::vector<int64_t> k(kAlusInt.size());
+  std::memcpy(k.data(), r[1].data(), k.size() * sizeof(int64_t));
+  EXPECT_EQ(k, kAlusInt);
+}
+
+std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"), device_name);
+
+// ---- spelling --------------------------------------------------------------------------------
+
+const std::vector<UOpProgram>& hand_built() {
+  static const std::vector<UOpProgram> all{local_sum(), global_ids(), vectors(F32), vectors(DType::Float16), vectors(I32), gates(), alus(false)};
+  return all;
+}
+
+void expect_contains(const std::string& src, const std::vector<std::string>& parts) {
+  for (const std::string& part : parts) EXPECT_NE(src.find(part), std::string::npos) << "no `" << part << "` in\n" << src;
+}
+
+TEST(Spelling, EveryBackendRendersEveryHandBuiltProgram) {
+  for (const UOpProgram& p : hand_built())
+    for (const std::string& backend : backends()) {
+      try {
+        EXPECT_NE(render(backend, p).find(p.name), std::string::npos);
+      } catch (const Error& e) {
+        ADD_FAILURE() << backend << " on " << p.name << ": " << e.what();
+      }
+    }
+}
+
+TEST(Spelling, WorkgroupIdsMemoryAndBarriers) {
+  const UOpProgram p = local_sum();
+  expect_contains(render("opencl", p), {"__kernel void local_sum(", "int gidx0 = get_group_id(0);", "int lidx0 = get_local_id(0);",
+                                        "__local float temp0[4];", "barrier(CLK_LOCAL_MEM_FENCE);", "if ((lidx0<1)) {"});
+  expect_contains(render("cuda", p), {"extern \"C\" __global__ void local_sum(", "int gidx0 = blockIdx.x;", "int lidx0 = threadIdx.x;",
+                                      "__shared__ float temp0[4];", "__syncthreads();"});
+  expect_contains(render("metal", p), {"kernel void local_sum(", "device float* data0 [[buffer(0)]]",
+                                       "uint3 gid [[threadgroup_position_in_grid]]", "uint3 lid [[thread_position_in_threadgroup]]",
+                                       "int gidx0 = gid.x;", "threadgroup float temp0[4];",
+                                       "threadgroup_barrier(mem_flags::mem_threadgroup);"});
+  expect_contains(render("llvm", p), {"%temp0 = alloca [4 x float]", "getelementptr inbounds [4 x float], ptr %temp0, i32 0, i32",
+                                      "br i1", "label %if", "phi i32"});
+  expect_contains(render("c", p), {"float temp0[4];", "int core_id, int gidx0, int lidx0)"});
+}
+
+TEST(Spelling, GridIdsWhenThereAreNoLocalDims) {
+  const UOpProgram p = global_ids();
+  expect_contains(render("opencl", p), {"int gidx0 = get_global_id(0);", "int gidx1 = get_global_id(1);"});
+  expect_contains(render("cuda", p), {"int gidx0 = (blockIdx.x*blockDim.x+threadIdx.x);", "(blockIdx.y*blockDim.y+threadIdx.y)"});
+  expect_contains(render("metal", p), {"uint3 gid [[thread_position_in_grid]]", "int gidx1 = gid.y;"});
+  EXPECT_EQ(render("metal", p).find("lid"), std::string::npos);
+}
+
+TEST(Spelling, VectorTypes) {
+  expect_contains(render("opencl", vectors(F32)), {"*((__global const float4*)(data1+alu", "((float4)(1.0f,2.0f,3.0f,4.0f))", ".s3"});
+  expect_contains(render("cuda", vectors(F32)), {"make_float4(1.0f,2.0f,3.0f,4.0f)", "float4 acc0 = make_float4(0.0f,0.0f,0.0f,0.0f);", ".w"});
+  expect_contains(render("cuda", vectors(DType::Float16)), {"struct __align__(8) half4 { half x, y, z, w; };", "make_half4("});
+  expect_contains(render("metal", vectors(F32)), {"*((device const float4*)(data1+alu", "float4(1.0f,2.0f,3.0f,4.0f)"});
+  expect_contains(render("c", vectors(F32)), {"typedef float float4 __attribute__((aligned(16),vector_size(16)));", "((float4){1.0f,2.0f,3.0f,4.0f})"});
+  expect_contains(render("llvm", vectors(F32)), {"load <4 x float>", "fmul <4 x float>", "insertelement <4 x float>", "extractelement <4 x float>"});
+}
+
+TEST(Spelling, HalfMathCastsAndLiterals) {
+  const UOpProgram p = alus();
+  expect_contains(render("cuda", p), {"struct __align__(2) half", "((half)exp2f((float)val", "#define INFINITY"});
+  expect_contains(render("c", p), {"((_Float16)exp2f((float)val", "(-9223372036854775807ll-1)", "((int)(long long)"});
+  expect_contains(render("opencl", p), {"#pragma OPENCL EXTENSION cl_khr_fp16 : enable", "#pragma OPENCL EXTENSION cl_khr_fp64 : enable",
+                                        "(-9223372036854775807l-1)", "exp2(val"});
+  expect_contains(render("llvm", p), {"call float @llvm.exp2.f32", "fpext half", "fptrunc float", "sitofp i32", "@llvm.fptosi.sat.i64.f32",
+                                      "declare double @llvm.sqrt.f64(double)"});
+  expect_contains(render("llvm", vectors(DType::Float16)), {"store <4 x half> <half 0xH0000, half 0xH0000, half 0xH0000, half 0xH0000>, ptr %acc0",
+                                                            "insertelement <4 x half> poison, half 0xH3C00, i32 0"});
+  // Metal has no float64
+  try {
+    render("metal", p);
+    ADD_FAILURE() << "Metal rendered a float64 kernel";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "type");
+    EXPECT_EQ(std::string(e.what()), "Metal has no float64");
+  }
+}
+
+TEST(Spelling, MissingVectorTypesAndUnknownBackendsAreErrors) {
+  Builder b("bools");
+  const int out = b.global(DType::Bool, true);
+  const int t = b.cnst(true, DType::Bool);
+  b.store(out, b.cnst(int64_t{0}), b.add({.kind = UOpKind::Vectorize, .dtype = DType::Bool, .vec = 4, .srcs = {t, t, t, t}}));
+  for (const char* backend : {"c", "opencl"}) {
+    try {
+      render(backend, b.program());
+      ADD_FAILURE() << backend << " rendered a bool vector";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), "type");
+      EXPECT_NE(std::string(e.what()).find("4-wide vector of bool"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NE(render("metal", b.program()).find("bool4"), std::string::npos);
+  try {
+    render("ptx", b.program());
+    ADD_FAILURE() << "rendered an unknown backend";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'ptx' (backends: c, llvm, opencl, metal, cuda)");
+  }
+}
+
+TEST(Nvrtc, CompilesEveryHandBuiltProgram) {
+  const Nvrtc* nvrtc = nullptr;
+  try {
+    nvrtc = &Nvrtc::get();
+  } catch (const Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  for (const UOpProgram& p : hand_built()) {
+    try {
+      EXPECT_FALSE(nvrtc->compile(render("cuda", p), "compute_75").empty());
+    } catch (const Error& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+}
+
+TEST(Nvrtc, AFailedCompileShowsTheLogAndTheSource) {
+  const Nvrtc* nvrtc = nullptr;
+  try {
+    nvrtc = &Nvrtc::get();
+  } catch (const Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  try {
+    nvrtc->compile("extern \"C\" __global__ void k() { undefined_name = 1; }", "compute_75");
+    ADD_FAILURE() << "compiled";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "compile");
+    expect_contains(e.what(), {"undefined_name", "is undefined", "source:\nextern \"C\""});
+  }
+}
+
+}  // namespace
+}  // namespace tr
