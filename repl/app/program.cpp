@@ -1,5 +1,7 @@
 #include "repl/app/program.h"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "core/context.h"
@@ -10,6 +12,7 @@
 #include "repl/app/line_editor.h"
 #include "repl/app/repl_loop.h"
 #include "repl/app/settings_input.h"
+#include "repl/app/tui_session.h"
 #include "repl/diagnostic.h"
 
 namespace tr::repl {
@@ -87,6 +90,10 @@ int run_program(const std::vector<std::string>& args, std::istream& in, std::ost
     return 2;
   }
   if (script) return run_script(host, o);
+#ifdef TINYREPL_TUI
+  if (o.mode == Mode::Repl && terminal && isatty(STDOUT_FILENO))
+    if (const std::optional<int> status = run_tui_session(host, out, err)) return *status;
+#endif
   return run_session(host, in, out, terminal, o.mode);
 }
 

@@ -1,0 +1,72 @@
+#ifdef TINYREPL_TUI
+#include "repl/app/tui_session.h"
+
+#include <sstream>
+
+#include "repl/app/completion.h"
+#include "repl/app/line_editor.h"
+#include "repl/diagnostic.h"
+#include "repl/parser.h"
+#include "repl/source_error.h"
+#include "viz/tui/tui.h"
+
+namespace tr::repl {
+namespace {
+
+// Points a stream at another buffer while it lives.
+class Redirect {
+ public:
+  Redirect(std::ostream& s, std::streambuf* to) : s_(s), old_(s.rdbuf(to)) {}
+  ~Redirect() { s_.rdbuf(old_); }
+  Redirect(const Redirect&) = delete;
+  Redirect& operator=(const Redirect&) = delete;
+
+ private:
+  std::ostream& s_;
+  std::streambuf* old_;
+};
+
+TensorLookup tensor_of(const Session& session, const std::string& expr) {
+  try {
+    const Value v = session.evaluate(*parse_expression(expr));
+    if (const Tensor* t = v.get_if<Tensor>()) return {.tensor = t->node()};
+    return {.error = format_error("", "", 0, 0, 0, fmt::format("{} is a {}, not a tensor", expr, type_name(v)))};
+  } catch (const SourceError& e) {
+    return {.error = format_error("", expr, e.span().line, e.span().col, e.span().len, e.what())};
+  } catch (const Error& e) {
+    return {.error = format_error("", "", 0, 0, 0, e.what())};
+  }
+}
+
+}  // namespace
+
+std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& err) {
+  std::stringstream shown;
+  std::optional<int> status;
+  try {
+    const Redirect to_pane(out, shown.rdbuf()), errors_to_pane(err, shown.rdbuf());
+    TuiHost tui{
+        .execute = [&](const std::string& line) {
+          host.run_source(line, "");
+          std::string text = shown.str();
+          shown.str("");
+          return text;
+        },
+        .complete = [&](const std::string& line, size_t cursor) {
+          Completion c = complete(line, cursor, host.session());
+          return TuiCompletion{.start = c.start, .candidates = std::move(c.candidates), .files = c.files};
+        },
+        .tensor_of = [&](const std::string& expr) { return tensor_of(host.session(), expr); },
+        .history_file = history_path(),
+    };
+    status = run_tui(tui);
+  } catch (const std::runtime_error& e) {
+    err << "tinyrepl: " << e.what() << ": the plain REPL instead\n";
+    return std::nullopt;
+  }
+  host.finish();
+  return status;
+}
+
+}  // namespace tr::repl
+#endif
