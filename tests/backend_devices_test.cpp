@@ -1,0 +1,155 @@
+// The devices beyond CPU: which open and why the others cannot, tensors moved between devices,
+// compile errors that show the driver's log, the compile cache, kernel timing, and the grid a
+// kernel without local dims launches on.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/realize.h"
+#include "core/render/render.h"
+#include "devices/gpu_launch.h"
+#include "tests/tensor_testing.h"
+
+namespace tr {
+namespace {
+
+using testing::values;
+
+bool available(const std::string& dev) { return device_status(dev).empty(); }
+
+TEST(Registry, ListsEveryDeviceAndSaysWhyOneCannotOpen) {
+  std::vector<std::string> names;
+  for (const DeviceEntry& e : registered_devices()) names.push_back(e.name);
+  for (const char* want : {"CPU", "LLVM", "OPENCL", "CUDA", "METAL"})
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  EXPECT_EQ(device_status("CPU"), "");
+  const std::string metal = device_status("METAL");
+#ifdef __APPLE__
+  EXPECT_NE(metal.find("no Metal runtime"), std::string::npos) << metal;
+#else
+  EXPECT_NE(metal.find("only on macOS"), std::string::npos) << metal;
+#endif
+  const std::string cuda = device_status("CUDA");
+  if (!cuda.empty()) {
+    EXPECT_TRUE(cuda.find("libcuda") != std::string::npos || cuda.find("CUDA") != std::string::npos ||
+                cuda.find("NVRTC") != std::string::npos)
+        << cuda;
+    // a device that cannot open fails where it is used, with its reason, and nothing else breaks
+    EXPECT_TRUE(testing::throws([] { testing::tensor({1, 2}).to("CUDA"); }, "device", cuda, true));
+  }
+  EXPECT_TRUE(testing::has_values(testing::tensor({1, 2}).add(testing::tensor({3, 4})), {4, 6}));
+}
+
+TEST(Registry, GpuDevicesLaunchWithIds) {
+  for (const char* dev : {"OPENCL", "CUDA"}) {
+    if (!available(dev)) continue;
+    const Target t = device(dev).target();
+    EXPECT_TRUE(t.gpu) << dev;
+    EXPECT_TRUE(t.local_memory) << dev;
+    EXPECT_GE(t.max_local, 1) << dev;
+  }
+  if (available("LLVM")) {
+    EXPECT_FALSE(device("LLVM").target().gpu);
+  }
+}
+
+class Moves : public ::testing::TestWithParam<std::string> {};
+
+// Host -> device -> another device -> CPU, with a kernel on each device between the copies.
+TEST_P(Moves, BetweenDevices) {
+  const std::string dev = GetParam();
+  if (!available(dev)) GTEST_SKIP() << dev << " cannot open: " << device_status(dev);
+  const Tensor x = testing::tensor({1, 2, 3, 4, 5, 6}, {2, 3}).to(dev);
+  const Tensor y = x.mul(testing::tensor({2}).to(dev)).sum({{1}});
+  EXPECT_EQ(y.device(), canonical_device(dev));
+  const Tensor z = y.to("LLVM").add(testing::tensor({1}, DType::Float32).to("LLVM")).to("CPU");
+  EXPECT_TRUE(testing::has_values(z, {13, 31}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+UOpProgram copy_kernel() {
+  UOpProgram p;
+  p.name = "copy1";
+  p.globals = {DType::Float32, DType::Float32};
+  p.uops = {{.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .num = 0, .name = "data0", .writes = true},
+            {.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .num = 1, .name = "data1"},
+            {.kind = UOpKind::Const, .dtype = DType::Int32, .value = int64_t{0}},
+            {.kind = UOpKind::Load, .dtype = DType::Float32, .srcs = {1, 2}},
+            {.kind = UOpKind::Store, .srcs = {0, 2, 3}}};
+  return p;
+}
+
+TEST(OpenCL, ABuildErrorShowsTheDriversLogAndTheSource) {
+  if (!available("OPENCL")) GTEST_SKIP() << "OPENCL cannot open: " << device_status("OPENCL");
+  bool cached = false;
+  const std::string bad = "__kernel void copy1(__global float* data0) { data0[0] = undefined_name; }\n";
+  EXPECT_TRUE(testing::throws([&] { device("OPENCL").compile(copy_kernel(), bad, cached); }, "compile", "OpenCL build failed"));
+  EXPECT_TRUE(testing::throws([&] { device("OPENCL").compile(copy_kernel(), bad, cached); }, "compile", "undefined_name"));
+  EXPECT_TRUE(testing::throws([&] { device("OPENCL").compile(copy_kernel(), bad, cached); }, "compile", "source:\n" + bad));
+}
+
+// A kernel name that is no LLVM identifier makes IR that clang rejects.
+TEST(Llvm, AClangErrorShowsItsMessageAndTheSource) {
+  if (!available("LLVM")) GTEST_SKIP() << "LLVM cannot open: " << device_status("LLVM");
+  UOpProgram p = copy_kernel();
+  p.name = "bad name";
+  bool cached = false;
+  const auto compile = [&] { device("LLVM").compile(p, render("llvm", p), cached); };
+  EXPECT_TRUE(testing::throws(compile, "compile", "error:"));
+  EXPECT_TRUE(testing::throws(compile, "compile", "source:\ndefine void @bad name("));
+}
+
+class Compiled : public ::testing::TestWithParam<std::string> {};
+
+// A second compile of the same source comes from the on-disk cache, and the program still runs;
+// the kernel's time is measured by the device (events on GPUs) and is positive.
+TEST_P(Compiled, TheSecondTimeFromTheCacheAndTimed) {
+  const std::string dev = GetParam();
+  if (!available(dev)) GTEST_SKIP() << dev << " cannot open: " << device_status(dev);
+  Device& d = device(dev);
+  UOpProgram p = copy_kernel();
+  p.name = "copy_cached_" + std::to_string(std::hash<std::string>{}(dev + std::to_string(now_us())) % 100000000);
+  const std::string src = render(d.backend(), p);
+  bool first = true, second = false;
+  d.compile(p, src, first);
+  const auto program = d.compile(p, src, second);
+  EXPECT_FALSE(first);
+  EXPECT_TRUE(second);
+  const BufferRef out = d.alloc(DType::Float32, 1), in = d.alloc(DType::Float32, 1);
+  const float v = 4.5f;
+  d.copyin(*in, &v);
+  EXPECT_GT(program->run({out.get(), in.get()}, p.dims), 0);
+  float got = 0;
+  d.copyout(&got, *out);
+  EXPECT_EQ(got, 4.5f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, Compiled, ::testing::Values("LLVM", "OPENCL", "CUDA"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(GpuLaunch, LocalDimsAreTheKernelsOwn) {
+  const LaunchDims d{{3, 2, 1}, {4, 8, 1}};
+  const Grid g = grid_for(d, true, 256, {1024, 1024, 64});
+  EXPECT_EQ(g.groups, (std::array<int64_t, 3>{3, 2, 1}));
+  EXPECT_EQ(g.threads, (std::array<int64_t, 3>{4, 8, 1}));
+}
+
+TEST(GpuLaunch, WithoutLocalDimsWorkgroupsDivideTheGrid) {
+  Grid g = grid_for({{4096, 3, 1}, {1, 1, 1}}, false, 256, {1024, 1024, 64});
+  EXPECT_EQ(g.threads, (std::array<int64_t, 3>{256, 1, 1}));
+  EXPECT_EQ(g.groups, (std::array<int64_t, 3>{16, 3, 1}));
+  // 7 * 9 threads leave 4 of the 256 for z, and no size from 2 to 4 divides 5
+  g = grid_for({{7, 9, 5}, {1, 1, 1}}, false, 256, {1024, 1024, 64});
+  EXPECT_EQ(g.threads, (std::array<int64_t, 3>{7, 9, 1}));
+  EXPECT_EQ(g.groups, (std::array<int64_t, 3>{1, 1, 5}));
+  g = grid_for({{4099, 1, 1}, {1, 1, 1}}, false, 256, {1024, 1024, 64});  // a prime
+  EXPECT_EQ(g.threads[0], 1);
+  EXPECT_EQ(g.groups[0], 4099);
+}
+
+}  // namespace
+}  // namespace tr
