@@ -111,8 +111,9 @@ std::string usage_text() {
        tinyrepl [--json] -e 'CODE'        run CODE (statements separated by ';' or newlines)
        tinyrepl --help | --version
 
-An interactive session is the plain REPL: the curses TUI is not part of this build yet. With
-input from a pipe it reads the lines and prints each expression's value, as a Python shell does.
+On a terminal, `tinyrepl` is the curses TUI (panes for the kernels, AST, UOps, source and timings)
+in a build with it; otherwise, and with --plain, the plain REPL. With input from a pipe it reads the
+lines and prints each expression's value, as a Python shell does.
 
 options:
   --device NAME    default device for new tensors (CPU, LLVM, OPENCL, CUDA, METAL); env DEV

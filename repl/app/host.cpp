@@ -1,5 +1,6 @@
 #include "repl/app/host.h"
 
+#include <algorithm>
 #include <cctype>
 #include <new>
 
@@ -57,7 +58,8 @@ bool worth_saving(const Stmt& s) {
 Host::Host(HostConfig config, std::ostream& out, std::ostream& err)
     : config_(config),
       reporter_(make_reporter(config.json, out, err)),
-      session_([this](const PrintEvent& e) { reporter_->print(e, at_); }) {
+      session_([this](const PrintEvent& e) { reporter_->print(e, at_); }),
+      first_run_(history().size()) {
   set_run_listener([this](const RunRecord& r) { on_run(r); });
 }
 
@@ -130,7 +132,12 @@ void Host::report(const std::string& kind, const std::string& message, Span span
 
 void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}}); }
 
-void Host::finish() { reporter_->finish(); }
+void Host::finish() { reporter_->finish(session_runs()); }
+
+std::vector<RunRecord> Host::session_runs() const {
+  const std::vector<RunRecord>& all = history();
+  return {all.begin() + static_cast<long>(std::min(first_run_, all.size())), all.end()};
+}
 
 void Host::show(std::string_view command, std::string_view text) { reporter_->output(command, text, at_); }
 

@@ -43,7 +43,8 @@ class Host {
   // What the last statement that ran anything ran: the schedules of its realizes one after another
   // (print(x) realizes x, then maybe a contiguous copy to read it), with their runs.
   const Realization& last_run() const { return last_; }
-  const HostConfig& config() const { return config_; }
+  // Every kernel and copy this host has run (the process may have run others before it).
+  std::vector<RunRecord> session_runs() const;
   void show(std::string_view command, std::string_view text);
   // Between the stages of :step: false when the person wants to stop. Only a person at a terminal is
   // asked (set_pause); a script or a pipe gets every stage.
@@ -70,6 +71,7 @@ class Host {
   bool new_statement_ = true;  // current_ belongs to an earlier statement
   bool fresh_runs_ = false;    // a realize ran since look_at_runs
   Location at_;
+  size_t first_run_ = 0;  // history() before this host
   int depth_ = 0;            // scripts running inside scripts (:run)
   std::vector<std::string> statements_;
   std::function<bool(std::string_view)> pause_;

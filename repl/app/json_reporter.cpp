@@ -35,6 +35,6 @@ void JsonReporter::output(std::string_view command, std::string_view text, const
   emit(output_json(command, text, at));
 }
 
-void JsonReporter::finish() { emit(summary_json(history())); }
+void JsonReporter::finish(const std::vector<RunRecord>& runs) { emit(summary_json(runs)); }
 
 }  // namespace tr::repl

@@ -89,7 +89,7 @@ Status src(Host& h, const MetaCall& c) {
 Status time(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   if (c.size() == 1 && c.arg(0) != "all") c.fail(0, "command", "usage: :time [all]");
-  h.show(c.name(), timings_table(c.size() == 1 ? history() : h.last_run().runs));
+  h.show(c.name(), timings_table(c.size() == 1 ? h.session_runs() : h.last_run().runs));
   return Status::Ok;
 }
 
@@ -115,9 +115,10 @@ Status graph(Host& h, const MetaCall& c) {
 
 Status trace(Host& h, const MetaCall& c) {
   c.expect(1, 1);
-  c.checked(0, [&] { write_text_file(c.arg(0), chrome_trace(history())); });
+  const std::vector<RunRecord> runs = h.session_runs();
+  c.checked(0, [&] { write_text_file(c.arg(0), chrome_trace(runs)); });
   h.show(c.name(), fmt::format("wrote {}: {} kernels and copies (open it in ui.perfetto.dev or chrome://tracing)\n",
-                               c.arg(0), history().size()));
+                               c.arg(0), runs.size()));
   return Status::Ok;
 }
 

@@ -29,6 +29,14 @@ void apply_settings(const Options& o) {
   s.device = usable_device(o.device ? *o.device : s.device);
 }
 
+constexpr bool tui_built() {
+#ifdef TINYREPL_TUI
+  return true;
+#else
+  return false;
+#endif
+}
+
 std::string script_label(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 int run_script(Host& host, const Options& o) {
@@ -53,7 +61,7 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
       return answer && *answer != "q";
     });
     out << version_text().substr(0, version_text().size() - 1)
-        << (mode == Mode::Repl ? " (plain REPL: the TUI is not in this build yet)" : "")
+        << (mode == Mode::Repl && !tui_built() ? " (plain REPL: this build has no TUI)" : "")
         << " · :help for the commands, Ctrl-D to leave\n";
   }
   run_repl(host, editor);

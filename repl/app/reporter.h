@@ -3,6 +3,7 @@
 // event (--json). The host decides what happens; a reporter only decides how it looks.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/realize.h"
 #include "repl/print_event.h"
@@ -37,8 +38,8 @@ class Reporter {
   virtual void error(const Diagnostic& d) = 0;
   // What a meta command shows, or an interactive session's echo of a value.
   virtual void output(std::string_view command, std::string_view text, const Location& at) = 0;
-  // The end of a script or session: DEBUG's avg line, --json's summary.
-  virtual void finish() = 0;
+  // The end of a script or session: DEBUG's avg line, --json's summary of the session's runs.
+  virtual void finish(const std::vector<RunRecord>& runs) = 0;
 };
 
 }  // namespace tr::repl

@@ -35,6 +35,7 @@ void TextReporter::output(std::string_view, std::string_view text, const Locatio
   out_ << std::flush;
 }
 
-void TextReporter::finish() { out_ << debug_.summary(settings().debug) << std::flush; }
+// DebugOutput has counted the runs as they came, at the levels they came at
+void TextReporter::finish(const std::vector<RunRecord>&) { out_ << debug_.summary(settings().debug) << std::flush; }
 
 }  // namespace tr::repl

@@ -19,7 +19,7 @@ class TextReporter : public Reporter {
   void assertion(const Location& at, const Diagnostic* failure) override;
   void error(const Diagnostic& d) override;
   void output(std::string_view command, std::string_view text, const Location& at) override;
-  void finish() override;
+  void finish(const std::vector<RunRecord>& runs) override;
 
  private:
   std::ostream& out_;
