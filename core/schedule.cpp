@@ -27,7 +27,7 @@ class Scheduler {
   std::vector<ScheduleItem> items;
 
  private:
-  std::map<const LazyNode*, int> consumers_;
+  std::map<const LazyNode*, std::vector<const LazyNode*>> users_;  // base -> the unrealized bases reading it
   std::set<const LazyNode*> visited_;
   std::map<const LazyNode*, std::string> reasons_;  // nodes that get their own buffer, and why
   std::set<const LazyNode*> scheduled_;
@@ -41,13 +41,25 @@ class Scheduler {
     }
     for (const LazyRef& s : base->srcs) {
       const LazyRef b = base_of(s);
-      consumers_[b.get()]++;
+      users_[b.get()].push_back(base.get());
       if (base->op == Op::Copy) mark(b, "the source of a copy between devices");
       count_consumers(b);
     }
   }
 
   void mark(const LazyRef& n, std::string reason) { reasons_.emplace(n.get(), std::move(reason)); }
+
+  // Whether every use of n, followed up through the element-wise nodes that inline it, ends in the
+  // kernel that writes `root`: then fusing n there computes it once for all of them.
+  bool only_feeds(const LazyNode* n, const LazyNode* root) const {
+    const auto it = users_.find(n);
+    if (it == users_.end()) return true;
+    for (const LazyNode* u : it->second) {
+      if (u == root) continue;
+      if (u->buffer || reasons_.count(u) || is_reduce(u->op) || !only_feeds(u, root)) return false;
+    }
+    return true;
+  }
 
   void schedule(const LazyRef& n) {
     if (n->buffer || !scheduled_.insert(n.get()).second) return;
@@ -59,7 +71,7 @@ class Scheduler {
       return;
     }
     KernelBuilder kb{*this, n};
-    AstRef value = kb.build(n, ShapeTracker::contiguous(n->shape), false);
+    AstRef value = kb.build(n, ShapeTracker::contiguous(n->shape));
     ShapeTracker out = ShapeTracker::contiguous(n->shape);
     if (kb.reduce_shape && *kb.reduce_shape != n->shape) {
       // the reduce's output shape is the kernel's: its epilogue is read through a plain reshape
@@ -77,6 +89,7 @@ class Scheduler {
     std::vector<LazyRef> inputs{};
     std::vector<uint64_t> fused{};
     std::optional<Shape> reduce_shape{};  // set once the kernel holds a reduce
+    std::map<std::pair<const LazyNode*, std::string>, AstRef> built{};  // a node read twice the same way is one subtree
 
     int input_index(const LazyRef& b) {
       for (size_t i = 0; i < inputs.size(); i++)
@@ -91,39 +104,44 @@ class Scheduler {
     }
 
     // b seen through st: st reads b's contiguous result and has the kernel's current shape.
-    AstRef build(const LazyRef& b, const ShapeTracker& st, bool shared) {
+    AstRef build(const LazyRef& b, const ShapeTracker& st) {
+      const auto key = std::make_pair(b.get(), st.str());
+      if (const auto it = built.find(key); it != built.end()) return it->second;
+      return built[key] = make(b, st);
+    }
+
+    AstRef make(const LazyRef& b, const ShapeTracker& st) {
       if (b != root && (b->buffer || s.reasons_.count(b.get()))) return load(b, st);
       switch (b->op) {
         case Op::Const: return ast_const(std::get<ConstValue>(b->arg), b->dtype, st.simplify());
         case Op::Arange: return ast_arange(b->dtype, st.simplify());
-        case Op::Contiguous: return src(b, 0, st, shared);
-        case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st, shared);
+        case Op::Contiguous: return src(b, 0, st);
+        case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st);
         default: break;
       }
       fused.push_back(b->id);
       std::vector<AstRef> srcs;
-      for (size_t i = 0; i < b->srcs.size(); i++) srcs.push_back(src(b, i, st, shared));
+      for (size_t i = 0; i < b->srcs.size(); i++) srcs.push_back(src(b, i, st));
       return ast_alu(b->op, b->dtype, std::move(srcs));
     }
 
-    AstRef src(const LazyRef& b, size_t i, const ShapeTracker& st, bool shared) {
+    AstRef src(const LazyRef& b, size_t i, const ShapeTracker& st) {
       const LazyRef& x = b->srcs[i];
-      const LazyRef xb = base_of(x);
-      return build(xb, x->st().compose(st), shared || s.consumers_[xb.get()] > 1);
+      return build(base_of(x), x->st().compose(st));
     }
 
-    AstRef reduce(const LazyRef& b, const ShapeTracker& st, bool shared) {
+    AstRef reduce(const LazyRef& b, const ShapeTracker& st) {
       std::string why;
-      if (reduce_shape) {
-        why = "its result feeds another reduce, and a kernel holds one reduce";
-      } else if (!(st.contiguous() && st.size() == prod(b->shape))) {
+      if (!(st.contiguous() && st.size() == prod(b->shape))) {
         bool expands = false;
         for (const View& v : st.views())
           for (size_t d = 0; d < v.shape.size(); d++) expands = expands || (v.strides[d] == 0 && v.shape[d] > 1);
         why = expands ? "its result is expanded (broadcast) to a larger shape; fusing would redo the reduce for every element"
                       : "its result is read through a view (permute, pad, shrink or flip) that its own kernel cannot express";
-      } else if (b != root && (shared || s.consumers_[b.get()] > 1)) {
-        why = "its result is used more than once; computing it once is cheaper than fusing it into each use";
+      } else if (reduce_shape) {
+        why = "its result feeds another reduce, and a kernel holds one reduce";
+      } else if (b != root && !s.only_feeds(b.get(), root.get())) {
+        why = "its result is used more than once, by different kernels; computing it once is cheaper than redoing it in each";
       }
       if (!why.empty()) {
         s.mark(b, std::move(why));
@@ -132,8 +150,7 @@ class Scheduler {
       reduce_shape = b->shape;
       fused.push_back(b->id);
       const LazyRef& x = b->srcs[0];
-      const LazyRef xb = base_of(x);
-      AstRef in = build(xb, x->st(), shared || s.consumers_[xb.get()] > 1);
+      AstRef in = build(base_of(x), x->st());
       return ast_reduce(b->op, b->dtype, std::move(in), std::get<std::vector<int>>(b->arg));
     }
 
