@@ -1,0 +1,204 @@
+// The meta commands of SPEC section 3 in a piped session: what each shows, what each changes, and
+// the error each gives for a bad argument (pointing at it) while the session carries on.
+#include <gtest/gtest.h>
+
+#include "core/context.h"
+#include "tests/cli_testing.h"
+
+namespace tr::repl {
+namespace {
+
+using testing::read_file;
+using testing::Result;
+using testing::run_here;
+using testing::TempDir;
+
+// A session of these lines; errors must be exactly `errors` lines starting "error: ".
+Result session(const std::string& input, int errors = 0) {
+  Result r = run_here({}, input);
+  EXPECT_EQ(r.status, 0);
+  int n = 0;
+  for (size_t at = r.err.find("error: "); at != std::string::npos; at = r.err.find("error: ", at + 1)) n++;
+  EXPECT_EQ(n, errors) << r.err;
+  return r;
+}
+
+constexpr const char* kMatmul = "a = arange(16).reshape(4, 4).float()\nb = (a @ a).sum(axis=1)\n";
+
+TEST(Meta, VarsListsShapeDtypeDeviceAndRealized) {
+  const Result r = session("x = arange(6).reshape(2, 3)\ny = ones(2).contiguous().realize()\nn = 3\ns = 'hi'\n:vars\n");
+  EXPECT_CONTAINS(r.out, "name         type    shape          dtype    device  realized\n");
+  EXPECT_CONTAINS(r.out, "x            Tensor  (2, 3)         int32    CPU     lazy\n");
+  EXPECT_CONTAINS(r.out, "y            Tensor  (2,)           float32  CPU     realized\n");
+  EXPECT_CONTAINS(r.out, "n            int     = 3\n");
+  EXPECT_CONTAINS(r.out, "s            str     = 'hi'\n");
+}
+
+TEST(Meta, KernelsOfTheLastRealizeOrOfAnExpression) {
+  const Result none = session(":kernels\n");
+  EXPECT_CONTAINS(none.out, "no schedule yet");
+  const Result r = session(std::string(kMatmul) + ":kernels b\nprint(b)\n:kernels\n");
+  // :kernels b: the two reduces, without running them
+  EXPECT_CONTAINS(r.out, "  0 kernel  r_4_4_4");
+  EXPECT_CONTAINS(r.out, "why: its result feeds another reduce, and a kernel holds one reduce");
+  EXPECT_CONTAINS(r.out, "[ 260.  740. 1220. 1700.]");
+  // after print(b): everything that statement ran, numbered as K counts
+  const std::string after = r.out.substr(r.out.find("1700.]"));
+  EXPECT_CONTAINS(after, "  0 kernel  r_4_4_4");
+  EXPECT_CONTAINS(after, "  1 kernel  r_4_4");
+}
+
+TEST(Meta, AstUopsAndSourceOfKernelK) {
+  const Result r = session(std::string(kMatmul) + "print(b)\n:ast 0\n:uops 1\n:src 1 opencl\n:src cuda\n:src 0\n");
+  EXPECT_CONTAINS(r.out, "kernel 0 r_4_4_4 on CPU (opts: ");
+  EXPECT_CONTAINS(r.out, "━┳ STORE MemBuffer(idx=0, dtype=float");
+  EXPECT_CONTAINS(r.out, "kernel 1 r_4_4 on CPU");
+  EXPECT_CONTAINS(r.out, "DEFINE_GLOBAL  : ptr.float");
+  EXPECT_CONTAINS(r.out, "// opencl\n__kernel void r_4_4");
+  EXPECT_CONTAINS(r.out, "// cuda\n");
+  EXPECT_CONTAINS(r.out, "extern \"C\" __global__ void");
+  EXPECT_CONTAINS(r.out, "// c\n");
+}
+
+TEST(Meta, KernelsOfAnExpressionAreWhatTheViewsShow) {
+  const Result r = session(std::string(kMatmul) + ":kernels b\n:ast 1\n:src 1 metal\n");
+  EXPECT_CONTAINS(r.out, "kernel 1 r_4_4 on CPU");
+  EXPECT_CONTAINS(r.out, "━┳ SUM (1,)");
+  EXPECT_CONTAINS(r.out, "// metal\n#include <metal_stdlib>");
+}
+
+TEST(Meta, UnknownKernelsAndBackendsAreClearErrors) {
+  const Result r = session(std::string(kMatmul) + ":ast\nprint(b)\n:ast 9\n:src 0 fortran\n:uops x\n:kernels 3\nprint(1)\n", 5);
+  EXPECT_CONTAINS(r.err, "error: no schedule yet: realize something (print(x), x.realize()) or use :kernels x\n:ast\n^~~~\n");
+  EXPECT_CONTAINS(r.err, "error: no kernel 9 in the last schedule: it has 3 items (0..2)\n:ast 9\n     ^\n");
+  EXPECT_CONTAINS(r.err, "error: unknown backend 'fortran' (backends: c, ");
+  EXPECT_CONTAINS(r.err, ":src 0 fortran\n       ^~~~~~~\n");
+  EXPECT_CONTAINS(r.err, "error: expected a kernel index (0..2), not 'x'\n");
+  EXPECT_CONTAINS(r.err, "error: :kernels [x] needs a tensor, not int\n");
+  EXPECT_CONTAINS(r.out, "\n1\n");  // the session went on
+}
+
+TEST(Meta, TimeShowsTheLastRealizeAndTheSession) {
+  const Result r = session("x = arange(8).float()\nprint((x * 2).sum())\n:time\nprint(x.max())\n:time all\n:time now\n", 1);
+  EXPECT_CONTAINS(r.out, "kernel                   device         time    GFLOPS     GB/s\n");
+  EXPECT_CONTAINS(r.out, "total: 2 kernels, 0 copies");
+  const std::string all = r.out.substr(r.out.rfind("kernel                   device"));
+  EXPECT_CONTAINS(all, "total: 4 kernels, 0 copies");
+  EXPECT_CONTAINS(r.err, "error: usage: :time [all]\n");
+}
+
+TEST(Meta, ExplainTellsTheFusionStory) {
+  const Result r = session("x = arange(8).float()\nv = x.var()\n:explain v\n");
+  EXPECT_CONTAINS(r.out, "The lazy graph");
+  EXPECT_CONTAINS(r.out, "Realizing it runs 2 kernels");
+  EXPECT_CONTAINS(r.out, "it ends here because");
+}
+
+TEST(Meta, StepShowsEveryStageInOrderWithoutWaitingInAPipe) {
+  const Result r = session("x = tensor([1, 2])\ny = (x * tensor([3, 4])).sum()\n:step y\nprint(y)\n:step y\n");
+  const std::vector<std::string> stages{"── 1/7 the lazy graph ──", "── 2/7 the schedule ──", "── 3/7 kernel 2: its AST ──",
+                                        "── 4/7 kernel 2: its opts ──", "── 5/7 kernel 2: its UOps ──",
+                                        "── 6/7 kernel 2: its source ──", "── 7/7 the run ──"};
+  size_t at = 0;
+  for (const std::string& s : stages) {
+    const size_t next = r.out.find(s, at);
+    ASSERT_NE(next, std::string::npos) << s << " after " << at << " in\n" << r.out;
+    at = next;
+  }
+  EXPECT_CONTAINS(r.out, "copy    HOST -> CPU");
+  EXPECT_CONTAINS(r.out, "\n11\n");
+  // realized: nothing left to walk through but its graph and the news
+  EXPECT_CONTAINS(r.out, "── 2/2 the schedule ──\nnothing to run: it is realized already\n");
+}
+
+TEST(Meta, OptAppliesAnOptByHandAndOptsListsThem) {
+  const Result r = session(
+      "x = arange(64).float().reshape(8, 8)\nprint(x.sum(axis=1))\n:opts 0\n:opt 0 none\n:opt 0 upcast 0 4\n:opts 0\n"
+      ":uops 0\n:opt 0 UNROLL 9 2\n:opt 0 SPLIT 0 2\n:opt 7 UPCAST 0 2\n",
+      3);
+  EXPECT_CONTAINS(r.out, "dims (AXIS for :opt):\n");
+  EXPECT_CONTAINS(r.out, "kernel 0 r_8_8 on CPU (opts: none)");
+  EXPECT_CONTAINS(r.out, "opts: UPCAST(0, 4))");
+  EXPECT_CONTAINS(r.out, "tm ");
+  EXPECT_CONTAINS(r.out, " GFLOPS ");
+  EXPECT_CONTAINS(r.out, "upcast  size 4");
+  EXPECT_CONTAINS(r.err, ":opt 0 UNROLL 9 2\n^~~~~~~~~~~~~~~~~\n");
+  EXPECT_CONTAINS(r.err, "error: unknown opt 'SPLIT' (opts: UPCAST, UNROLL, LOCAL, GROUP, THREAD; or none)\n");
+  EXPECT_CONTAINS(r.err, "error: no kernel 7 in the last schedule");
+}
+
+TEST(Meta, GraphAndTraceWriteTheirFiles) {
+  const TempDir dir;
+  const std::string dot = dir.file("g.dot"), trace = dir.file("t.json");
+  const Result r = session("x = arange(4) * 2\n:graph x + 1\n:graph x " + dot + "\nprint(x.sum())\n:trace " + trace +
+                               "\n:trace /nonexistent/dir/t.json\n",
+                           1);
+  EXPECT_CONTAINS(r.out, "digraph tinyrepl {");
+  EXPECT_CONTAINS(r.out, "wrote " + dot);
+  EXPECT_CONTAINS(read_file(dot), "digraph tinyrepl {");
+  const auto trace_json = nlohmann::json::parse(read_file(trace));
+  EXPECT_FALSE(trace_json.at("traceEvents").empty());
+  EXPECT_CONTAINS(r.err, "error: cannot write '/nonexistent/dir/t.json'");
+}
+
+TEST(Meta, SaveWritesTheSuccessfulStatementsAndRunReplaysThem) {
+  const TempDir dir;
+  const std::string saved = dir.file("s.tg");
+  const Result r = session("a = tensor([1, 2, 3]); b = a * 2\nc = nope\n:debug\n:noopt on\nprint(b.sum())\n:vars\n:save " +
+                               saved + "\n:reset\n:vars\n:run " + saved + "\nb\n:run " + dir.file("missing.tg") + "\n",
+                           2);
+  EXPECT_EQ(read_file(saved), "a = tensor([1, 2, 3])\nb = a * 2\n:noopt on\nprint(b.sum())\n");
+  EXPECT_CONTAINS(r.out, "saved 4 statements to " + saved);
+  EXPECT_CONTAINS(r.out, "every name is forgotten\nno names yet");
+  EXPECT_CONTAINS(r.out, "12\n<Tensor (3,) dtypes.int on CPU");
+  EXPECT_CONTAINS(r.err, "error: cannot open '" + dir.file("missing.tg") + "': No such file or directory\n");
+}
+
+TEST(Meta, AScriptRunFromASessionReportsItsOwnFileAndStops) {
+  const TempDir dir;
+  const std::string inner = dir.write("inner.tg", "p = 1\nq = p + tensor([1]) + tensor([1, 2, 3]) + ones(2)\nr = 3\n");
+  const Result r = session(":run " + inner + "\np\nr\n", 2);
+  EXPECT_CONTAINS(r.err, inner + ":2:");
+  EXPECT_CONTAINS(r.out, "1\n");
+  EXPECT_CONTAINS(r.err, "error: name 'r' is not defined");
+  const std::string self = dir.file("self.tg");
+  dir.write("self.tg", ":run " + self + "\n");
+  const Result loop = session(":run " + self + "\nprint(2)\n", 1);
+  EXPECT_CONTAINS(loop.err, "scripts run inside each other 16 deep");
+  EXPECT_CONTAINS(loop.out, "2\n");
+}
+
+TEST(Meta, SettingsCommandsShowAndChangeTheSettings) {
+  const Result r = session(":device\n:device cpu\n:device nowhere\n:render opencl, cuda\n:render\n:render none\n"
+                           ":render nope\n:debug 1\nprint(arange(3).sum())\n:debug 0\n:debug six\n:noopt on\n:noopt\n"
+                           ":noopt maybe\n:beam 0\n:beam -2\n",
+                           5);
+  EXPECT_CONTAINS(r.out, "* CPU      available\n");
+  EXPECT_CONTAINS(r.out, "new tensors go to CPU\n");
+  EXPECT_CONTAINS(r.err, "error: unknown device 'nowhere' (devices: CPU");
+  EXPECT_CONTAINS(r.out, "render: opencl,cuda\n");
+  EXPECT_CONTAINS(r.out, "render: the device's own\n");
+  EXPECT_CONTAINS(r.out, "scheduled 1 kernels in ");
+  EXPECT_CONTAINS(r.err, "error: the debug level must be a whole number from 0 to 5, not 'six'\n:debug six\n       ^~~\n");
+  EXPECT_CONTAINS(r.out, "noopt on: kernels run without opts\nnoopt on: kernels run without opts\n");
+  EXPECT_CONTAINS(r.err, "error: :noopt must be on or off, not 'maybe'\n");
+  EXPECT_CONTAINS(r.err, "error: the beam width must be a whole number from 0 to 64, not '-2'\n");
+}
+
+TEST(Meta, NooptChangesWhatKernelsRunWith) {
+  const Result r = session(":noopt on\nx = arange(64).float()\nprint(x.sum())\n:opts\n");
+  EXPECT_CONTAINS(r.out, "(opts: none)");
+}
+
+TEST(Meta, HelpAndUnknownCommands) {
+  const Result r = session(":help\n:help sum\n:help keys\n:help nothing_at_all\n:kernal\n:quit now\n", 3);
+  EXPECT_CONTAINS(r.out, ":opt K OP AXIS AMOUNT");
+  EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False)\n");
+  EXPECT_CONTAINS(r.out, "Ctrl-D");
+  EXPECT_CONTAINS(r.err, "error: no help on 'nothing_at_all'\n");
+  EXPECT_CONTAINS(r.err, "error: unknown command ':kernal'; did you mean ':kernels'? (:help lists the commands)\n");
+  EXPECT_CONTAINS(r.err, "error: usage: :quit\n");
+}
+
+}  // namespace
+}  // namespace tr::repl
