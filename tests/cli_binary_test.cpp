@@ -1,0 +1,207 @@
+// The tinyrepl binary as a shell runs it: its forms, the environment variables and the options that
+// override them, standard input as a script and as a session, and (on a pseudo-terminal) the plain
+// REPL's readline editing, completion, continuation prompt and history file.
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+
+#include <chrono>
+
+#include "tests/cli_testing.h"
+
+namespace tr::repl {
+namespace {
+
+using testing::read_file;
+using testing::Result;
+using testing::run_binary;
+using testing::TempDir;
+
+TEST(Binary, HelpAndVersion) {
+  const Result help = run_binary({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_CONTAINS(help.out, "usage: tinyrepl");
+  const Result version = run_binary({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, std::string("tinyrepl ") + TINYREPL_VERSION + "\n");
+  const Result bad = run_binary({"--nope"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "error: unknown option '--nope'\nusage: tinyrepl --help\n");
+}
+
+TEST(Binary, ScriptsFromAFileFromRunAndFromStandardInput) {
+  const TempDir dir;
+  const std::string script = dir.write("s.tg", "x = arange(5)\nprint(x.sum())\nassert x.max() == 4\n");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{script}, {"run", script}}) {
+    const Result r = run_binary(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "10\n");
+  }
+  const std::string text = read_file(script);
+  for (const char* stdin_name : {"-", "/dev/stdin"}) {
+    const Result r = run_binary({"run", stdin_name}, text + "assert x.sum() == 11\n");
+    EXPECT_EQ(r.status, 1) << stdin_name;
+    EXPECT_EQ(r.out, "10\n");
+    EXPECT_CONTAINS(r.err, std::string(stdin_name) == "-" ? "<stdin>:4:" : "/dev/stdin:4:");
+  }
+}
+
+TEST(Binary, CodeFromDashE) {
+  const Result r = run_binary({"-e", "a = ones(2, 2)\nprint(a.sum(axis=0)); print(a.shape)"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "[2. 2.]\n(2, 2)\n");
+}
+
+TEST(Binary, EnvironmentVariablesAreDefaultsThatOptionsOverride) {
+  const std::string code = "print(arange(4).sum())\n:noopt\n:beam\n";
+  const Result env = run_binary({"-e", code}, "", {"DEBUG=2", "NOOPT=1", "BEAM=0"});
+  EXPECT_EQ(env.status, 0) << env.err;
+  EXPECT_CONTAINS(env.out, "*** CPU");
+  EXPECT_CONTAINS(env.out, "avg: ");
+  EXPECT_CONTAINS(env.out, "noopt on");
+  const Result flags = run_binary({"--debug", "0", "-e", code}, "", {"DEBUG=2"});
+  EXPECT_LACKS(flags.out, "*** CPU");
+  const Result beam = run_binary({"-e", ":beam"}, "", {"BEAM=3"});
+  EXPECT_EQ(beam.out, "beam 3\n");
+  const Result dev = run_binary({"-e", "print(1)"}, "", {"DEV=NOWHERE"});
+  EXPECT_EQ(dev.status, 2);
+  EXPECT_CONTAINS(dev.err, "error: unknown device 'NOWHERE'");
+  EXPECT_EQ(run_binary({"--device", "cpu", "-e", "print(1)"}, "", {"DEV=NOWHERE"}).status, 0);
+}
+
+TEST(Binary, APipedSessionEchoesValuesAndOutlivesItsErrors) {
+  const Result r = run_binary({}, "x = arange(3)\nx.sum().item()\ny = x.reshape(5)\nx + 1\nprint(x * 10)\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "3\n<Tensor (3,) dtypes.int on CPU, lazy>\n[ 0 10 20]\n");
+  EXPECT_EQ(r.err, "error: cannot reshape (3,) to (5,)\ny = x.reshape(5)\n      ^~~~~~~\n");
+}
+
+// The binary on a pseudo-terminal, typed at as a person types.
+class Terminal {
+ public:
+  Terminal(const std::vector<std::string>& args, const std::string& home) {
+    struct winsize size {};
+    size.ws_row = 24;
+    size.ws_col = 100;
+    pid_ = forkpty(&fd_, nullptr, nullptr, &size);
+    if (pid_ == 0) {
+      std::vector<std::string> argv_s{TINYREPL_BINARY};
+      argv_s.insert(argv_s.end(), args.begin(), args.end());
+      std::vector<char*> argv;
+      for (std::string& a : argv_s) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      setenv("HOME", home.c_str(), 1);
+      setenv("TERM", "xterm", 1);
+      unsetenv("INPUTRC");
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+  }
+  ~Terminal() {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (fd_ >= 0) close(fd_);
+  }
+  Terminal(const Terminal&) = delete;
+  Terminal& operator=(const Terminal&) = delete;
+
+  void type(const std::string& keys) { ASSERT_EQ(write(fd_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size())); }
+
+  // Reads until the screen has shown `text` since the last wait; false after 20 seconds.
+  bool wait_for(const std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (seen_.find(text, from_) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > deadline || !read_some()) return false;
+    }
+    from_ = seen_.find(text, from_) + text.size();
+    return true;
+  }
+
+  // The exit status once the program ends, -1 if it does not within 20 seconds.
+  int wait_exit() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      read_some();
+    }
+    return -1;
+  }
+
+  const std::string& seen() const { return seen_; }
+
+ private:
+  bool read_some() {
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) return true;
+    char buf[4096];
+    const ssize_t n = read(fd_, buf, sizeof buf);
+    if (n <= 0) return false;
+    seen_.append(buf, static_cast<size_t>(n));
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  bool exited_ = false;
+  std::string seen_;
+  size_t from_ = 0;
+};
+
+TEST(PlainRepl, ReadlineCompletesContinuesAndKeepsTheHistory) {
+#ifndef TINYREPL_HAVE_READLINE
+  GTEST_SKIP() << "this build has no GNU readline";
+#else
+  const TempDir home;
+  {
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    t.type("abcdef = arange(6)\r");
+    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    // Tab completes the variable, then the method after the dot
+    t.type("abcd\t.resh\t(3, 2)\r");
+    ASSERT_TRUE(t.wait_for("<Tensor (3, 2) dtypes.int on CPU, lazy>")) << t.seen();
+    t.type(":ker\tabcdef\r");
+    ASSERT_TRUE(t.wait_for("kernel  E_6")) << t.seen();
+    // an open bracket asks for more with the continuation prompt
+    t.type("print(abcdef.sum(\r");
+    ASSERT_TRUE(t.wait_for("... ")) << t.seen();
+    t.type("))\r");
+    ASSERT_TRUE(t.wait_for("15")) << t.seen();
+    t.type("nope\r");
+    ASSERT_TRUE(t.wait_for("error: name 'nope' is not defined")) << t.seen();
+    t.type(":quit\r");
+    EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+  }
+  const std::string history = read_file(home.file(".tinyrepl_history"));
+  EXPECT_CONTAINS(history, "abcdef = arange(6)\n");
+  EXPECT_CONTAINS(history, "abcdef.reshape(3, 2)\n");
+  EXPECT_CONTAINS(history, ":quit\n");
+  {
+    // the next session starts with that history: Up brings back ":quit"
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    t.type("\x1b[A\r");
+    EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+  }
+  {
+    // Ctrl-D leaves too, and saves what was typed
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    t.type("zz = 5\r");
+    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    t.type("\x04");
+    EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+  }
+  EXPECT_CONTAINS(read_file(home.file(".tinyrepl_history")), "zz = 5\n");
+#endif
+}
+
+}  // namespace
+}  // namespace tr::repl
