@@ -55,7 +55,7 @@ void HostData::set(int64_t i, const ConstValue& v) {
     case DType::UInt32: store(p, static_cast<uint32_t>(std::get<int64_t>(c))); break;
     case DType::Int64: store(p, std::get<int64_t>(c)); break;
     case DType::UInt64: store(p, static_cast<uint64_t>(std::get<int64_t>(c))); break;
-    case DType::Float16: store(p, float_to_half_bits(static_cast<float>(std::get<double>(c)))); break;
+    case DType::Float16: store(p, half_bits(std::get<double>(c))); break;
     case DType::Float32: store(p, static_cast<float>(std::get<double>(c))); break;
     case DType::Float64: store(p, std::get<double>(c)); break;
   }

@@ -104,18 +104,22 @@ int64_t as_int(const ConstValue& v) {
   return std::visit([](auto x) { return static_cast<int64_t>(x); }, v);
 }
 
-uint16_t float_to_half_bits(float f) {
-  const uint32_t x = std::bit_cast<uint32_t>(f);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  const uint32_t mag = x & 0x7fffffffu;
-  if (mag >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (mag > 0x7f800000u ? 0x200u : 0u));
-  if (mag >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to infinity
-  if (mag < 0x38800000u) {                                               // subnormal half or zero
-    const float scaled = std::bit_cast<float>(mag) * 16777216.0f;        // 2^24: half subnormal step becomes 1
-    return static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(scaled)));
+uint16_t half_bits(double d) {
+  const uint16_t sign = std::signbit(d) ? 0x8000u : 0u;
+  const double a = std::fabs(d);
+  if (std::isnan(d)) return sign | 0x7e00u;
+  if (a >= 65520.0) return sign | 0x7c00u;  // at or past the midpoint above 65504: infinity
+  // Scale onto the half's grid (exact: a power of two) and round once, ties to even.
+  if (a < 0x1p-14) return sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24));  // subnormal (or the smallest normal)
+  int e;
+  std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1): the half exponent is e - 1
+  double q = std::nearbyint(std::ldexp(a, 11 - e));  // in [1024, 2048]
+  if (q == 2048.0) {
+    q = 1024.0;
+    e++;
   }
-  const uint32_t rounded = mag + 0xfffu + ((mag >> 13) & 1u);  // round to nearest even on the dropped 13 bits
-  return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
+  if (e - 1 + 15 >= 31) return sign | 0x7c00u;
+  return sign | static_cast<uint16_t>(((e - 1 + 15) << 10) | (static_cast<int>(q) - 1024));
 }
 
 float half_bits_to_float(uint16_t h) {
@@ -132,7 +136,7 @@ float half_bits_to_float(uint16_t h) {
 
 double round_to(DType t, double x) {
   switch (t) {
-    case DType::Float16: return half_bits_to_float(float_to_half_bits(static_cast<float>(x)));
+    case DType::Float16: return half_bits_to_float(half_bits(x));
     case DType::Float32: return static_cast<float>(x);
     case DType::Float64: return x;
     default: return static_cast<double>(wrap_to(t, as_int(ConstValue{x})));

@@ -33,8 +33,8 @@ ConstValue cast_const(const ConstValue& v, DType t);
 double round_to(DType t, double x);
 int64_t wrap_to(DType t, int64_t x);
 
-// IEEE half conversions, exact round-to-nearest-even.
-uint16_t float_to_half_bits(float f);
+// IEEE half conversions: one rounding to nearest, ties to even, straight from double.
+uint16_t half_bits(double d);
 float half_bits_to_float(uint16_t h);
 
 }  // namespace tr

@@ -122,7 +122,19 @@ class Scheduler {
       fused.push_back(b->id);
       std::vector<AstRef> srcs;
       for (size_t i = 0; i < b->srcs.size(); i++) srcs.push_back(src(b, i, st));
-      return ast_alu(b->op, b->dtype, std::move(srcs));
+      const AstRef value = ast_alu(b->op, b->dtype, std::move(srcs));
+      // Masked positions read 0 from every source, and most ops map 0 to 0; these do not, so where the
+      // view hides the value it is zeroed explicitly (a True constant seen through st is the validity).
+      const bool zero_preserving = b->op != Op::Exp2 && b->op != Op::Log2 && b->op != Op::Recip;
+      if (zero_preserving || !masked(st)) return value;
+      return ast_alu(Op::Where, b->dtype, {ast_const(true, DType::Bool, st.simplify()), value,
+                                           ast_const(int64_t{0}, b->dtype, st.simplify())});
+    }
+
+    static bool masked(const ShapeTracker& st) {
+      for (const View& v : st.views())
+        if (v.mask) return true;
+      return false;
     }
 
     AstRef src(const LazyRef& b, size_t i, const ShapeTracker& st) {

@@ -111,9 +111,10 @@ Tensor where(const Tensor& c, const Tensor& a, const Tensor& b) { return c.where
 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   const auto [x, y] = Tensor::broadcasted(a.cast(DType::Float64), b.cast(DType::Float64));
-  const Tensor close = (x.sub(y)).abs().le(Tensor::scalar_like(y, atol).add(y.abs().mul(Tensor::scalar_like(y, rtol))));
-  // nan compares unequal, as in numpy's default
-  return std::get<bool>(close.logical_not().max().item()) == false;
+  // numpy's rule: |x - y| <= atol + rtol * |y|, equal infinities are close, nan is never close
+  const Tensor tol = Tensor::scalar_like(y, atol).add(y.abs().mul(Tensor::scalar_like(y, rtol)));
+  const Tensor close = x.sub(y).abs().le(tol).logical_or(x.eq(y));
+  return !std::get<bool>(close.logical_not().max().item());
 }
 
 int count_kernels(const std::vector<Tensor>& xs) {

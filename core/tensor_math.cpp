@@ -67,10 +67,12 @@ Tensor Tensor::ceil() const {
 }
 Tensor Tensor::round() const {
   if (!is_float(dtype())) return *this;
-  // half to even: x.5 goes down when trunc(x) is even and x > 0, up when it is odd
-  const Tensor half_trunc = trunc().div(c(*this, 2.0));
-  const Tensor even = half_trunc.trunc().eq(half_trunc);
-  return gt(c(*this, 0.0)).eq(even).where(sub(c(*this, 0.5)).ceil(), add(c(*this, 0.5)).floor());
+  // half to even from trunc and the exact remainder: x + 0.5 is not exact near 2^23, so it is never formed
+  const Tensor t = trunc();
+  const Tensor rest = sub(t).abs();
+  const Tensor odd = t.mul(c(t, 0.5)).trunc().mul(c(t, 2.0)).ne(t);
+  const Tensor away = rest.gt(c(rest, 0.5)).logical_or(rest.eq(c(rest, 0.5)).logical_and(odd));
+  return away.where(t.add(sign()), t);
 }
 Tensor Tensor::logical_not() const { return cast(DType::Bool).ne(full({}, true, DType::Bool, device()).expand(shape())); }
 
@@ -139,8 +141,12 @@ Tensor Tensor::lt(const Tensor& y) const {
   return a.binary(Op::CmpLt, b);
 }
 Tensor Tensor::gt(const Tensor& y) const { return y.lt(*this); }
-Tensor Tensor::le(const Tensor& y) const { return gt(y).logical_not(); }
-Tensor Tensor::ge(const Tensor& y) const { return lt(y).logical_not(); }
+// On floats "not greater" would hold for nan; Python's <= does not.
+Tensor Tensor::le(const Tensor& y) const {
+  if (is_float(promote(dtype(), y.dtype()))) return lt(y).logical_or(eq(y));
+  return gt(y).logical_not();
+}
+Tensor Tensor::ge(const Tensor& y) const { return y.le(*this); }
 Tensor Tensor::logical_and(const Tensor& y) const {
   const auto [a, b] = broadcasted(*this, y);
   if (is_float(a.dtype())) fail("type", "& needs bool or integer tensors, not {}", name(a.dtype()));

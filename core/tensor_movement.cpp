@@ -285,7 +285,9 @@ Tensor Tensor::dot(const Tensor& w) const {
   ws.insert(ws.end(), ones, 1);
   ws.insert(ws.end(), w.shape().end() - std::min(n2, 2), w.shape().end());
   const Tensor wt = w.reshape(ws).transpose(-1, -std::min(n2, 2));
-  return reshape(xs).mul(wt).sum(std::vector<int>{-1});
+  // summed in the accumulation dtype, returned in the operands' (int8 @ int8 is int8, as in tinygrad)
+  const Tensor prod = reshape(xs).mul(wt);
+  return prod.sum(std::vector<int>{-1}).cast(prod.dtype());
 }
 
 Tensor Tensor::matmul(const Tensor& w) const { return dot(w); }

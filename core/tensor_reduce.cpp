@@ -73,13 +73,16 @@ Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
   } else if (const auto split = split_axis(*this, axes, tr::prod(kept)); split) {
     // A long reduce to few outputs runs in two steps, as tinygrad's split_reduceop does, so that the
     // first step has enough outputs to spread over every core.
+    // The first step reduces everything but `parts` pieces of one axis; the second, those pieces.
     const auto [axis, parts] = *split;
     Shape two = shape();
     two[axis] = shape()[axis] / parts;
     two.insert(two.begin() + axis, parts);
-    Shape partial = shape();
+    std::vector<int> first;
+    for (int a : axes) first.push_back(a < axis ? a : a + 1);
+    Shape partial = kept;
     partial[axis] = parts;
-    return reshape(two).reduce(op, std::vector<int>{axis + 1}, false).reshape(partial).reduce(op, axes, keepdim);
+    return reshape(two).reduce(op, first, true).reshape(partial).reduce(op, axes, keepdim);
   } else if (!axes.empty()) {
     ret = Tensor(make_node(op, dtype(), kept, device(), {node_}, axes));
   }
@@ -94,9 +97,8 @@ Tensor Tensor::sum(const Axes& axis, bool keepdim) const {
   const Tensor r = cast(sum_acc_dtype(dtype())).reduce(Op::Sum, axis, keepdim);
   return dtype() == DType::Float16 ? r.cast(DType::Float16) : r;
 }
-Tensor Tensor::prod(const Axes& axis, bool keepdim) const {
-  return cast(sum_acc_dtype(dtype())).reduce(Op::Prod, axis, keepdim);
-}
+// tinygrad multiplies in the tensor's own dtype, unlike sum.
+Tensor Tensor::prod(const Axes& axis, bool keepdim) const { return reduce(Op::Prod, axis, keepdim); }
 Tensor Tensor::max(const Axes& axis, bool keepdim) const { return reduce(Op::ReduceMax, axis, keepdim); }
 Tensor Tensor::min(const Axes& axis, bool keepdim) const { return inverse().max(axis, keepdim).inverse(); }
 

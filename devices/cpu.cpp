@@ -36,7 +36,7 @@ class CpuDevice : public HostMemoryDevice {
     for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
     const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
                                          program.name, args);
-    const std::string flags = "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno";
+    const std::string flags = "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard";
     const std::string so = cached_file(version_ + flags + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.c") << full;
       std::string log;

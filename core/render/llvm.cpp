@@ -46,7 +46,7 @@ std::string intrinsic_suffix(DType t, int vec) {
 std::string scalar_literal(const ConstValue& v, DType t) {
   const ConstValue c = cast_const(v, t);
   if (t == DType::Bool) return std::get<bool>(c) ? "true" : "false";
-  if (t == DType::Float16) return fmt::format("0xH{:04X}", float_to_half_bits(static_cast<float>(std::get<double>(c))));
+  if (t == DType::Float16) return fmt::format("0xH{:04X}", half_bits(std::get<double>(c)));
   if (is_float(t)) return fmt::format("0x{:016X}", std::bit_cast<uint64_t>(std::get<double>(c)));
   // the two's complement value at the type's width, which LLVM reads for signed and unsigned alike
   const int bits = itemsize(t) * 8;
