@@ -18,7 +18,7 @@ using testing::Result;
 using testing::run_binary;
 using testing::TempDir;
 
-TEST(Binary, HelpAndVersion) {
+TEST(CliBinary, HelpAndVersion) {
   const Result help = run_binary({"--help"});
   EXPECT_EQ(help.status, 0);
   EXPECT_CONTAINS(help.out, "usage: tinyrepl");
@@ -30,7 +30,7 @@ TEST(Binary, HelpAndVersion) {
   EXPECT_EQ(bad.err, "error: unknown option '--nope'\nusage: tinyrepl --help\n");
 }
 
-TEST(Binary, ScriptsFromAFileFromRunAndFromStandardInput) {
+TEST(CliBinary, ScriptsFromAFileFromRunAndFromStandardInput) {
   const TempDir dir;
   const std::string script = dir.write("s.tg", "x = arange(5)\nprint(x.sum())\nassert x.max() == 4\n");
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{script}, {"run", script}}) {
@@ -47,13 +47,13 @@ TEST(Binary, ScriptsFromAFileFromRunAndFromStandardInput) {
   }
 }
 
-TEST(Binary, CodeFromDashE) {
+TEST(CliBinary, CodeFromDashE) {
   const Result r = run_binary({"-e", "a = ones(2, 2)\nprint(a.sum(axis=0)); print(a.shape)"});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "[2. 2.]\n(2, 2)\n");
 }
 
-TEST(Binary, EnvironmentVariablesAreDefaultsThatOptionsOverride) {
+TEST(CliBinary, EnvironmentVariablesAreDefaultsThatOptionsOverride) {
   const std::string code = "print(arange(4).sum())\n:noopt\n:beam\n";
   const Result env = run_binary({"-e", code}, "", {"DEBUG=2", "NOOPT=1", "BEAM=0"});
   EXPECT_EQ(env.status, 0) << env.err;
@@ -70,7 +70,7 @@ TEST(Binary, EnvironmentVariablesAreDefaultsThatOptionsOverride) {
   EXPECT_EQ(run_binary({"--device", "cpu", "-e", "print(1)"}, "", {"DEV=NOWHERE"}).status, 0);
 }
 
-TEST(Binary, APipedSessionEchoesValuesAndOutlivesItsErrors) {
+TEST(CliBinary, APipedSessionEchoesValuesAndOutlivesItsErrors) {
   const Result r = run_binary({}, "x = arange(3)\nx.sum().item()\ny = x.reshape(5)\nx + 1\nprint(x * 10)\n");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "3\n<Tensor (3,) dtypes.int on CPU, lazy>\n[ 0 10 20]\n");
@@ -154,7 +154,7 @@ class Terminal {
   size_t from_ = 0;
 };
 
-TEST(PlainRepl, ReadlineCompletesContinuesAndKeepsTheHistory) {
+TEST(CliPlainRepl, ReadlineCompletesContinuesAndKeepsTheHistory) {
 #ifndef TINYREPL_HAVE_READLINE
   GTEST_SKIP() << "this build has no GNU readline";
 #else

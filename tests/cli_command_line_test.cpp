@@ -32,7 +32,7 @@ std::string usage_error(std::vector<std::string> args) {
   return "";
 }
 
-TEST(CommandLine, EachFormOfSpecSectionOne) {
+TEST(CliCommandLine, EachFormOfSpecSectionOne) {
   EXPECT_EQ(parse({}).mode, Mode::Repl);
   EXPECT_EQ(parse({"--plain"}).mode, Mode::Plain);
   EXPECT_EQ(parse({"--help"}).mode, Mode::Help);
@@ -57,7 +57,7 @@ TEST(CommandLine, EachFormOfSpecSectionOne) {
   EXPECT_TRUE(parse({"--json", "-e", "1"}).json);
 }
 
-TEST(CommandLine, OptionsGoWithEveryForm) {
+TEST(CliCommandLine, OptionsGoWithEveryForm) {
   const Options o = parse({"--device", "cpu", "--debug", "3", "--noopt", "--beam", "2", "--render", "c,opencl", "x.tg"});
   EXPECT_EQ(o.device, "cpu");
   EXPECT_EQ(o.debug, 3);
@@ -75,7 +75,7 @@ TEST(CommandLine, OptionsGoWithEveryForm) {
   EXPECT_EQ(parse({"run", "x.tg", "--debug", "2"}).debug, 2);
 }
 
-TEST(CommandLine, MistakesAreUsageErrors) {
+TEST(CliCommandLine, MistakesAreUsageErrors) {
   EXPECT_EQ(usage_error({"--bogus"}), "unknown option '--bogus'");
   EXPECT_EQ(usage_error({"--debug", "two"}), "--debug expects a whole number, not 'two'");
   EXPECT_EQ(usage_error({"--debug"}), "--debug expects a value");
@@ -87,7 +87,7 @@ TEST(CommandLine, MistakesAreUsageErrors) {
   EXPECT_EQ(usage_error({"--plain", "a.tg"}), "'a.tg' cannot be combined with --plain");
 }
 
-TEST(CommandLine, UsageNamesEveryOptionAndTheExitStatuses) {
+TEST(CliCommandLine, UsageNamesEveryOptionAndTheExitStatuses) {
   const std::string u = usage_text();
   for (const char* word : {"--plain", "run", "--json", "-e", "--device", "--debug", "--noopt", "--beam", "--render",
                            "DEBUG", "NOOPT", "BEAM", "DEV", "exit status", "TUI"})
@@ -95,7 +95,7 @@ TEST(CommandLine, UsageNamesEveryOptionAndTheExitStatuses) {
   EXPECT_EQ(version_text(), std::string("tinyrepl ") + TINYREPL_VERSION + "\n");
 }
 
-TEST(SettingsInput, CheckedValuesAndTheirErrors) {
+TEST(CliSettingsInput, CheckedValuesAndTheirErrors) {
   EXPECT_EQ(bounded_int(" 3 ", 0, 5, "level"), 3);
   EXPECT_THROW(bounded_int("6", 0, 5, "level"), Error);
   EXPECT_THROW(bounded_int("-1", 0, 5, "level"), Error);
@@ -123,7 +123,7 @@ TEST(SettingsInput, CheckedValuesAndTheirErrors) {
   }
 }
 
-TEST(Continuation, OpenBracketsAndBackslashesAskForAnotherLine) {
+TEST(CliContinuation, OpenBracketsAndBackslashesAskForAnotherLine) {
   EXPECT_FALSE(input_continues("x = 1"));
   EXPECT_TRUE(input_continues("x = tensor([1,"));
   EXPECT_TRUE(input_continues("x = tensor([[1, 2],\n [3, 4]]"));
@@ -134,7 +134,7 @@ TEST(Continuation, OpenBracketsAndBackslashesAskForAnotherLine) {
   EXPECT_FALSE(input_continues(":kernels ("));
 }
 
-TEST(Help, EveryCommandFunctionAndMethodHasAnEntry) {
+TEST(CliHelp, EveryCommandFunctionAndMethodHasAnEntry) {
   for (const MetaCommand& c : meta_commands()) {
     EXPECT_CONTAINS(help_text(std::string(":") + std::string(c.name)), c.usage);
     EXPECT_CONTAINS(help_text("commands"), c.usage);
@@ -154,16 +154,16 @@ TEST(Help, EveryCommandFunctionAndMethodHasAnEntry) {
   }
 }
 
-class Completing : public ::testing::Test {
+class CliCompletion : public ::testing::Test {
  protected:
-  Completing() {
+  CliCompletion() {
     for (const Stmt& s : parse_program("alpha = arange(3); alpine = 2; beta = ones(2)")) session.execute(s);
   }
   Completion at_end(const std::string& line) { return complete(line, line.size(), session); }
   Session session{[](const PrintEvent&) {}};
 };
 
-TEST_F(Completing, NamesOfVariablesFunctionsAndDtypes) {
+TEST_F(CliCompletion, NamesOfVariablesFunctionsAndDtypes) {
   EXPECT_EQ(at_end("alp").candidates, (std::vector<std::string>{"alpha", "alpine"}));
   const Completion c = at_end("y = maximum(alpha, ze");
   EXPECT_EQ(c.start, 19u);
@@ -173,7 +173,7 @@ TEST_F(Completing, NamesOfVariablesFunctionsAndDtypes) {
   EXPECT_TRUE(at_end("qqq").candidates.empty());
 }
 
-TEST_F(Completing, MethodsAfterADotAndDtypesAfterDtypes) {
+TEST_F(CliCompletion, MethodsAfterADotAndDtypesAfterDtypes) {
   const Completion c = at_end("print(alpha.su");
   EXPECT_EQ(c.start, 6u);
   EXPECT_EQ(c.candidates, (std::vector<std::string>{"alpha.sub", "alpha.sum"}));
@@ -183,7 +183,7 @@ TEST_F(Completing, MethodsAfterADotAndDtypesAfterDtypes) {
   EXPECT_EQ(at_end("Tensor.ara").candidates, (std::vector<std::string>{"Tensor.arange"}));
 }
 
-TEST_F(Completing, MetaCommandsAndTheirArguments) {
+TEST_F(CliCompletion, MetaCommandsAndTheirArguments) {
   EXPECT_EQ(at_end(":k").candidates, (std::vector<std::string>{":kernels"}));
   EXPECT_EQ(at_end(":re").candidates, (std::vector<std::string>{":render", ":reset"}));
   EXPECT_EQ(at_end(":src 0 op").candidates, (std::vector<std::string>{"opencl"}));

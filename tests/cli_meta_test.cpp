@@ -25,7 +25,7 @@ Result session(const std::string& input, int errors = 0) {
 
 constexpr const char* kMatmul = "a = arange(16).reshape(4, 4).float()\nb = (a @ a).sum(axis=1)\n";
 
-TEST(Meta, VarsListsShapeDtypeDeviceAndRealized) {
+TEST(CliMeta, VarsListsShapeDtypeDeviceAndRealized) {
   const Result r = session("x = arange(6).reshape(2, 3)\ny = ones(2).contiguous().realize()\nn = 3\ns = 'hi'\n:vars\n");
   EXPECT_CONTAINS(r.out, "name         type    shape          dtype    device  realized\n");
   EXPECT_CONTAINS(r.out, "x            Tensor  (2, 3)         int32    CPU     lazy\n");
@@ -34,7 +34,7 @@ TEST(Meta, VarsListsShapeDtypeDeviceAndRealized) {
   EXPECT_CONTAINS(r.out, "s            str     = 'hi'\n");
 }
 
-TEST(Meta, KernelsOfTheLastRealizeOrOfAnExpression) {
+TEST(CliMeta, KernelsOfTheLastRealizeOrOfAnExpression) {
   const Result none = session(":kernels\n");
   EXPECT_CONTAINS(none.out, "no schedule yet");
   const Result r = session(std::string(kMatmul) + ":kernels b\nprint(b)\n:kernels\n");
@@ -48,7 +48,7 @@ TEST(Meta, KernelsOfTheLastRealizeOrOfAnExpression) {
   EXPECT_CONTAINS(after, "  1 kernel  r_4_4");
 }
 
-TEST(Meta, AstUopsAndSourceOfKernelK) {
+TEST(CliMeta, AstUopsAndSourceOfKernelK) {
   const Result r = session(std::string(kMatmul) + "print(b)\n:ast 0\n:uops 1\n:src 1 opencl\n:src cuda\n:src 0\n");
   EXPECT_CONTAINS(r.out, "kernel 0 r_4_4_4 on CPU (opts: ");
   EXPECT_CONTAINS(r.out, "━┳ STORE MemBuffer(idx=0, dtype=float");
@@ -60,14 +60,14 @@ TEST(Meta, AstUopsAndSourceOfKernelK) {
   EXPECT_CONTAINS(r.out, "// c\n");
 }
 
-TEST(Meta, KernelsOfAnExpressionAreWhatTheViewsShow) {
+TEST(CliMeta, KernelsOfAnExpressionAreWhatTheViewsShow) {
   const Result r = session(std::string(kMatmul) + ":kernels b\n:ast 1\n:src 1 metal\n");
   EXPECT_CONTAINS(r.out, "kernel 1 r_4_4 on CPU");
   EXPECT_CONTAINS(r.out, "━┳ SUM (1,)");
   EXPECT_CONTAINS(r.out, "// metal\n#include <metal_stdlib>");
 }
 
-TEST(Meta, UnknownKernelsAndBackendsAreClearErrors) {
+TEST(CliMeta, UnknownKernelsAndBackendsAreClearErrors) {
   const Result r = session(std::string(kMatmul) + ":ast\nprint(b)\n:ast 9\n:src 0 fortran\n:uops x\n:kernels 3\nprint(1)\n", 5);
   EXPECT_CONTAINS(r.err, "error: no schedule yet: realize something (print(x), x.realize()) or use :kernels x\n:ast\n^~~~\n");
   EXPECT_CONTAINS(r.err, "error: no kernel 9 in the last schedule: it has 3 items (0..2)\n:ast 9\n     ^\n");
@@ -78,7 +78,7 @@ TEST(Meta, UnknownKernelsAndBackendsAreClearErrors) {
   EXPECT_CONTAINS(r.out, "\n1\n");  // the session went on
 }
 
-TEST(Meta, TimeShowsTheLastRealizeAndTheSession) {
+TEST(CliMeta, TimeShowsTheLastRealizeAndTheSession) {
   const Result r = session("x = arange(8).float()\nprint((x * 2).sum())\n:time\nprint(x.max())\n:time all\n:time now\n", 1);
   EXPECT_CONTAINS(r.out, "kernel                   device         time    GFLOPS     GB/s\n");
   EXPECT_CONTAINS(r.out, "total: 2 kernels, 0 copies");
@@ -87,14 +87,14 @@ TEST(Meta, TimeShowsTheLastRealizeAndTheSession) {
   EXPECT_CONTAINS(r.err, "error: usage: :time [all]\n");
 }
 
-TEST(Meta, ExplainTellsTheFusionStory) {
+TEST(CliMeta, ExplainTellsTheFusionStory) {
   const Result r = session("x = arange(8).float()\nv = x.var()\n:explain v\n");
   EXPECT_CONTAINS(r.out, "The lazy graph");
   EXPECT_CONTAINS(r.out, "Realizing it runs 2 kernels");
   EXPECT_CONTAINS(r.out, "it ends here because");
 }
 
-TEST(Meta, StepShowsEveryStageInOrderWithoutWaitingInAPipe) {
+TEST(CliMeta, StepShowsEveryStageInOrderWithoutWaitingInAPipe) {
   const Result r = session("x = tensor([1, 2])\ny = (x * tensor([3, 4])).sum()\n:step y\nprint(y)\n:step y\n");
   const std::vector<std::string> stages{"── 1/7 the lazy graph ──", "── 2/7 the schedule ──", "── 3/7 kernel 2: its AST ──",
                                         "── 4/7 kernel 2: its opts ──", "── 5/7 kernel 2: its UOps ──",
@@ -111,7 +111,7 @@ TEST(Meta, StepShowsEveryStageInOrderWithoutWaitingInAPipe) {
   EXPECT_CONTAINS(r.out, "── 2/2 the schedule ──\nnothing to run: it is realized already\n");
 }
 
-TEST(Meta, OptAppliesAnOptByHandAndOptsListsThem) {
+TEST(CliMeta, OptAppliesAnOptByHandAndOptsListsThem) {
   const Result r = session(
       "x = arange(64).float().reshape(8, 8)\nprint(x.sum(axis=1))\n:opts 0\n:opt 0 none\n:opt 0 upcast 0 4\n:opts 0\n"
       ":uops 0\n:opt 0 UNROLL 9 2\n:opt 0 SPLIT 0 2\n:opt 7 UPCAST 0 2\n",
@@ -127,7 +127,7 @@ TEST(Meta, OptAppliesAnOptByHandAndOptsListsThem) {
   EXPECT_CONTAINS(r.err, "error: no kernel 7 in the last schedule");
 }
 
-TEST(Meta, GraphAndTraceWriteTheirFiles) {
+TEST(CliMeta, GraphAndTraceWriteTheirFiles) {
   const TempDir dir;
   const std::string dot = dir.file("g.dot"), trace = dir.file("t.json");
   const Result r = session("x = arange(4) * 2\n:graph x + 1\n:graph x " + dot + "\nprint(x.sum())\n:trace " + trace +
@@ -141,7 +141,7 @@ TEST(Meta, GraphAndTraceWriteTheirFiles) {
   EXPECT_CONTAINS(r.err, "error: cannot write '/nonexistent/dir/t.json'");
 }
 
-TEST(Meta, SaveWritesTheSuccessfulStatementsAndRunReplaysThem) {
+TEST(CliMeta, SaveWritesTheSuccessfulStatementsAndRunReplaysThem) {
   const TempDir dir;
   const std::string saved = dir.file("s.tg");
   const Result r = session("a = tensor([1, 2, 3]); b = a * 2\nc = nope\n:debug\n:noopt on\nprint(b.sum())\n:vars\n:save " +
@@ -154,7 +154,7 @@ TEST(Meta, SaveWritesTheSuccessfulStatementsAndRunReplaysThem) {
   EXPECT_CONTAINS(r.err, "error: cannot open '" + dir.file("missing.tg") + "': No such file or directory\n");
 }
 
-TEST(Meta, AScriptRunFromASessionReportsItsOwnFileAndStops) {
+TEST(CliMeta, AScriptRunFromASessionReportsItsOwnFileAndStops) {
   const TempDir dir;
   const std::string inner = dir.write("inner.tg", "p = 1\nq = p + tensor([1]) + tensor([1, 2, 3]) + ones(2)\nr = 3\n");
   const Result r = session(":run " + inner + "\np\nr\n", 2);
@@ -168,7 +168,7 @@ TEST(Meta, AScriptRunFromASessionReportsItsOwnFileAndStops) {
   EXPECT_CONTAINS(loop.out, "2\n");
 }
 
-TEST(Meta, SettingsCommandsShowAndChangeTheSettings) {
+TEST(CliMeta, SettingsCommandsShowAndChangeTheSettings) {
   const Result r = session(":device\n:device cpu\n:device nowhere\n:render opencl, cuda\n:render\n:render none\n"
                            ":render nope\n:debug 1\nprint(arange(3).sum())\n:debug 0\n:debug six\n:noopt on\n:noopt\n"
                            ":noopt maybe\n:beam 0\n:beam -2\n",
@@ -185,12 +185,12 @@ TEST(Meta, SettingsCommandsShowAndChangeTheSettings) {
   EXPECT_CONTAINS(r.err, "error: the beam width must be a whole number from 0 to 64, not '-2'\n");
 }
 
-TEST(Meta, NooptChangesWhatKernelsRunWith) {
+TEST(CliMeta, NooptChangesWhatKernelsRunWith) {
   const Result r = session(":noopt on\nx = arange(64).float()\nprint(x.sum())\n:opts\n");
   EXPECT_CONTAINS(r.out, "(opts: none)");
 }
 
-TEST(Meta, HelpAndUnknownCommands) {
+TEST(CliMeta, HelpAndUnknownCommands) {
   const Result r = session(":help\n:help sum\n:help keys\n:help nothing_at_all\n:kernal\n:quit now\n", 3);
   EXPECT_CONTAINS(r.out, ":opt K OP AXIS AMOUNT");
   EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False)\n");

@@ -12,7 +12,7 @@ using testing::Result;
 using testing::run_here;
 using testing::TempDir;
 
-TEST(Scripts, ExitStatusIsZeroOneOrTwo) {
+TEST(CliScripts, ExitStatusIsZeroOneOrTwo) {
   EXPECT_EQ(run_here({"-e", "x = tensor([1,2]); assert (x * tensor([3,4])).sum() == 11"}).status, 0);
   EXPECT_EQ(run_here({"-e", "assert tensor([1,2]).sum() == 4"}).status, 1);
   EXPECT_EQ(run_here({"-e", "x = tensor([1,2]) + tensor([1,2,3])"}).status, 2);  // shape
@@ -27,7 +27,7 @@ TEST(Scripts, ExitStatusIsZeroOneOrTwo) {
   EXPECT_EQ(run_here({"-e", "print(1)\n:quit\nassert False"}).status, 0);
 }
 
-TEST(Scripts, ErrorsNameFileLineAndColumnWithACaret) {
+TEST(CliScripts, ErrorsNameFileLineAndColumnWithACaret) {
   const TempDir dir;
   const std::string path = dir.write("bad.tg", "a = tensor([1, 2, 3])\n# a comment\nb = a.reshape(2, 2)\nprint(b)\n");
   const Result r = run_here({path});
@@ -36,27 +36,27 @@ TEST(Scripts, ErrorsNameFileLineAndColumnWithACaret) {
   EXPECT_EQ(r.err, path + ":3:7: error: cannot reshape (3,) to (2, 2)\nb = a.reshape(2, 2)\n      ^~~~~~~\n");
 }
 
-TEST(Scripts, AFailedAssertShowsBothSidesAndStopsTheScript) {
+TEST(CliScripts, AFailedAssertShowsBothSidesAndStopsTheScript) {
   const Result r = run_here({"-e", "x = arange(4)\nprint(x.sum())\nassert x.sum() == 7, \"sum\"\nprint(99)"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "6\n");
   EXPECT_EQ(r.err, "-e:3:16: error: assertion failed: sum (6 == 7)\nassert x.sum() == 7, \"sum\"\n               ^~\n");
 }
 
-TEST(Scripts, ASyntaxErrorAnywhereRunsNothing) {
+TEST(CliScripts, ASyntaxErrorAnywhereRunsNothing) {
   const Result r = run_here({"-e", "print(1)\nprint(2))"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_CONTAINS(r.err, "-e:2:9: error: ");
 }
 
-TEST(Scripts, ExpressionStatementsShowNothingInAScript) {
+TEST(CliScripts, ExpressionStatementsShowNothingInAScript) {
   const Result r = run_here({"-e", "1 + 1; print(3); arange(2)"});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "3\n");
 }
 
-TEST(PipedSession, AnErrorInTheMiddleKeepsTheNamesAndExitsZero) {
+TEST(CliPipedSession, AnErrorInTheMiddleKeepsTheNamesAndExitsZero) {
   const Result r = run_here({}, "x = tensor([1., 2., 3.])\ny = x * 2\nz = y + tensor([1, 2])\nprint(y)\nnope\n"
                                 "y.sum().item()\n\"text\"\nNone\n");
   EXPECT_EQ(r.status, 0);
@@ -66,28 +66,28 @@ TEST(PipedSession, AnErrorInTheMiddleKeepsTheNamesAndExitsZero) {
             "error: name 'nope' is not defined\nnope\n^~~~\n");
 }
 
-TEST(PipedSession, ContinuationLinesWhileABracketIsOpen) {
+TEST(CliPipedSession, ContinuationLinesWhileABracketIsOpen) {
   const Result r = run_here({}, "m = tensor([[1, 2],\n           [3, 4]])\nprint(m.sum(\naxis=0))\nm.shape\n");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "[4 6]\n(2, 2)\n");
   EXPECT_EQ(r.err, "");
 }
 
-TEST(PipedSession, AnOpenBracketAtTheEndIsAnError) {
+TEST(CliPipedSession, AnOpenBracketAtTheEndIsAnError) {
   const Result r = run_here({}, "print(1)\nx = tensor([1,\n");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "1\n");
   EXPECT_CONTAINS(r.err, "error: ");
 }
 
-TEST(PipedSession, QuitEndsItAndAssertsDoNotChangeTheStatus) {
+TEST(CliPipedSession, QuitEndsItAndAssertsDoNotChangeTheStatus) {
   const Result r = run_here({}, "assert 1 == 2\nprint(5)\n:quit\nprint(6)\n");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "5\n");
   EXPECT_EQ(r.err, "error: assertion failed: 1 == 2\nassert 1 == 2\n         ^~\n");
 }
 
-TEST(Debug, LevelOneNamesTheScheduleAndEachKernel) {
+TEST(CliDebug, LevelOneNamesTheScheduleAndEachKernel) {
   const Result r = run_here({"--debug", "1", "-e", "x = arange(8).float(); print((x * x).sum())"});
   EXPECT_EQ(r.status, 0);
   EXPECT_CONTAINS(r.out, "scheduled 1 kernels in ");
@@ -96,7 +96,7 @@ TEST(Debug, LevelOneNamesTheScheduleAndEachKernel) {
   EXPECT_LACKS(r.out, "avg:");
 }
 
-TEST(Debug, LevelTwoHasTinygradsLinesAndTheAvgSummaryAtTheEnd) {
+TEST(CliDebug, LevelTwoHasTinygradsLinesAndTheAvgSummaryAtTheEnd) {
   const Result r = run_here({"--debug", "2", "-e", "x = tensor([1, 2]); print((x * tensor([3, 4])).sum())"});
   EXPECT_EQ(r.status, 0);
   // kernel names are the process's: another test may have made an r_2 before (then r_2n1, ...)
@@ -109,7 +109,7 @@ TEST(Debug, LevelTwoHasTinygradsLinesAndTheAvgSummaryAtTheEnd) {
   EXPECT_EQ(r.out.find('\n', avg), r.out.size() - 1) << "avg: is the last line";
 }
 
-TEST(Debug, HigherLevelsAddTheAstTheSourceAndTheUOps) {
+TEST(CliDebug, HigherLevelsAddTheAstTheSourceAndTheUOps) {
   const std::string code = "print(arange(4).sum())";
   const Result three = run_here({"--debug", "3", "-e", code});
   EXPECT_CONTAINS(three.out, "━┳ STORE MemBuffer(idx=0, dtype=int");
@@ -125,7 +125,7 @@ TEST(Debug, HigherLevelsAddTheAstTheSourceAndTheUOps) {
 }
 
 // Every event of a --json run: the objects, one per line, of the kinds SPEC section 5 lists.
-class Json : public ::testing::Test {
+class CliJson : public ::testing::Test {
  protected:
   std::vector<nlohmann::json> events_of(const std::vector<std::string>& args) {
     const Result r = run_here(args);
@@ -141,7 +141,7 @@ class Json : public ::testing::Test {
   int status = -1;
 };
 
-TEST_F(Json, PrintScheduleKernelCopyAssertAndSummary) {
+TEST_F(CliJson, PrintScheduleKernelCopyAssertAndSummary) {
   const TempDir dir;
   const std::string path =
       dir.write("dot.tg", "x = tensor([1, 2])\ny = (x * tensor([3, 4])).sum()\nprint(y)\nassert y == 11\n"
@@ -210,7 +210,7 @@ TEST_F(Json, PrintScheduleKernelCopyAssertAndSummary) {
   for (const char* f : {"gflops", "gbs", "ms"}) EXPECT_TRUE(events.back()[f].is_number()) << f;
 }
 
-TEST_F(Json, AnErrorHasItsKindLineAndColumn) {
+TEST_F(CliJson, AnErrorHasItsKindLineAndColumn) {
   const auto events = events_of({"--json", "-e", "a = ones(2, 3)\nb = a + ones(4)\nprint(b)"});
   EXPECT_EQ(status, 2);
   const auto errors = only(events, "error");
@@ -224,7 +224,7 @@ TEST_F(Json, AnErrorHasItsKindLineAndColumn) {
   EXPECT_EQ(events.back()["event"], "summary");
 }
 
-TEST_F(Json, AFailedAssertIsAnAssertEventWithItsMessage) {
+TEST_F(CliJson, AFailedAssertIsAnAssertEventWithItsMessage) {
   const auto events = events_of({"--json", "-e", "x = arange(3)\nassert kernels(x) == 2"});
   EXPECT_EQ(status, 1);
   const auto asserts = only(events, "assert");
@@ -235,7 +235,7 @@ TEST_F(Json, AFailedAssertIsAnAssertEventWithItsMessage) {
   EXPECT_EQ(asserts[0]["message"], "assertion failed: 1 == 2");
 }
 
-TEST_F(Json, SourceForEachRenderBackendFromDebugFour) {
+TEST_F(CliJson, SourceForEachRenderBackendFromDebugFour) {
   const auto events = events_of({"--json", "--debug", "4", "--render", "c,opencl,metal", "-e", "print(arange(4).sum())"});
   EXPECT_EQ(status, 0);
   const auto sources = only(events, "source");
@@ -253,7 +253,7 @@ TEST_F(Json, SourceForEachRenderBackendFromDebugFour) {
   EXPECT_EQ(own[0]["backend"], "c");
 }
 
-TEST_F(Json, WhatACommandShowsIsAnOutputEventAndStdoutStaysJson) {
+TEST_F(CliJson, WhatACommandShowsIsAnOutputEventAndStdoutStaysJson) {
   const auto events = events_of({"--json", "-e", "print(arange(3).sum())\n:kernels\n:vars"});
   EXPECT_EQ(status, 0);
   const auto outputs = only(events, "output");
@@ -264,7 +264,7 @@ TEST_F(Json, WhatACommandShowsIsAnOutputEventAndStdoutStaysJson) {
   EXPECT_EQ(outputs[1]["command"], "vars");
 }
 
-TEST_F(Json, AStartUpErrorIsAnEventToo) {
+TEST_F(CliJson, AStartUpErrorIsAnEventToo) {
   const auto events = events_of({"--json", "--device", "NOPE", "-e", "print(1)"});
   EXPECT_EQ(status, 2);
   ASSERT_EQ(events.size(), 2u);
