@@ -93,7 +93,7 @@ void App::on_key(const Key& k) {
   }
   if (editing_) edit_key(k);
   else if (!step_ || !step_key(k)) pane_key(k);
-  refresh();
+  if (stale_) refresh();
 }
 
 void App::edit_key(const Key& k) {
@@ -176,7 +176,7 @@ void App::pane_key(const Key& k) {
     relayout();
   } else if (v == ctrl('D')) {
     quit_ = true;
-  } else if (v == ':' || (enter && focus_ == PaneId::Repl)) {
+  } else if (v == ':' || enter) {  // back to the input line, with the ':' of a meta command typed
     focus_ = PaneId::Repl;
     editing_ = true;
     if (zoomed_) relayout();
@@ -193,6 +193,7 @@ void App::move_focus(int step) {
 void App::move_selection(int to) {
   const int n = static_cast<int>(kernel_runs(runs_).size());
   if (n > 0) selected_ = std::clamp(to, 0, n - 1);
+  stale_ = true;
 }
 
 void App::scroll(int by) {
@@ -207,6 +208,7 @@ void App::set_tab(int tab) {
   if (tab < 0 || tab >= n) return;  // a digit beyond the last tab
   tab_ = tab;
   tab_chosen_ = true;
+  stale_ = true;
 }
 
 void App::submit(const std::string& raw) {
@@ -234,6 +236,7 @@ void App::execute(const std::string& line) {
     out = fmt::format("error: {}\n", e.what());
   }
   transcript_.add(line, out);
+  stale_ = true;
   top_[static_cast<int>(PaneId::Repl)] = 0;
   const std::vector<RunRecord>& h = history();
   if (h.size() > before) adopt({h.begin() + static_cast<std::ptrdiff_t>(before), h.end()});
@@ -256,6 +259,7 @@ void App::adopt(std::vector<RunRecord> runs) {
 }
 
 void App::start_step(const std::string& line, const std::string& expr) {
+  stale_ = true;  // the transcript gets the line, whatever comes of it
   if (expr.empty()) return transcript_.add(line, "usage: :step EXPR, e.g. :step (a*b).sum()\n");
   TensorLookup found;
   try {

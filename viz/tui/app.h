@@ -81,6 +81,7 @@ class App {
   bool help_ = false;
   bool quit_ = false;
   std::string message_;  // one key's worth of news on the status line
+  bool stale_ = true;    // what the panes show changed: rebuild their text (rendering is not free)
 
   std::array<PaneText, kPanes> panes_{};
   std::array<int, kPanes> top_{};

@@ -30,6 +30,7 @@ void App::relayout() {
 }
 
 void App::refresh() {
+  stale_ = false;
   const std::vector<int> kernels = kernel_runs(runs_);
   const bool any = selected_ >= 0 && selected_ < static_cast<int>(kernels.size());
   const KernelRecord* k = any ? &runs_[kernels[selected_]].kernel : nullptr;
@@ -77,7 +78,7 @@ std::string App::status_text() const {
   if (!message_.empty()) return message_;
   if (editing_)
     return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · Ctrl-D: quit";
-  return fmt::format("{}: Tab/Shift-Tab pane · ↑↓ PgUp PgDn Home End {} · ←→ 1-9 source tab · z zoom · Enter or : input · F1 keys",
+  return fmt::format("{}: Tab/Shift-Tab pane · ↑↓ PgUp PgDn Home End {} · ←→ 1-9 source tab · z zoom · Enter: input · F1 keys",
                      pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
 }
 
@@ -114,7 +115,7 @@ void App::draw_input() const {
   const int room = kInnerX + cols - x;
   const int shift = std::max(0, at - room + 1);  // keeps the cursor in view on a long line
   w.put(kInnerY, x, std::string_view(text).substr(skip_columns(text, shift)), room, editing_ ? A_NORMAL : A_DIM);
-  if (!editing_ && text.empty()) w.put(kInnerY, x, "(Enter or : to type here)", room, A_DIM);
+  if (!editing_ && text.empty()) w.put(kInnerY, x, "(Enter to type here)", room, A_DIM);
   wmove(w.get(), kInnerY, std::min(x + at - shift, kInnerX + cols - 1));
 }
 

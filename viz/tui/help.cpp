@@ -4,7 +4,7 @@ namespace tr::tui {
 
 std::string_view keys_help() {
   return "Tab, Shift-Tab      focus the next or previous pane (Tab completes while a line is typed)\n"
-         "Esc                 leave the input line; Enter or ':' goes back to it\n"
+         "Esc                 leave the input line; Enter goes back to it, ':' too, typed\n"
          "Up, Down            select a kernel (Kernels) or scroll the focused pane\n"
          "PgUp, PgDn          scroll a page (also the REPL's output while typing)\n"
          "Home, End           first and last kernel, or the top and bottom of the pane\n"

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Drives the real tinyrepl in a terminal: tmux runs it at 120x40, send-keys types, capture-pane reads
+# the screen, pane.py cuts one pane out of it. Usage: tui_test.sh PATH/TO/tinyrepl
+set -u
+
+tinyrepl=${1:?usage: tui_test.sh PATH/TO/tinyrepl}
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in tmux python3; do
+  command -v "$tool" >/dev/null || { echo "SKIP: the TUI test needs $tool, which is not installed"; exit 77; }
+done
+
+work=$(mktemp -d)
+sock="$work/tmux.sock"
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$work"' EXIT
+
+failures=0
+session=""
+screen() { t capture-pane -p -t "$session"; }
+pane() { screen | "$here/pane.py" "$1"; }
+fail() {
+  echo "FAIL: $*"
+  echo "---- the screen ----"
+  screen
+  echo "--------------------"
+  failures=$((failures + 1))
+}
+
+# Waits until pane $1 (a title's start) shows text matching the extended regex $2.
+expect() {
+  local title=$1 want=$2 what=${3:-"$1 shows /$2/"}
+  for _ in $(seq 1 100); do
+    grep -Eq -- "$want" <<<"$(pane "$title" 2>/dev/null)" && { echo "ok: $what"; return 0; }
+    sleep 0.1
+  done
+  fail "$what"
+  return 1
+}
+expect_no() {
+  local title=$1 unwanted=$2 what=${3:-"$1 does not show /$2/"}
+  if grep -Eq -- "$unwanted" <<<"$(pane "$title")"; then fail "$what"; else echo "ok: $what"; fi
+}
+expect_screen() {
+  local want=$1 what=$2
+  for _ in $(seq 1 100); do
+    grep -Eq -- "$want" <<<"$(screen)" && { echo "ok: $what"; return 0; }
+    sleep 0.1
+  done
+  fail "$what"
+}
+keys() {
+  t send-keys -t "$session" "$@"
+  sleep 0.3
+}
+line() {  # types one input line and runs it
+  t send-keys -t "$session" -l "$1"
+  t send-keys -t "$session" Enter
+  sleep 0.3
+}
+
+# A shell runs tinyrepl and says how it ended, so that quitting is seen on the screen. HOME keeps the
+# history away from the user's; NOOPT=1 keeps the loops that the opts would unroll.
+start() {
+  local previous=$session
+  session="tui$((${session#tui} + 1))"
+  t new-session -d -s "$session" -x 120 -y 40 \
+    "env HOME='$work' LANG=C.UTF-8 LC_ALL=C.UTF-8 NOOPT=1 '$tinyrepl'; echo \"tinyrepl exited with \$?\"; sleep 600"
+  [ -n "$previous" ] && t kill-session -t "$previous"
+  expect REPL '>>>' "the TUI starts"
+}
+
+start
+for title in Kernels Timings AST UOps Source REPL; do expect "$title" '.' "pane $title is on screen at 120x40"; done
+
+line 'a = tensor([1,2]); b = tensor([3,4]); print((a*b).sum())'
+expect REPL '^11 *$' "the REPL shows the dot product, 11"
+expect Kernels '^r_2 ' "Kernels lists r_2"
+expect Timings 'GFLOPS' "Timings has GFLOPS"
+expect Timings '^r_2 .*█' "Timings has a bar for r_2"
+expect Timings '^session total' "Timings has the session's totals"
+
+# Esc leaves the input line, Tab moves to Kernels, Home selects its first kernel: r_2
+keys Escape
+keys Tab
+keys Home
+expect AST 'STORE' "AST shows the STORE of r_2"
+expect AST 'ShapeTracker views' "AST shows the ShapeTracker views"
+expect UOps 'DEFINE_GLOBAL' "UOps shows DEFINE_GLOBAL"
+expect Source 'for \(int ridx0 = 0; ridx0 < 2; ridx0\+\+\)' "Source shows the loop in C"
+grep -q 'AST · r_2' <<<"$(screen)" || fail "the AST pane is titled with the selected kernel"
+
+# Each source tab by its number on the tab line
+tab() {
+  local n
+  n=$(pane Source | head -1 | grep -Eo "[0-9]+:$1" | cut -d: -f1)
+  [ -n "$n" ] || { fail "Source has a tab for $1"; return; }
+  keys "$n"
+  expect Source "\[$n:$1\]" "the $1 tab is selected"
+}
+tab opencl
+expect Source '__kernel void r_2' "OpenCL spells a kernel __kernel"
+tab cuda
+expect Source '__global__ void r_2' "CUDA spells a kernel __global__"
+tab metal
+expect Source 'kernel void r_2' "Metal spells a kernel 'kernel void'"
+keys Left
+expect Source '\[[0-9]+:opencl\]' "Left goes back a tab"
+keys Right
+expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
+
+# The second kernel of var: it reads x and the mean (idx=2), the first only x
+keys Enter
+line 'x = tensor([1.,2.,3.,4.]); print(x.var())'
+expect REPL '^1\.666666' "the REPL shows the variance"
+keys Escape
+keys Tab
+keys Home
+expect_no AST 'idx=2' "the first kernel of var reads one buffer"
+keys Down
+expect AST 'LOAD MemBuffer\(idx=2' "the second kernel of var reads the mean too"
+second=$(pane Kernels | sed -n 3p | awk '{print $1}')
+grep -q "AST · $second" <<<"$(screen)" || fail "the AST is the second kernel's ($second)"
+
+# Index spellings come with a GPU kernel: on the OPENCL device when it opens here
+keys Enter
+line ':device'
+if grep -Eq 'OPENCL +available' <<<"$(pane REPL)"; then
+  line ':device OPENCL'
+  line 'c = (arange(1024)*2).realize()'
+  expect Kernels '^E_1024' "an element-wise kernel ran on OPENCL"
+  keys Escape
+  keys BTab  # from the REPL back to Source, zoomed: a GPU kernel's signature is long
+  keys z
+  tab opencl
+  expect Source 'get_global_id' "OpenCL indexes with get_global_id"
+  tab cuda
+  expect Source 'blockIdx' "CUDA indexes with blockIdx"
+  tab metal
+  expect Source 'thread_position_in_grid' "Metal indexes with thread_position_in_grid"
+  keys z
+  keys Enter
+  line ':device CPU'
+else
+  echo "note: the OPENCL device does not open here; the index spellings of GPU kernels are not checked"
+fi
+
+# :step walks the stages, one key each, and says which
+keys Enter
+line ':step (a*b).sum()'
+expect 'Graph of (a*b).sum()' 'SUM' "step 1 shows the lazy graph in the AST pane"
+expect_screen 'Step 1/[0-9]+: the lazy graph' "step 1 explains itself"
+keys Space
+expect 'Schedule of' 'why:' "step 2 shows the schedule with its reasons"
+keys Space
+expect AST 'STORE' "step 3 shows the kernel's AST"
+expect_screen 'It ends here' "step 3 says why the kernel ends there"
+keys Space
+expect_screen 'the opts of r_2' "step 4 explains the opts"
+keys Space
+expect UOps 'RANGE' "step 5 shows the UOps"
+keys Space
+expect Source 'for \(int ridx0' "step 6 shows the source"
+keys Space
+expect_screen 'ran: 1 kernel' "the last step runs the kernel"
+expect Timings '^r_2 ' "and times it"
+keys Space
+expect_screen 'Enter: run' "the walk ends and the input line is back"
+
+# Errors and odd input keep the session
+line ')('
+expect REPL 'error' "a syntax error is shown"
+line ':step 3'
+expect REPL 'not a tensor' ":step of a number says it is not a tensor"
+keys C-v C-a Enter
+line 'print(a+b)'
+expect REPL '^\[4 6\]' "the session carries on with its names"
+
+# Keys, zoom, redraw
+keys F1
+expect Keys 'zoom' "F1 shows the keys"
+keys Escape
+keys Escape
+keys Tab
+keys Tab
+keys z
+grep -q ' Kernels ' <<<"$(screen)" && fail "z zooms the focused pane alone"
+expect Timings 'GFLOPS' "the zoomed pane fills the screen"
+keys z
+expect Kernels '.' "z again shows every pane"
+keys C-l
+expect REPL '>>>' "Ctrl-L redraws"
+
+# Resizing relays the panes; below 80x24 a message says why there are none
+t resize-window -t "$session" -x 80 -y 24
+sleep 0.5
+for title in Kernels Timings AST UOps Source REPL; do expect "$title" '.' "pane $title is on screen at 80x24"; done
+t resize-window -t "$session" -x 60 -y 20
+expect_screen 'at least 80x24' "below 80x24 the TUI says it needs more room"
+t resize-window -t "$session" -x 120 -y 40
+expect Kernels 'kernel' "back at 120x40 the panes return"
+
+keys Enter
+line ':quit'
+expect_screen 'tinyrepl exited with 0' ":quit leaves with status 0"
+grep -q 'print((a\*b).sum())' "$work/.tinyrepl_history" && echo "ok: the history file keeps the lines" ||
+  fail "the history file keeps the lines"
+
+start
+keys Up
+expect REPL '^>>> :quit' "Up recalls the last session's line"
+keys C-u
+keys C-d
+expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves with status 0"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures checks failed"
+  exit 1
+fi
+echo "all TUI checks passed"
