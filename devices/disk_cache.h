@@ -2,6 +2,7 @@
 // The on-disk compile cache shared by the devices that compile to files: $XDG_CACHE_HOME/tinyrepl
 // (or ~/.cache/tinyrepl), mode 0700, each entry named by a hash of what produced it and written by
 // an atomic rename, so a re-run compiles nothing and two processes never see half a file.
+#include <cstdint>
 #include <functional>
 #include <string>
 

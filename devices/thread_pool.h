@@ -1,6 +1,7 @@
 #pragma once
 // A fixed set of worker threads that run one parallel-for at a time: the CPU device's THREAD dim.
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
