@@ -26,7 +26,6 @@ class StepWalk {
   StepWalk(std::string expr, LazyRef x);
 
   const Stage& stage() const { return stages_[at_]; }
-  int at() const { return static_cast<int>(at_); }
   int count() const { return static_cast<int>(stages_.size()); }
   // Moves one stage; false at either end. Reaching the last stage runs the schedule (once).
   bool forward();

@@ -20,9 +20,6 @@ class Terminal {
   Terminal(const Terminal&) = delete;
   Terminal& operator=(const Terminal&) = delete;
 
-  int cols() const { return COLS; }
-  int rows() const { return LINES; }
-
  private:
   struct Delete {
     void operator()(SCREEN* s) const { delscreen(s); }
