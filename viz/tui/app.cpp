@@ -110,7 +110,10 @@ void App::edit_key(const Key& k) {
     case '\t':
       if (input_.text().empty()) return move_focus(1);
       break;
-    case kEsc: editing_ = false; return;
+    case kEsc:
+      if (!input_.message().empty()) break;  // readline's history search ends on Esc
+      editing_ = false;
+      return;
     case ctrl('C'): return input_.discard();
     case ctrl('Z'): return;  // suspending would leave the terminal in curses' modes
     default: break;
@@ -280,13 +283,7 @@ void App::start_step(const std::string& line, const std::string& expr) {
 void App::on_stage() {
   focus_ = step_->pane();
   editing_ = false;
-  if (step_->stage().kind == StageKind::Source) {
-    try {
-      tab_ = backend_index(device(step_->kernel()->device).backend());
-    } catch (const std::exception&) {
-      tab_ = 0;
-    }
-  }
+  if (step_->stage().kind == StageKind::Source) tab_ = backend_index(step_->backend());
   if (step_->stage().kind == StageKind::Run && !step_->runs().empty()) adopt(step_->runs());
   relayout();
 }

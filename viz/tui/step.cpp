@@ -26,9 +26,11 @@ StepWalk::StepWalk(std::string expr, LazyRef x) : expr_(std::move(expr)), x_(std
     const ScheduleItem& item = schedule_[i];
     if (item.kind == ScheduleItem::Kind::Copy) {
       lowered_.emplace_back();
+      backends_.emplace_back();
       continue;
     }
     lowered_.emplace_back(lower(item, item.outputs[0]->device));
+    backends_.push_back(device(lowered_.back()->device).backend());
     kernel_items_.push_back(static_cast<int>(i));
     for (StageKind k : {StageKind::Ast, StageKind::Opts, StageKind::Uops, StageKind::Source})
       stages_.push_back({k, static_cast<int>(i)});
@@ -64,6 +66,11 @@ void StepWalk::run() {
 const KernelRecord* StepWalk::kernel() const {
   const int item = stage().item;
   return item >= 0 && lowered_[item] ? &*lowered_[item] : nullptr;
+}
+
+const std::string& StepWalk::backend() const {
+  static const std::string none;
+  return stage().item >= 0 ? backends_[stage().item] : none;
 }
 
 PaneId StepWalk::pane() const {
@@ -115,7 +122,7 @@ std::string StepWalk::explanation() const {
                                 k->name, k->program.uops.size(), k->program.flops, k->program.bytes);
     case StageKind::Source:
       return head + fmt::format("the renderer spells the UOps of {} in {} for {}; Left/Right or 1-9 show them "
-                                "in every other backend.", k->name, device(k->device).backend(), k->device);
+                                "in every other backend.", k->name, backend(), k->device);
     case StageKind::Run:
       if (!run_error_.empty()) return head + fmt::format("running the schedule failed: {}", run_error_);
       return head + fmt::format("{} ran: {} and {} in {:.3f} ms. Timings shows each one's time, GFLOPS and "

@@ -39,6 +39,7 @@ class StepWalk {
   // The records of the run (after the last stage), for the Kernels and Timings panes.
   const std::vector<RunRecord>& runs() const { return runs_; }
   const KernelRecord* kernel() const;  // the current kernel stage's kernel, lowered as it will run
+  const std::string& backend() const;  // the renderer of that kernel's device ("" outside a kernel's stages)
 
  private:
   void run();
@@ -48,6 +49,7 @@ class StepWalk {
   LazyRef x_;
   std::vector<ScheduleItem> schedule_;
   std::vector<std::optional<KernelRecord>> lowered_;  // per schedule item; none for copies
+  std::vector<std::string> backends_;                  // per schedule item; "" for copies
   std::vector<int> kernel_items_;
   std::vector<Stage> stages_;
   size_t at_ = 0;

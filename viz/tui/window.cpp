@@ -12,11 +12,16 @@
 namespace tr::tui {
 
 Terminal::Terminal() : screen_(newterm(nullptr, stdout, stdin)) {
-  if (!screen_) {
-    const char* term = std::getenv("TERM");
-    throw std::runtime_error(fmt::format("curses cannot drive the terminal '{}'", term ? term : ""));
-  }
+  const char* term = std::getenv("TERM");
+  const std::string why = fmt::format("curses cannot drive the terminal '{}'", term ? term : "");
+  if (!screen_) throw std::runtime_error(why);
   set_term(screen_.get());
+  // A terminal that cannot move its cursor (TERM=dumb) would print the panes as one long line.
+  const char* move = tigetstr("cup");
+  if (move == nullptr || move == reinterpret_cast<char*>(-1)) {
+    endwin();
+    throw std::runtime_error(why);
+  }
   raw();
   noecho();
   nonl();
