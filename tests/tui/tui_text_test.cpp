@@ -28,6 +28,13 @@ TEST(TuiText, FitStopsBeforeACharacterThatWouldOverflow) {
   EXPECT_EQ(skip_columns("日本x", 2), 3u);
 }
 
+TEST(TuiText, Utf8EncodesTypedCharacters) {
+  EXPECT_EQ(utf8(U'a'), "a");
+  EXPECT_EQ(utf8(U'é'), "\xc3\xa9");
+  EXPECT_EQ(utf8(U'━'), "━");
+  EXPECT_EQ(utf8(U'😀'), "\xf0\x9f\x98\x80");
+}
+
 TEST(TuiText, SplitLinesDropsTheFinalNewlineOnly) {
   EXPECT_EQ(split_lines("a\n\nb\n"), (std::vector<std::string>{"a", "", "b"}));
   EXPECT_TRUE(split_lines("").empty());

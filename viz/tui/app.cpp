@@ -18,27 +18,6 @@ constexpr int ctrl(char c) { return c & 0x1f; }
 constexpr int kEsc = 27;
 constexpr int kFar = 1 << 24;  // Home and End: further than any pane scrolls
 
-std::string utf8(int c) {
-  std::string s;
-  const auto u = static_cast<unsigned>(c);
-  if (u < 0x80) {
-    s += static_cast<char>(u);
-  } else if (u < 0x800) {
-    s += static_cast<char>(0xc0 | (u >> 6));
-    s += static_cast<char>(0x80 | (u & 0x3f));
-  } else if (u < 0x10000) {
-    s += static_cast<char>(0xe0 | (u >> 12));
-    s += static_cast<char>(0x80 | ((u >> 6) & 0x3f));
-    s += static_cast<char>(0x80 | (u & 0x3f));
-  } else {
-    s += static_cast<char>(0xf0 | (u >> 18));
-    s += static_cast<char>(0x80 | ((u >> 12) & 0x3f));
-    s += static_cast<char>(0x80 | ((u >> 6) & 0x3f));
-    s += static_cast<char>(0x80 | (u & 0x3f));
-  }
-  return s;
-}
-
 // How readline's default bindings spell the keys curses has decoded.
 std::string_view key_sequence(int code) {
   switch (code) {
@@ -105,7 +84,7 @@ void App::edit_key(const Key& k) {
       default: return feed_input(key_sequence(k.value));
     }
   }
-  if (k.alt) return feed_input("\033" + utf8(k.value));
+  if (k.alt) return feed_input("\033" + utf8(static_cast<char32_t>(k.value)));
   switch (k.value) {
     case '\t':
       if (input_.text().empty()) return move_focus(1);
@@ -118,7 +97,7 @@ void App::edit_key(const Key& k) {
     case ctrl('Z'): return;  // suspending would leave the terminal in curses' modes
     default: break;
   }
-  feed_input(utf8(k.value));
+  feed_input(utf8(static_cast<char32_t>(k.value)));
 }
 
 void App::feed_input(std::string_view bytes) {

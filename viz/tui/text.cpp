@@ -36,6 +36,27 @@ int char_width(char32_t c) {
 
 }  // namespace
 
+std::string utf8(char32_t c) {
+  std::string s;
+  const auto byte = [&](unsigned b) { s += static_cast<char>(b); };
+  if (c < 0x80) {
+    byte(c);
+  } else if (c < 0x800) {
+    byte(0xc0 | (c >> 6));
+    byte(0x80 | (c & 0x3f));
+  } else if (c < 0x10000) {
+    byte(0xe0 | (c >> 12));
+    byte(0x80 | ((c >> 6) & 0x3f));
+    byte(0x80 | (c & 0x3f));
+  } else {
+    byte(0xf0 | (c >> 18));
+    byte(0x80 | ((c >> 12) & 0x3f));
+    byte(0x80 | ((c >> 6) & 0x3f));
+    byte(0x80 | (c & 0x3f));
+  }
+  return s;
+}
+
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> lines;
   size_t start = 0;

@@ -7,6 +7,8 @@
 
 namespace tr::tui {
 
+// A character typed, as the bytes readline reads.
+std::string utf8(char32_t c);
 // The lines of text; a final newline ends the last line rather than starting an empty one.
 std::vector<std::string> split_lines(std::string_view text);
 // The line as a terminal may show it: tabs expanded to 8-column stops; control characters, escape
