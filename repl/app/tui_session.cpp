@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "repl/app/completion.h"
 #include "repl/app/line_editor.h"
 #include "repl/diagnostic.h"
