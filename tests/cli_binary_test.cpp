@@ -1,6 +1,6 @@
 // The tinyrepl binary as a shell runs it: its forms, the environment variables and the options that
 // override them, standard input as a script and as a session, and (on a pseudo-terminal) the plain
-// REPL's readline editing, completion, continuation prompt and history file.
+// REPL's readline editing, completion, continuation prompt, Ctrl-C and history file.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <pty.h>
@@ -154,7 +154,7 @@ class Terminal {
   size_t from_ = 0;
 };
 
-TEST(CliPlainRepl, ReadlineCompletesContinuesAndKeepsTheHistory) {
+TEST(CliPlainRepl, ReadlineCompletesContinuesInterruptsAndKeepsTheHistory) {
 #ifndef TINYREPL_HAVE_READLINE
   GTEST_SKIP() << "this build has no GNU readline";
 #else
@@ -173,9 +173,16 @@ TEST(CliPlainRepl, ReadlineCompletesContinuesAndKeepsTheHistory) {
     t.type("print(abcdef.sum(\r");
     ASSERT_TRUE(t.wait_for("... ")) << t.seen();
     t.type("))\r");
-    ASSERT_TRUE(t.wait_for("15")) << t.seen();
+    ASSERT_TRUE(t.wait_for("15\r\n")) << t.seen();
     t.type("nope\r");
     ASSERT_TRUE(t.wait_for("error: name 'nope' is not defined")) << t.seen();
+    // Ctrl-C drops the line being typed, a continued input included, and the session goes on
+    t.type("print(abcdef.max(\r");
+    ASSERT_TRUE(t.wait_for("... ")) << t.seen();
+    t.type("1 +\x03");
+    ASSERT_TRUE(t.wait_for("^C")) << t.seen();
+    t.type("print(abcdef.min() + 40 + 2)\r");
+    ASSERT_TRUE(t.wait_for("42\r\n")) << t.seen();
     t.type(":quit\r");
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }

@@ -1,9 +1,17 @@
 #include "repl/app/line_editor.h"
 
+#include <signal.h>
+#include <sys/select.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #ifdef TINYREPL_HAVE_READLINE
 #include <readline/history.h>
@@ -15,11 +23,37 @@ namespace {
 
 constexpr int kHistoryLines = 1000;
 
+volatile std::sig_atomic_t interrupted = 0;
+
+void on_interrupt(int) { interrupted = 1; }
+
+// Ctrl-C goes to on_interrupt while the prompt waits; at any other time it ends the program as usual,
+// since a running kernel cannot be stopped halfway.
+class CatchInterrupt {
+ public:
+  CatchInterrupt() {
+    interrupted = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR
+    sigaction(SIGINT, &sa, &old_);
+  }
+  ~CatchInterrupt() { sigaction(SIGINT, &old_, nullptr); }
+  CatchInterrupt(const CatchInterrupt&) = delete;
+  CatchInterrupt& operator=(const CatchInterrupt&) = delete;
+
+ private:
+  struct sigaction old_ {};
+};
+
 #ifdef TINYREPL_HAVE_READLINE
 // readline is one global state with C callbacks: the editor that owns it is remembered here.
 const Completer* active_completer = nullptr;
 std::vector<std::string> pending;  // the candidates readline is asking for, one by one
 size_t pending_next = 0;
+std::optional<std::string> got;    // the line the callback interface handed over
+bool got_end = false;
 
 char* next_candidate(const char*, int state) {
   if (state == 0) pending_next = 0;
@@ -35,6 +69,42 @@ char** attempt_completion(const char*, int, int end) {
   rl_completion_append_character = c.candidates.size() == 1 && c.candidates[0].starts_with(':') ? ' ' : '\0';
   pending = c.candidates;
   return rl_completion_matches("", next_candidate);
+}
+
+void on_line(char* line) {
+  rl_callback_handler_remove();  // the prompt is done: no redisplay of it after the line
+  if (!line) {
+    got_end = true;
+    return;
+  }
+  got = line;
+  std::free(line);
+}
+
+// readline's callback interface, so that the wait for a key can notice Ctrl-C.
+Input read_with_readline(const std::string& prompt) {
+  const CatchInterrupt catching;
+  got.reset();
+  got_end = false;
+  rl_callback_handler_install(prompt.c_str(), on_line);
+  while (!got && !got_end) {
+    fd_set fds;
+    FD_ZERO(&fds);
+    FD_SET(fileno(rl_instream), &fds);
+    const int ready = select(fileno(rl_instream) + 1, &fds, nullptr, nullptr, nullptr);
+    if (interrupted) {
+      rl_free_line_state();
+      rl_callback_sigcleanup();
+      rl_callback_handler_remove();
+      std::fputs("^C\n", rl_outstream);
+      return {Input::Kind::Interrupt, ""};
+    }
+    if (ready < 0 && errno != EINTR) break;
+    if (ready > 0) rl_callback_read_char();
+  }
+  if (got) return {Input::Kind::Line, *got};
+  rl_callback_handler_remove();
+  return {Input::Kind::End, ""};
 }
 #endif
 
@@ -52,6 +122,7 @@ LineEditor::LineEditor(std::istream& in, bool terminal, Completer completer)
   if (!readline_) return;
   active_completer = &completer_;
   rl_readline_name = "tinyrepl";
+  rl_catch_signals = 0;  // Ctrl-C is the prompt's (CatchInterrupt), not readline's
   rl_completer_word_break_characters = kWordBreaks.data();
   rl_attempted_completion_function = attempt_completion;
   stifle_history(kHistoryLines);
@@ -70,21 +141,28 @@ LineEditor::~LineEditor() {
 #endif
 }
 
-std::optional<std::string> LineEditor::read(const std::string& prompt) {
+Input LineEditor::read(const std::string& prompt) {
 #ifdef TINYREPL_HAVE_READLINE
-  if (readline_) {
-    char* line = readline(prompt.c_str());
-    if (!line) return std::nullopt;
-    std::string out(line);
-    std::free(line);
-    return out;
-  }
+  if (readline_) return read_with_readline(prompt);
 #endif
-  if (terminal_) std::cout << prompt << std::flush;
+  return read_plain(prompt);
+}
+
+Input LineEditor::read_plain(const std::string& prompt) {
+  std::optional<CatchInterrupt> catching;
+  if (terminal_) {
+    catching.emplace();
+    std::cout << prompt << std::flush;
+  }
   std::string line;
-  if (!std::getline(in_, line)) return std::nullopt;
+  if (!std::getline(in_, line)) {
+    if (!interrupted) return {Input::Kind::End, ""};
+    in_.clear();
+    std::cout << "^C\n";
+    return {Input::Kind::Interrupt, ""};
+  }
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
+  return {Input::Kind::Line, line};
 }
 
 void LineEditor::remember(const std::string& line) {

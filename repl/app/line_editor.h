@@ -1,10 +1,10 @@
 #pragma once
 // Reads the lines of the plain REPL. On a terminal with GNU readline: editing, history kept in
 // ~/.tinyrepl_history (read at the start, written at the end) and tab completion. Otherwise (a pipe,
-// or a build without readline) plain lines, with the prompt shown only to a terminal.
+// or a build without readline) plain lines, with the prompt shown only to a terminal. On a terminal,
+// Ctrl-C at the prompt drops what is typed, as a shell does.
 #include <functional>
 #include <istream>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +14,11 @@ namespace tr::repl {
 
 using Completer = std::function<Completion(std::string_view line, size_t cursor)>;
 
+struct Input {
+  enum class Kind { Line, Interrupt, End } kind = Kind::End;  // Interrupt: Ctrl-C; End: Ctrl-D or no more input
+  std::string line;                                            // without its newline
+};
+
 class LineEditor {
  public:
   // in: where lines come from when readline is not used; terminal: in is a person's terminal.
@@ -22,14 +27,15 @@ class LineEditor {
   LineEditor(const LineEditor&) = delete;
   LineEditor& operator=(const LineEditor&) = delete;
 
-  // The next line without its newline; nothing at the end of the input (Ctrl-D).
-  std::optional<std::string> read(const std::string& prompt);
+  Input read(const std::string& prompt);
   // Adds a line to the history (a terminal session only: piped input is no one's history).
   void remember(const std::string& line);
 
   bool terminal() const { return terminal_; }
 
  private:
+  Input read_plain(const std::string& prompt);
+
   std::istream& in_;
   bool terminal_;
   bool readline_ = false;  // GNU readline reads the terminal

@@ -57,8 +57,8 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
   });
   if (terminal) {
     host.set_pause([&editor](std::string_view next) {
-      const std::optional<std::string> answer = editor.read(fmt::format("[Enter: {} · q: stop] ", next));
-      return answer && *answer != "q";
+      const Input answer = editor.read(fmt::format("[Enter: {} · q: stop] ", next));
+      return answer.kind == Input::Kind::Line && answer.line != "q";
     });
     out << version_text().substr(0, version_text().size() - 1)
         << (mode == Mode::Repl && !tui_built() ? " (plain REPL: this build has no TUI)" : "")

@@ -20,10 +20,14 @@ bool input_continues(std::string_view buffer) {
 Status run_repl(Host& host, LineEditor& editor) {
   std::string buffer;
   while (true) {
-    const std::optional<std::string> line = editor.read(std::string(buffer.empty() ? kPrompt : kContinuation));
-    if (!line) break;
-    editor.remember(*line);
-    buffer += *line;
+    const Input in = editor.read(std::string(buffer.empty() ? kPrompt : kContinuation));
+    if (in.kind == Input::Kind::End) break;
+    if (in.kind == Input::Kind::Interrupt) {  // Ctrl-C drops the input, a continued one included
+      buffer.clear();
+      continue;
+    }
+    editor.remember(in.line);
+    buffer += in.line;
     if (input_continues(buffer)) {
       buffer += '\n';
       continue;
