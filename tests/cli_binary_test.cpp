@@ -1,6 +1,6 @@
 // The tinyrepl binary as a shell runs it: its forms, the environment variables and the options that
 // override them, standard input as a script and as a session, and (on a pseudo-terminal) the plain
-// REPL's readline editing, completion, continuation prompt, Ctrl-C and history file.
+// REPL's readline editing, completion, continuation prompt, Ctrl-C, :step's pauses and history file.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <pty.h>
@@ -183,6 +183,16 @@ TEST(CliPlainRepl, ReadlineCompletesContinuesInterruptsAndKeepsTheHistory) {
     ASSERT_TRUE(t.wait_for("^C")) << t.seen();
     t.type("print(abcdef.min() + 40 + 2)\r");
     ASSERT_TRUE(t.wait_for("42\r\n")) << t.seen();
+    // :step waits for Enter between its stages; q stops the walk
+    t.type(":step abcdef.sum()\r");
+    ASSERT_TRUE(t.wait_for("── 1/7 the lazy graph ──")) << t.seen();
+    ASSERT_TRUE(t.wait_for("[Enter: the schedule · q: stop] ")) << t.seen();
+    t.type("\r");
+    ASSERT_TRUE(t.wait_for("── 2/7 the schedule ──")) << t.seen();
+    ASSERT_TRUE(t.wait_for("[Enter: kernel 0: its AST · q: stop] ")) << t.seen();
+    t.type("q\r");
+    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    EXPECT_EQ(t.seen().find("── 3/7"), std::string::npos) << t.seen();
     t.type(":quit\r");
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }
