@@ -1,7 +1,9 @@
 // Where the panes go: every pane on screen and apart at the sizes SPEC section 6 names, zoom, too small.
 #include <gtest/gtest.h>
 
+#include "viz/tui/help.h"
 #include "viz/tui/layout.h"
+#include "viz/tui/text.h"
 
 namespace tr::tui {
 namespace {
@@ -62,6 +64,11 @@ TEST(TuiLayout, FocusOrderWrapsBothWays) {
   EXPECT_EQ(next_pane(PaneId::Kernels, -1), PaneId::Repl);
   EXPECT_EQ(next_pane(PaneId::Kernels, 1), PaneId::Timings);
   EXPECT_EQ(pane_name(PaneId::Ast), "AST");
+}
+
+TEST(TuiLayout, TheKeysFitTheSmallestTerminal) {
+  for (const std::string& line : split_lines(keys_help()))
+    EXPECT_LE(display_width(line), kMinCols - 6) << line << ": the help box has a frame and margins";
 }
 
 }  // namespace
