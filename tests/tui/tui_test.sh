@@ -29,7 +29,7 @@ fail() {
 # Waits until pane $1 (a title's start) shows text matching the extended regex $2.
 expect() {
   local title=$1 want=$2 what=${3:-"$1 shows /$2/"}
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 300); do
     grep -Eq -- "$want" <<<"$(pane "$title" 2>/dev/null)" && { echo "ok: $what"; return 0; }
     sleep 0.1
   done
@@ -42,7 +42,7 @@ expect_no() {
 }
 expect_screen() {
   local want=$1 what=$2
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 300); do
     grep -Eq -- "$want" <<<"$(screen)" && { echo "ok: $what"; return 0; }
     sleep 0.1
   done
