@@ -19,5 +19,5 @@ foreach(script ${EXAMPLE_SCRIPTS})
   get_filename_component(example ${script} NAME_WE)
   add_test(NAME example_${example} COMMAND tinyrepl run ${script})
   set_tests_properties(example_${example} PROPERTIES TIMEOUT 120
-                       ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+                       ENVIRONMENT "XDG_CACHE_HOME=${TINYREPL_TEST_CACHE}")
 endforeach()
