@@ -1,9 +1,11 @@
 #include "devices/registry.h"
 
+#include <cstdlib>
 #include <memory>
 
 #include "core/device.h"
 #include "core/error.h"
+#include "devices/metal_shim.h"
 
 namespace tr {
 
@@ -26,6 +28,9 @@ void register_devices() {
   register_device({"OPENCL", open_opencl});
   register_device({"CUDA", open_cuda});
   register_device({"METAL", open_metal});
+  // the Metal renderer's checking device, for tests that run the program itself
+  if (const char* shim = std::getenv("TINYREPL_METAL_SHIM"); shim && std::string(shim) == "1")
+    register_device({kMetalShim, open_metal_shim});
 }
 
 }  // namespace tr
