@@ -156,6 +156,17 @@ UOpProgram alus(bool f64 = true) {
   return b.program();
 }
 
+// double -> half in one rounding, as the reference does: values just off a tie of the half grid
+// (where rounding to float first would land on the tie), and ties, which go to even.
+UOpProgram double_to_half() {
+  Builder b("double_to_half");
+  const int out = b.global(DType::Float16, true), in = b.global(DType::Float64, false);
+  const int r = b.range(5, "ridx0");
+  b.store(out, r, b.cast(DType::Float16, b.load(DType::Float64, in, r)));
+  b.end(r);
+  return b.program();
+}
+
 const std::vector<double> kAlusFloat{std::exp2(2.5), std::log2(2.5), std::sin(2.5), std::sqrt(2.5), 2, 0.4, -2.5, 3,
                                      INFINITY, 0.353515625 /* exp2(-1.5) in half */, 2.25, std::sqrt(2.5), 7};
 const std::vector<int64_t> kAlusInt{3, 1, 0, 0, 3, 15, 2, -7, 24 /* 280 wrapped to int8 */, 1, INT64_MIN + 7};
@@ -307,6 +318,20 @@ TEST_P(OnDevice, EveryAluOpAndCast) {
   EXPECT_EQ(k, kAlusInt);
 }
 
+TEST_P(OnDevice, DoubleToHalfInOneRounding) {
+  if (GetParam() == kMetalShim) GTEST_SKIP() << "Metal has no float64";
+  const UOpProgram p = double_to_half();
+  Device* dev = open(p);
+  if (!dev) GTEST_SKIP() << skip_;
+  const double tie = 1 + std::ldexp(1.0, -11), tiny = std::ldexp(1.0, -40);
+  const std::vector<double> in{tie + tiny, tie - tiny, tie, 1 + 3 * std::ldexp(1.0, -11), -(tie + tiny)};
+  std::vector<double> want;
+  for (double v : in) want.push_back(round_to(DType::Float16, v));
+  EXPECT_EQ(want[0], 1 + std::ldexp(1.0, -10));  // the reference rounds up, away from the tie
+  const Bytes r = run_on(*dev, p, {typed_bytes(DType::Float16, std::vector<double>(5, 0)), typed_bytes(DType::Float64, in)});
+  EXPECT_EQ(typed_values(DType::Float16, r[0]), want);
+}
+
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"), device_name);
@@ -415,7 +440,9 @@ TEST(Nvrtc, CompilesEveryHandBuiltProgram) {
   } catch (const Error& e) {
     GTEST_SKIP() << e.what();
   }
-  for (const UOpProgram& p : hand_built()) {
+  std::vector<UOpProgram> programs = hand_built();
+  programs.push_back(double_to_half());
+  for (const UOpProgram& p : programs) {
     try {
       EXPECT_FALSE(nvrtc->compile(render("cuda", p), "compute_75").empty());
     } catch (const Error& e) {

@@ -216,6 +216,8 @@ class Renderer {
       // floats become integers through int64, which truncates and wraps like the reference
       if (is_float(from) && is_int(u.dtype) && u.dtype != DType::Int64)
         return fmt::format("(({})({}){})", t, lang_.type(DType::Int64), src(u.srcs[0]));
+      if (half_in_float(u.dtype) && from == DType::Float64)
+        return fmt::format(fmt::runtime(lang_.half_from_double), src(u.srcs[0]));
       if (half_in_float(u.dtype)) return round_half(fmt::format("(({}){})", t, src(u.srcs[0])));
       return fmt::format("(({}){})", t, src(u.srcs[0]));
     }

@@ -37,11 +37,13 @@ struct CStyleLanguage {
   std::function<std::string(const std::string& x, int lane)> gep{};
   // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When
   // half_storage is set, buffers of float16 hold it; half_load reads element {1} of buffer {0},
-  // half_store writes {2} there, and half_round rounds a float to half precision after each op.
+  // half_store writes {2} there, half_round rounds a float to half precision after each op, and
+  // half_from_double rounds a double to half precision in one step.
   std::string half_storage{};
   std::string half_load{};
   std::string half_store{};
   std::string half_round{};
+  std::string half_from_double{};
 };
 
 // Throws tr::Error("type") when the kernel needs a type the language lacks.

@@ -1,6 +1,7 @@
-// CUDA C++ for NVRTC, which has no headers: half is a two-byte struct converted by PTX's cvt (its
-// + * / round after each operation, as the hardware's do), its math goes through float, and the
-// vector types CUDA lacks (half, bool) are declared with their make_ functions.
+// CUDA C++ for NVRTC, which has no headers: half is a two-byte struct converted by PTX's cvt (from
+// double in one rounding; integers that fit half are exact in float), its + * / round after each
+// operation as the hardware's do, its math goes through float, and the vector types CUDA lacks
+// (half, bool) are declared with their make_ functions.
 #include <fmt/format.h>
 
 #include "core/render/cstyle.h"
@@ -13,6 +14,8 @@ constexpr const char* kHalf = R"(struct __align__(2) half {
   unsigned short bits;
   half() = default;
   __device__ half(float f) { asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(f)); }
+  __device__ half(double d) { asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(d)); }
+  template <typename T> __device__ half(T v) : half(static_cast<float>(v)) {}
   __device__ operator float() const { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits)); return f; }
 };
 __device__ inline half operator+(half a, half b) { return half(float(a) + float(b)); }

@@ -377,14 +377,36 @@ class LlvmRenderer {
     return t;
   }
 
+  // double x as a float rounded to odd: where rounding to nearest was inexact and gave an even
+  // last bit, the neighbour on the other side of x (whose last bit is odd).
+  std::string to_odd_float(const std::string& x, int vec) {
+    const std::string D = reg_type(DType::Float64, vec), F = reg_type(DType::Float32, vec), I = reg_type(DType::Int32, vec),
+                      B = reg_type(DType::Bool, vec);
+    const std::string f = convert("fptrunc", x, D, F), back = convert("fpext", f, F, D);
+    const std::string inexact = binary("fcmp one", D, back, x);
+    const std::string bits = convert("bitcast", f, F, I);
+    const std::string even = binary("icmp eq", I, binary("and", I, bits, literal(int64_t{1}, DType::Int32, vec)),
+                                    literal(int64_t{0}, DType::Int32, vec));
+    const std::string fabs = "llvm.fabs." + intrinsic_suffix(DType::Float64, vec);
+    const std::string away = binary("fcmp ogt", D, call(fabs, D, {back}, {D}), call(fabs, D, {x}, {D}));
+    const std::string step = fresh(), other = fresh(), fix = binary("and", B, inexact, even), odd = fresh();
+    inst(fmt::format("{} = select {} {}, {} {}, {} {}", step, B, away, I, literal(int64_t{-1}, DType::Int32, vec), I,
+                     literal(int64_t{1}, DType::Int32, vec)));
+    inst(fmt::format("{} = add {} {}, {}", other, I, bits, step));
+    inst(fmt::format("{} = select {} {}, {} {}, {} {}", odd, B, fix, I, other, I, bits));
+    return convert("bitcast", odd, I, F);
+  }
+
   std::string cast(const UOp& u) { return cast_value(val(u.srcs[0]), u_[u.srcs[0]].dtype, u.dtype, u.vec); }
 
   std::string cast_value(const std::string& x, DType from, DType to, int vec) {
     const std::string F = reg_type(from, vec), T = reg_type(to, vec);
     if (from == to || (is_int(from) && is_int(to) && itemsize(from) == itemsize(to))) return x;
     if (to == DType::Bool) return binary(is_float(from) ? "fcmp une" : "icmp ne", F, x, literal(int64_t{0}, from, vec));
-    // Half converts through float, as the reference rounds (double to float to half); x86 lowers
-    // the direct conversions to libgcc calls whose half ABI clang 14 does not share.
+    // Half converts through float: x86 lowers the direct conversions to libgcc calls whose half ABI
+    // clang 14 does not share. Integers that fit half are exact in float; double is rounded to odd
+    // on the way, so that the two roundings give the one rounding of double to half.
+    if (from == DType::Float64 && to == DType::Float16) return convert("fptrunc", to_odd_float(x, vec), reg_type(DType::Float32, vec), T);
     if ((from == DType::Float16) != (to == DType::Float16) && from != DType::Float32 && to != DType::Float32)
       return cast_value(cast_value(x, from, DType::Float32, vec), DType::Float32, to, vec);
     if (from == DType::Bool) return convert(is_float(to) ? "uitofp" : "zext", x, F, T);

@@ -28,15 +28,19 @@ std::string opencl_type(DType t) {
 }
 
 // Without cl_khr_fp16, half exists only in memory: vload_half/vstore_half move it, registers hold
-// float, and a round trip through a private half rounds each result to half precision.
+// float, and a round trip through a private half rounds each result to half precision (from double
+// too, where cl_khr_fp64 gives vstore_half_rte a double).
 constexpr const char* kRoundHalf =
     "float tr_round_half(float x) { ushort h; vstore_half_rte(x, 0, (half*)&h); return vload_half(0, (const half*)&h); }\n";
+constexpr const char* kFp64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+constexpr const char* kRoundHalfFromDouble =
+    "float tr_round_half_d(double x) { ushort h; vstore_half_rte(x, 0, (half*)&h); return vload_half(0, (const half*)&h); }\n";
 
 CStyleLanguage opencl(bool native_half) {
   CStyleLanguage lang{
       .name = "OpenCL",
       .half_prelude = native_half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : kRoundHalf,
-      .double_prelude = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
+      .double_prelude = native_half ? kFp64 : std::string(kFp64) + kRoundHalfFromDouble,
       .kernel_prefix = "__kernel void ",
       .global_space = "__global ",
       .local_decl = "__local ",
@@ -68,6 +72,7 @@ CStyleLanguage opencl(bool native_half) {
     lang.half_load = "vload_half({1}, {0})";
     lang.half_store = "vstore_half_rte({2}, {1}, {0});";
     lang.half_round = "tr_round_half({})";
+    lang.half_from_double = "tr_round_half_d({})";
   }
   return lang;
 }
