@@ -225,7 +225,8 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && tile.size() < 2; i--)
       if (out.dims[i].role == DimRole::Global && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
     if (tile.size() == 2) {
-      for (int64_t amt : {16, 8, 4})
+      // a GPU thread's wide upcast would scatter its neighbours' loads: 4 columns there
+      for (int64_t amt : target.gpu ? std::vector<int64_t>{4} : std::vector<int64_t>{16, 8, 4})
         if (out.dims[tile[0]].size % amt == 0 && out.dims[tile[0]].size > amt) {
           out = apply_opt(out, {OptOp::Upcast, tile[0], amt});
           break;
@@ -239,8 +240,9 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n});
     else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4});
   }
-  // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4.
-  for (int pass = 0; pass < 2 && upcast_product(out) < 16; pass++) {
+  // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4. Not on a
+  // GPU, where neighbouring threads reading neighbouring elements is what makes loads fast.
+  for (int pass = 0; pass < 2 && !target.gpu && upcast_product(out) < 16; pass++) {
     const int g = last_dim_with(out, DimRole::Global);
     if (g < 0) break;
     const int64_t n = out.dims[g].size;
@@ -248,8 +250,8 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     if (amt < 2 || upcast_product(out) * amt > 16) break;
     out = apply_opt(out, {OptOp::Upcast, g, amt});
   }
-  // A GPU workgroup: up to 32 threads along the innermost output dim (neighbours read neighbours),
-  // then up to 8 along the next, within the device's limit.
+  // A GPU workgroup: threads along the innermost output dim (neighbours read neighbours), then up
+  // to 8 along the next, within the device's limit.
   if (target.gpu && target.local_memory) {
     int64_t threads = 1;
     // few outputs with a long reduce: a group of threads shares each output's reduce
@@ -261,7 +263,9 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
       if (out.dims[i].role != DimRole::Global) continue;
-      const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(placed ? 8 : 32, target.max_local / threads));
+      // an element-wise kernel fills the workgroup along x; a reduce keeps room for a second dim
+      const int64_t want = placed ? 8 : (reduces ? 32 : 256);
+      const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(want, target.max_local / threads));
       placed++;
       if (amt < 2) continue;
       out = apply_opt(out, {OptOp::Local, i, amt});
