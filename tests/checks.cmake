@@ -1,0 +1,36 @@
+# Three whole-program checks:
+#  - repl_programs_test: every tests/programs/*.tg prints values that the reference evaluator agrees with;
+#  - bad_input_session: tests/bad_input/session.tg piped into tinyrepl gives the expected error for each
+#    bad line, keeps the session's names, prints the final value and exits 0;
+#  - peer_*: each scripts/examples/*.tg and tests/programs/*.tg run under tinygrad 0.14.0 through
+#    tests/peer/prelude.py print the same values as tinyrepl (skipped, with the reason, when tinygrad
+#    cannot be imported; this test installs nothing).
+target_compile_definitions(repl_programs_test PRIVATE TINYREPL_PROGRAMS="${CMAKE_CURRENT_SOURCE_DIR}/programs")
+
+find_package(Python3 COMPONENTS Interpreter)
+
+add_test(NAME bad_input_session
+         COMMAND ${CMAKE_COMMAND} -DTINYREPL=$<TARGET_FILE:tinyrepl>
+                 -DSESSION=${CMAKE_CURRENT_SOURCE_DIR}/bad_input/session.tg
+                 -DEXPECTED=${CMAKE_CURRENT_SOURCE_DIR}/bad_input/expected.txt
+                 -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/bad_input
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/bad_input/check.cmake)
+set_tests_properties(bad_input_session PROPERTIES TIMEOUT 300 ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+
+if(Python3_Interpreter_FOUND)
+  file(GLOB PEER_EXAMPLES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/scripts/examples/*.tg)
+  file(GLOB PEER_PROGRAMS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/programs/*.tg)
+  foreach(script ${PEER_EXAMPLES} ${PEER_PROGRAMS})
+    get_filename_component(stem ${script} NAME_WE)
+    get_filename_component(dir ${script} DIRECTORY)
+    get_filename_component(group ${dir} NAME)
+    add_test(NAME peer_${group}_${stem}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/peer/run_peer.py
+                     --tinyrepl $<TARGET_FILE:tinyrepl> ${script})
+    set_tests_properties(peer_${group}_${stem} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                         ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+  endforeach()
+else()
+  add_test(NAME peer_tinygrad COMMAND ${CMAKE_COMMAND} -E echo "skipped: python3 was not found, so tinygrad cannot run")
+  set_tests_properties(peer_tinygrad PROPERTIES SKIP_REGULAR_EXPRESSION "skipped:")
+endif()
