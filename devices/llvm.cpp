@@ -56,7 +56,9 @@ class LlvmDevice : public HostMemoryDevice {
     flags_ = "-x ir -O2 -march=native -fPIC -shared -Wno-override-module";
   }
 
-  Target target() const override { return Target{.gpu = false, .local_memory = false, .cores = cores()}; }
+  Target target() const override {
+    return Target{.gpu = false, .local_memory = false, .cores = cores(), .vector_width = 4, .vector_alu = true};
+  }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     for (const UOp& u : program.uops)

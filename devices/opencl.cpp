@@ -156,7 +156,8 @@ class ClDevice : public Device {
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
   Target target() const override {
-    return Target{.gpu = true, .local_memory = true, .cores = compute_units_, .max_local = static_cast<int>(max_threads_)};
+    return Target{.gpu = true, .local_memory = true, .cores = compute_units_, .max_local = static_cast<int>(max_threads_),
+                  .vector_width = 4, .vector_alu = true};
   }
 
   BufferRef alloc(DType dtype, int64_t size) override {

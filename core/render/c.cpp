@@ -26,7 +26,8 @@ std::string c_type(DType t) {
   return "?";
 }
 
-// GCC's vector extension: power-of-two widths of the arithmetic types, named like OpenCL's.
+// GCC's vector extension: power-of-two widths of the arithmetic types, named like OpenCL's, aligned
+// like their element.
 std::string c_vector_type(DType t, int n) {
   if (t == DType::Bool || (n & (n - 1)) != 0) return "";
   return fmt::format("{}{}", short_name(t), n);
@@ -58,12 +59,15 @@ std::string render_c(const UOpProgram& p) {
       .vector_decl = [](DType t, int n) {
         const int bytes = n * itemsize(t);
         return fmt::format("typedef {} {} __attribute__((aligned({}),vector_size({})));\n", c_type(t), c_vector_type(t, n),
-                           bytes, bytes);
+                           itemsize(t), bytes);
       },
       .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
         return fmt::format("(({}){{{}}})", type, fmt::join(lanes, ","));
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}[{}]", x, lane); },
+      // the vector types keep their element's alignment, so any element can start one
+      .vector_load = "*((const {type}*)({buf}+{idx}))",
+      .vector_store = "*(({type}*)({buf}+{idx})) = {val};",
   };
   return render_cstyle(lang, p);
 }

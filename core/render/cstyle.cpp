@@ -263,14 +263,16 @@ class Renderer {
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
   }
 
-  // Whole-vector memory access goes through a pointer cast on buffers; workgroup memory (whose
-  // qualifier some languages cannot put in a cast) is read and written lane by lane.
+  // Whole vectors move with the language's unaligned vector access, on buffers only: workgroup
+  // memory goes lane by lane.
   bool whole_vector(int buf, int vec) const {
-    return vec > 1 && u_[buf].kind == UOpKind::DefineGlobal && (vec & (vec - 1)) == 0 && !half_in_float(u_[buf].dtype);
+    return vec > 1 && !lang_.vector_load.empty() && u_[buf].kind == UOpKind::DefineGlobal && (vec & (vec - 1)) == 0 &&
+           !half_in_float(u_[buf].dtype);
   }
-  std::string vector_ref(int buf, const std::string& idx, DType t, int vec) const {
-    const UOp& b = u_[buf];
-    return fmt::format("*(({}{}{}*)({}+{}))", lang_.global_space, b.writes ? "" : "const ", vtype(t, vec), r_[buf], idx);
+  std::string vector_access(const std::string& form, int buf, const std::string& idx, DType t, int vec,
+                            const std::string& val = "") const {
+    return fmt::format(fmt::runtime(form), fmt::arg("type", vtype(t, vec)), fmt::arg("n", vec), fmt::arg("buf", r_[buf]),
+                       fmt::arg("idx", idx), fmt::arg("val", val));
   }
   std::string index(const std::string& idx, int lane) const { return lane == 0 ? idx : fmt::format("{}+{}", idx, lane); }
   std::string element(int buf, const std::string& idx, int lane) const {
@@ -288,7 +290,7 @@ class Renderer {
     const std::string& idx = r_[u.srcs[1]];
     std::string ref;
     if (u.vec == 1) ref = element(buf, idx, 0);
-    else if (whole_vector(buf, u.vec)) ref = vector_ref(buf, idx, u.dtype, u.vec);
+    else if (whole_vector(buf, u.vec)) ref = vector_access(lang_.vector_load, buf, idx, u.dtype, u.vec);
     else {
       std::vector<std::string> lanes;
       for (int l = 0; l < u.vec; l++) lanes.push_back(element(buf, idx, l));
@@ -310,7 +312,7 @@ class Renderer {
     const int vec = u_[val].vec;
     std::vector<std::string> stmts;
     if (vec == 1) stmts.push_back(assignment(buf, idx, 0, r_[val]));
-    else if (whole_vector(buf, vec)) stmts.push_back(fmt::format("{} = {};", vector_ref(buf, idx, u_[val].dtype, vec), r_[val]));
+    else if (whole_vector(buf, vec)) stmts.push_back(vector_access(lang_.vector_store, buf, idx, u_[val].dtype, vec, r_[val]));
     else
       for (int l = 0; l < vec; l++) stmts.push_back(assignment(buf, idx, l, lane(val, l)));
     if (u.srcs.size() > 3) {

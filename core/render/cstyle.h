@@ -35,6 +35,11 @@ struct CStyleLanguage {
   std::function<std::string(DType, int n)> vector_decl{};
   std::function<std::string(const std::string& type, const std::vector<std::string>& lanes)> vector_make{};
   std::function<std::string(const std::string& x, int lane)> gep{};
+  // A whole vector read from (written to) a buffer at any element, aligned to the vector or not:
+  // {type} the vector type, {n} its width, {buf}, {idx}, and {val} the value stored. Where empty,
+  // vectors move lane by lane, since nothing tells the renderer that an index is aligned.
+  std::string vector_load{};
+  std::string vector_store{};
   // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When
   // half_storage is set, buffers of float16 hold it; half_load reads element {1} of buffer {0},
   // half_store writes {2} there, half_round rounds a float to half precision after each op, and

@@ -66,6 +66,8 @@ CStyleLanguage opencl(bool native_half) {
         return fmt::format("(({})({}))", type, fmt::join(lanes, ","));
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.s{:x}", x, lane); },
+      .vector_load = "vload{n}(0, {buf}+{idx})",
+      .vector_store = "vstore{n}({val}, 0, {buf}+{idx});",
   };
   if (!native_half) {
     lang.half_storage = "half";
