@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Peer check: a .tg script prints the same values under tinyrepl and under tinygrad 0.14.0.
+
+    run_peer.py --tinyrepl PATH FILE.tg...
+
+Each FILE.tg runs twice: `tinyrepl run --json FILE.tg` (its print events), and as Python under tinygrad
+on its CPU device through prelude.py. The .tg text is Python once the prelude's names exist; the few
+things that are not plain Python are translated here, each said out loud in the report:
+  - a meta command line (`:kernels x`, `:noopt on`, ...) only shows the engine's views or changes how
+    kernels are built, never a value: it becomes `pass` (`:reset` forgets the names; `:run` is refused);
+  - `assert` becomes a call that records a failure; an assert that uses kernels(...) is not evaluated
+    (kernel counts are tinyrepl's own fusion decisions, see prelude.KERNELS_REASON);
+  - `x.numpy()` prints, as it does in tinyrepl.
+Then the print events must pair up one to one (same line, same number of values), and each value must
+agree: tensors in shape, dtype and every element (ints and bools exactly; floats to a tolerance that
+fits the dtype; nan only with nan, an infinity only with the same infinity), Python values exactly
+(floats to 1e-9 relative).
+
+Exit status: 0 all agree, 1 a disagreement, 77 skipped (tinygrad 0.14.0 or numpy cannot be imported;
+this script installs nothing: ./scripts/test tries `pip install tinygrad==0.14.0`).
+"""
+import argparse
+import ast
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import traceback
+
+SKIP = 77
+WANTED = "0.14.0"
+
+# Values that legitimately differ, each with its reason: (file name, line, value) -> (text the line must
+# contain, reason). value None: the whole statement is not run under tinygrad and its print is not compared
+# (tinygrad cannot run it); value k: the k-th value of that line's print is not compared. An entry whose
+# line no longer contains its text is reported as stale, so that an exclusion cannot drift onto another line.
+EXCLUSIONS = {
+    ("28_int_arithmetic.tg", 12, None): (
+        "tensor([2, 3]).pow(tensor([3, 2]))",
+        "tinygrad 0.14.0 cannot compile an int tensor ** int tensor on its CPU device: clang rejects the "
+        "kernel tinygrad renders ('assigning to int2 from incompatible type float2')"),
+    ("29_half.tg", 5, 1): (
+        "(x + 0.001).cast(float32)",
+        "tinygrad 0.14.0 does not round the float16 sum to float16 before the cast to float32 (it prints "
+        "0.10097599, which no float16 holds); tinyrepl rounds each float16 result, as numpy does (0.10095215)"),
+    ("29_half.tg", 10, 1): (
+        "tensor([0.333333]).half().float()",
+        "tinygrad 0.14.0 folds a cast to float16 and back to float32 into no cast (it prints 0.333333); "
+        "tinyrepl rounds to float16 first, as numpy does (0.33325195)"),
+    ("41_realize_contiguous.tg", 13, 1): (
+        "c.device",
+        "tinygrad 0.14.0 gives device None for a tensor computed from Tensor.arange (no buffer of its own "
+        "yet); tinyrepl names the device the tensor lives on"),
+}
+
+# float tolerances by dtype: (rtol, atol)
+TOLERANCE = {"float16": (2e-3, 2e-3), "float32": (1e-5, 1e-6), "float64": (1e-9, 1e-12)}
+
+
+def skip(reason):
+    print(f"skipped: {reason}")
+    sys.exit(SKIP)
+
+
+def load_tinygrad():
+    os.environ["DEV"] = "CPU"  # tinygrad's CPU device (clang); the PYTHON device is far slower
+    for var in ("DEBUG", "NOOPT", "BEAM"):  # the user's tinyrepl settings are not tinygrad's business
+        os.environ.pop(var, None)
+    try:
+        import tinygrad  # noqa: F401
+    except Exception as e:  # noqa: BLE001 - any failure to import means the check cannot run
+        skip(f"tinygrad {WANTED} is not installed ({type(e).__name__}: {e}); "
+             f"./scripts/test runs `python3 -m pip install tinygrad=={WANTED} numpy` when pip can reach PyPI")
+    try:
+        import numpy  # noqa: F401
+    except Exception as e:  # noqa: BLE001
+        skip(f"numpy is not installed ({e}); ./scripts/test installs it with pip when it can")
+    from importlib.metadata import version
+    have = version("tinygrad")
+    if have != WANTED:
+        skip(f"tinygrad {have} is installed, and this check is written against tinygrad {WANTED}")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import prelude
+    return prelude
+
+
+# ---- tinyrepl's side ------------------------------------------------------------------------------
+
+def tinyrepl_prints(binary, path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "NOOPT", "BEAM", "DEV")}
+    r = subprocess.run([binary, "run", "--json", path], capture_output=True, text=True, env=env, timeout=600)
+    prints, errors = [], []
+    for line in r.stdout.splitlines():
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if ev.get("event") == "print":
+            values = ev["values"] if "values" in ev else [{k: ev[k] for k in ("shape", "dtype", "data", "value") if k in ev}]
+            prints.append({"line": ev.get("line"), "values": values, "text": ev.get("text", "")})
+        elif ev.get("event") in ("error", "assert") and not ev.get("ok", False):
+            errors.append(ev)
+    return r.returncode, prints, errors, r.stderr
+
+
+NUMBER = re.compile(r"-?nan|-?inf|[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|True|False")
+
+
+def fill_nonfinite(value, text):
+    """--json writes nan and infinities as null (JSON has no spelling for them). Where a print shows one
+    tensor, in full, its text has every element: read the nulls back from it."""
+    data = value["data"]
+    if None not in data or "..." in text:
+        return data
+    tokens = NUMBER.findall(text)
+    if len(tokens) != len(data):
+        return data
+    out = []
+    for d, t in zip(data, tokens):
+        out.append(float(t) if d is None else d)
+    return out
+
+
+# ---- tinygrad's side ------------------------------------------------------------------------------
+
+class Translate(ast.NodeTransformer):
+    """x.numpy() -> _numpy(x), so that it prints as in tinyrepl."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "numpy" and not node.args and not node.keywords:
+            return ast.Call(func=ast.Name("_numpy", ast.Load()), args=[f.value], keywords=[])
+        return node
+
+
+def uses_kernels(node):
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "kernels"
+               for n in ast.walk(node))
+
+
+def call(name, *args):
+    return ast.Expr(ast.Call(func=ast.Name(name, ast.Load()), args=list(args), keywords=[]))
+
+
+def translate(source, notes, excluded_lines):
+    """The .tg program as a Python module: meta lines out, asserts and numpy() as calls, and a
+    _line(N) before each statement so that prints carry their line. A statement on a line of
+    excluded_lines ({line: reason}) is replaced by a record that its print is excluded."""
+    lines = source.split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(":"):
+            command = stripped.split()[0]
+            if command == ":reset":
+                lines[i] = "_reset()"
+            elif command == ":run":
+                raise ValueError(f"line {i + 1}: {stripped}: running another script is not translated")
+            else:
+                lines[i] = "pass"
+                notes.append(f"line {i + 1}: `{stripped}` not run (a meta command shows the engine's views "
+                             "or sets how kernels are built; it computes no value)")
+    tree = ast.parse("\n".join(lines))
+    body = []
+    for stmt in tree.body:
+        line = ast.Constant(stmt.lineno)
+        body.append(call("_line", line))
+        if stmt.lineno in excluded_lines:
+            body.append(call("_excluded", line, ast.Constant(excluded_lines[stmt.lineno])))
+        elif isinstance(stmt, ast.Assert):
+            if uses_kernels(stmt.test):
+                body.append(call("_skip_assert", line, ast.Constant(ast.get_source_segment(source, stmt) or "")))
+            else:
+                body.append(call("_assert", line, Translate().visit(stmt.test), stmt.msg or ast.Constant(None)))
+        else:
+            body.append(Translate().visit(stmt))
+    tree.body = body
+    ast.fix_missing_locations(tree)
+    return compile(tree, "<tg>", "exec")
+
+
+def exclusions_for(path, source, problems):
+    """This file's entries of EXCLUSIONS: {line: reason} for whole statements, {(line, k): reason} for values."""
+    lines, values = {}, {}
+    text = source.split("\n")
+    for (name, line, k), (must_contain, reason) in EXCLUSIONS.items():
+        if name != os.path.basename(path):
+            continue
+        if line > len(text) or must_contain not in text[line - 1]:
+            problems.append(f"stale exclusion: line {line} no longer contains `{must_contain}`")
+            continue
+        if k is None:
+            lines[line] = reason
+        else:
+            values[(line, k)] = reason
+    return lines, values
+
+
+def tinygrad_prints(prelude, source, notes, excluded_lines):
+    code = translate(source, notes, excluded_lines)
+    prelude.PRINTS.clear()
+    prelude.FAILED_ASSERTS.clear()
+    prelude.SKIPPED_ASSERTS.clear()
+    prelude.EVALUATED_ASSERTS[0] = 0
+    names = {}
+
+    def reset():
+        names.clear()
+        names.update(base)
+
+    def line(n):
+        prelude.current_line[0] = n
+
+    base = dict(prelude.NAMES)
+    base.update({"_line": line, "_assert": prelude.assert_, "_skip_assert": lambda n, text: prelude.skip_assert(n, text),
+                 "_numpy": prelude.numpy_, "_reset": reset,
+                 "_excluded": lambda n, why: prelude.PRINTS.append({"line": n, "excluded": why})})
+    reset()
+    shown = io.StringIO()
+    stdout = sys.stdout
+    sys.stdout = shown
+    try:
+        exec(code, names)  # noqa: S102 - running the translated program is the point
+    finally:
+        sys.stdout = stdout
+    return (list(prelude.PRINTS), list(prelude.FAILED_ASSERTS), list(prelude.SKIPPED_ASSERTS),
+            prelude.EVALUATED_ASSERTS[0], shown.getvalue())
+
+
+# ---- comparing ------------------------------------------------------------------------------------
+
+def close(a, b, rtol, atol):
+    if a is None or b is None:
+        return False
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, float) or isinstance(b, float):
+        a, b = float(a), float(b)
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        if math.isinf(a) or math.isinf(b):
+            return a == b
+        return abs(a - b) <= atol + rtol * abs(b)
+    return a == b
+
+
+def compare_plain(ours, theirs):
+    """Python values: ints, bools and strings exactly, floats to 1e-9, sequences item by item."""
+    if isinstance(ours, list) and isinstance(theirs, list):
+        return len(ours) == len(theirs) and all(compare_plain(a, b) for a, b in zip(ours, theirs))
+    if isinstance(ours, dict) or isinstance(theirs, dict):
+        return False
+    if isinstance(ours, (int, float)) and isinstance(theirs, (int, float)):
+        if isinstance(ours, bool) != isinstance(theirs, bool):
+            return False
+        if isinstance(ours, float) != isinstance(theirs, float):
+            return False
+        return close(ours, theirs, 1e-9, 0.0)
+    return ours == theirs
+
+
+def compare_value(ours, theirs, text):
+    """None when they agree, else why not."""
+    if ours.get("shape") is None or theirs.get("shape") is None:
+        if ours.get("shape") is not None or theirs.get("shape") is not None:
+            return f"tinyrepl printed {ours}, tinygrad {theirs}"
+        if not compare_plain(ours["value"], theirs["value"]):
+            return f"tinyrepl printed {ours['value']!r}, tinygrad {theirs['value']!r}"
+        return None
+    if list(ours["shape"]) != list(theirs["shape"]):
+        return f"shape {tuple(ours['shape'])} in tinyrepl, {tuple(theirs['shape'])} in tinygrad"
+    if ours["dtype"] != theirs["dtype"]:
+        return f"dtype {ours['dtype']} in tinyrepl, {theirs['dtype']} in tinygrad"
+    data = fill_nonfinite(ours, text)
+    rtol, atol = TOLERANCE.get(ours["dtype"], (0.0, 0.0))
+    bad = []
+    for i, (a, b) in enumerate(zip(data, theirs["data"])):
+        if a is None:  # a non-finite value that the text could not tell: tinygrad's must be non-finite too
+            ok = isinstance(b, float) and not math.isfinite(b)
+        elif ours["dtype"] in TOLERANCE:
+            ok = close(float(a), float(b), rtol, atol)
+        else:
+            ok = (bool(a) == bool(b)) if ours["dtype"] == "bool" else int(a) == int(b)
+        if not ok:
+            bad.append(f"[{i}] tinyrepl {a} tinygrad {b}")
+    if len(data) != len(theirs["data"]):
+        return f"{len(data)} values in tinyrepl, {len(theirs['data'])} in tinygrad"
+    if bad:
+        tol = f" (rtol {rtol}, atol {atol})" if ours["dtype"] in TOLERANCE else ""
+        return f"{len(bad)} of {len(data)} {ours['dtype']} values differ{tol}: " + "; ".join(bad[:6])
+    return None
+
+
+def check_file(binary, prelude, path, verbose):
+    name = os.path.relpath(path)
+    notes, problems = [], []
+    with open(path) as f:
+        source = f.read()
+    excluded_lines, excluded_values = exclusions_for(path, source, problems)
+    status, ours, errors, stderr = tinyrepl_prints(binary, path)
+    if status != 0:
+        problems.append(f"tinyrepl exited {status}: {stderr.strip() or errors}")
+    ran = True
+    try:
+        theirs, failed, skipped, asserts, shown = tinygrad_prints(prelude, source, notes, excluded_lines)
+    except Exception:  # noqa: BLE001 - a translation or tinygrad failure is a finding to report
+        problems.append("under tinygrad the program failed:\n" + traceback.format_exc(limit=4))
+        theirs, failed, skipped, asserts, shown, ran = [], [], [], 0, "", False
+    for line, text in skipped:
+        notes.append(f"line {line}: `{text}` not evaluated: {prelude.KERNELS_REASON}")
+    for line, message in failed:
+        problems.append(f"line {line}: an assert that holds in tinyrepl fails under tinygrad ({message})")
+    compared = excluded = 0
+    if ran:
+        if len(ours) != len(theirs):
+            problems.append(f"tinyrepl printed {len(ours)} times, tinygrad {len(theirs)} times "
+                            f"(lines {[p['line'] for p in ours]} vs {[p['line'] for p in theirs]})")
+        for a, b in zip(ours, theirs):
+            if "excluded" in b and a["line"] == b["line"]:
+                excluded += len(a["values"])
+                notes.append(f"line {a['line']}: not run under tinygrad, its print not compared: {b['excluded']}")
+                continue
+            if a["line"] != b["line"] or len(a["values"]) != len(b["values"]):
+                problems.append(f"line {a['line']}: {len(a['values'])} values in tinyrepl, line {b['line']}: "
+                                f"{len(b.get('values', []))} in tinygrad")
+                continue
+            for k, (va, vb) in enumerate(zip(a["values"], b["values"])):
+                reason = vb.reason if isinstance(vb, prelude.Excluded) else excluded_values.get((a["line"], k + 1))
+                if reason:
+                    excluded += 1
+                    notes.append(f"line {a['line']}: value {k + 1} not compared: {reason}")
+                    continue
+                compared += 1
+                why = compare_value(va, vb, a["text"] if len(a["values"]) == 1 else "")
+                if why:
+                    problems.append(f"line {a['line']}: value {k + 1} of print: {why}")
+    if ran and compared + asserts == 0:
+        problems.append("no printed value was compared and no assert evaluated: this check would prove nothing")
+    print(f"{'DIFFERS' if problems else 'agrees '} {name}: {compared} printed values compared, {excluded} excluded; "
+          f"{asserts} asserts hold under tinygrad too, {len(skipped)} kernel-count asserts not evaluated")
+    for n in notes:
+        print(f"  note: {n}")
+    for p in problems:
+        print(f"  DIFFERENCE: {p}")
+    if verbose:
+        print("  tinygrad printed:\n    " + shown.replace("\n", "\n    "))
+    return not problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tinyrepl", required=True, help="the tinyrepl binary")
+    ap.add_argument("--verbose", action="store_true", help="also show what tinygrad printed")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    prelude = load_tinygrad()
+    ok = True
+    for f in args.files:
+        ok = check_file(args.tinyrepl, prelude, f, args.verbose) and ok
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
