@@ -49,10 +49,10 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
     const Redirect to_pane(out, shown.rdbuf()), errors_to_pane(err, shown.rdbuf());
     TuiHost tui{
         .execute = [&](const std::string& line) {
-          host.run_source(line, "");
-          std::string text = shown.str();
+          const bool quit = host.run_source(line, "") == Status::Quit;
+          TuiOutput output{.text = shown.str(), .quit = quit};
           shown.str("");
-          return text;
+          return output;
         },
         .complete = [&](const std::string& line, size_t cursor) {
           Completion c = complete(line, cursor, host.session());

@@ -196,9 +196,7 @@ void App::set_tab(int tab) {
 void App::submit(const std::string& raw) {
   const std::string line = trim(raw);
   if (line.empty()) return;
-  if (line == ":quit") {
-    quit_ = true;
-  } else if (line == ":step" || line.starts_with(":step ") || line.starts_with(":step\t")) {
+  if (line == ":step" || line.starts_with(":step ") || line.starts_with(":step\t")) {
     start_step(line, trim(std::string_view(line).substr(5)));
   } else {
     help_ = line == ":help";
@@ -211,13 +209,14 @@ void App::execute(const std::string& line) {
   draw();
   message_.clear();
   const size_t before = history().size();
-  std::string out;
+  TuiOutput out;
   try {
     out = host_.execute(line);
   } catch (const std::exception& e) {
-    out = fmt::format("error: {}\n", e.what());
+    out.text = fmt::format("error: {}\n", e.what());
   }
-  transcript_.add(line, out);
+  quit_ = out.quit;
+  transcript_.add(line, out.text);
   stale_ = true;
   top_[static_cast<int>(PaneId::Repl)] = 0;
   const std::vector<RunRecord>& h = history();

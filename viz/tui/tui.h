@@ -18,6 +18,12 @@ struct TuiCompletion {
   bool files = false;
 };
 
+// What one input line did: all it printed, and whether it asked to leave (`:quit`).
+struct TuiOutput {
+  std::string text{};
+  bool quit = false;
+};
+
 // The tensor an expression evaluates to, or why there is none ("x is an int", a syntax error).
 struct TensorLookup {
   LazyRef tensor{};
@@ -25,10 +31,10 @@ struct TensorLookup {
 };
 
 struct TuiHost {
-  // Runs one input line (statements or a meta command) as the plain REPL would and returns all it
-  // prints: values, errors with their caret, DEBUG lines. Nothing may go to the terminal itself while
-  // the TUI runs (a run listener included). `:quit`, `:step` and the keys of `:help` never reach it.
-  std::function<std::string(const std::string& line)> execute{};
+  // Runs one input line (statements or a meta command) as the plain REPL would: its output holds all
+  // the line prints, values, errors with their caret, DEBUG lines. Nothing may go to the terminal
+  // itself while the TUI runs (a run listener included). `:step` never reaches it: the TUI walks.
+  std::function<TuiOutput(const std::string& line)> execute{};
   // The plain REPL's completion of the word that ends at byte `cursor` of `line`.
   std::function<TuiCompletion(const std::string& line, size_t cursor)> complete{};
   // For `:step EXPR`: evaluates EXPR without realizing it.
@@ -36,7 +42,7 @@ struct TuiHost {
   std::string history_file{};  // read at the start, written at the end, as the plain REPL does
 };
 
-// Runs until `:quit` or Ctrl-D on an empty input line; returns 0 then. Throws std::runtime_error
+// Runs until a line asks to quit or Ctrl-D on an empty input line; returns 0 then. Throws std::runtime_error
 // when curses cannot drive the terminal, before drawing anything: the host may then go plain.
 int run_tui(TuiHost& host);
 
