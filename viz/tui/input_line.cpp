@@ -54,7 +54,10 @@ std::optional<SavedHooks>& saved() {
 struct ReadlineHooks {
   // Only called while feed() has bytes left; a NUL (readline's set-mark) if it ever asks for more,
   // since EOF would end the session.
-  static int getc(FILE*) { return active->read_ < active->pending_.size() ? static_cast<unsigned char>(active->pending_[active->read_++]) : 0; }
+  static int getc(FILE*) {
+    if (!available()) return 0;
+    return static_cast<unsigned char>(active->pending_[active->read_++]);
+  }
   static int available() { return active->read_ < active->pending_.size(); }
   static void redisplay() {}  // the TUI draws the buffer after every key
   static void prep(int) {}    // curses owns the terminal's modes
@@ -96,12 +99,12 @@ struct ReadlineHooks {
     const std::string_view line(rl_line_buffer, static_cast<size_t>(end));
     const auto from = static_cast<size_t>(start);
     active->candidates_.clear();
-    for (std::string& w : c.candidates) {
-      if (c.start < from && c.start <= line.size()) {
-        const std::string_view before = line.substr(c.start, from - c.start);
-        if (w.starts_with(before)) active->candidates_.push_back(w.substr(before.size()));
-      } else if (c.start <= line.size()) {
+    if (c.start > line.size()) return nullptr;
+    for (const std::string& w : c.candidates) {
+      if (c.start >= from) {
         active->candidates_.push_back(std::string(line.substr(from, c.start - from)) + w);
+      } else if (const std::string_view before = line.substr(c.start, from - c.start); w.starts_with(before)) {
+        active->candidates_.push_back(w.substr(before.size()));
       }
     }
     return rl_completion_matches(text, candidate);

@@ -1,0 +1,83 @@
+// The input line: readline driven by bytes, with the host's completion, history and end of input.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "viz/tui/input_line.h"
+
+namespace tr::tui {
+namespace {
+
+// Completes "x.su" as the plain REPL does: the word starts at the name, '.' belongs to it.
+TuiCompletion methods(const std::string& line, size_t cursor) {
+  const size_t start = line.find_last_of(" (", cursor == 0 ? 0 : cursor - 1);
+  TuiCompletion c{.start = start == std::string::npos ? 0 : start + 1};
+  for (const char* m : {"x.sum", "x.sub", "x.sqrt"})
+    if (std::string_view(m).starts_with(std::string_view(line).substr(c.start, cursor - c.start))) c.candidates.push_back(m);
+  return c;
+}
+
+std::string history_path() { return ::testing::TempDir() + "tui_input_history"; }
+
+TEST(TuiInput, AcceptedLinesComeOutWhole) {
+  InputLine input("", methods);
+  input.feed("a = 1\rb");
+  EXPECT_EQ(input.take_line(), "a = 1");
+  EXPECT_EQ(input.take_line(), std::nullopt);
+  EXPECT_EQ(input.text(), "b");
+  EXPECT_EQ(input.cursor(), 1u);
+  input.discard();
+  EXPECT_EQ(input.text(), "");
+}
+
+TEST(TuiInput, TabCompletesWithTheHostsCandidates) {
+  InputLine input("", methods);
+  input.feed("print(x.sq\t");
+  EXPECT_EQ(input.text(), "print(x.sqrt ");
+  input.discard();
+  input.feed("x.su\t\t");
+  EXPECT_EQ(input.text(), "x.su") << "two candidates: nothing to add";
+  EXPECT_EQ(input.take_matches(), (std::vector<std::string>{"x.sub", "x.sum"}));
+}
+
+TEST(TuiInput, CandidatesFitReadlinesWordWhereverTheHostsStarts) {
+  {
+    InputLine after_dot("", [](const std::string& line, size_t cursor) {
+      return TuiCompletion{.start = line.rfind('.', cursor) + 1, .candidates = {"sqrt"}};
+    });
+    after_dot.feed("print(x.sq\t");
+    EXPECT_EQ(after_dot.text(), "print(x.sqrt ");
+  }
+  InputLine whole("", [](const std::string&, size_t) { return TuiCompletion{.start = 0, .candidates = {"print(x.sqrt"}}; });
+  whole.feed("print(x.sq\t");
+  EXPECT_EQ(whole.text(), "print(x.sqrt ");
+}
+
+TEST(TuiInput, EditingKeysAndHistory) {
+  std::remove(history_path().c_str());
+  {
+    InputLine input(history_path(), methods);
+    input.feed("first\rsecond\r");
+    input.feed("\033[A\033[A");
+    EXPECT_EQ(input.text(), "first");
+    input.feed("\033[H>\033[F<");
+    EXPECT_EQ(input.text(), ">first<");
+    input.feed("\004");  // Ctrl-D on a line with text deletes, it does not end the input
+    EXPECT_FALSE(input.at_eof());
+    input.discard();
+    input.feed("\004");
+    EXPECT_TRUE(input.at_eof());
+  }
+  std::ifstream saved(history_path());
+  std::stringstream text;
+  text << saved.rdbuf();
+  EXPECT_EQ(text.str(), "first\nsecond\n");
+  InputLine again(history_path(), methods);
+  again.feed("\033[A");
+  EXPECT_EQ(again.text(), "second") << "the next session starts from the saved history";
+}
+
+}  // namespace
+}  // namespace tr::tui
