@@ -19,9 +19,9 @@ int int_option(const std::string& flag, const std::string& text) {
   return v;
 }
 
-class Parser {
+class CommandLineReader {
  public:
-  explicit Parser(const std::vector<std::string>& args) : args_(args) {}
+  explicit CommandLineReader(const std::vector<std::string>& args) : args_(args) {}
 
   Options run() {
     while (i_ < args_.size()) {
@@ -100,7 +100,7 @@ class Parser {
 
 }  // namespace
 
-Options parse_command_line(const std::vector<std::string>& args) { return Parser(args).run(); }
+Options parse_command_line(const std::vector<std::string>& args) { return CommandLineReader(args).run(); }
 
 std::string version_text() { return fmt::format("tinyrepl {}\n", TINYREPL_VERSION); }
 

@@ -30,8 +30,7 @@ double rounded(double x, int decimals) {
 
 Json dims_json(const std::array<int64_t, 3>& d) { return Json::array({d[0], d[1], d[2]}); }
 
-}  // namespace
-
+// {"event": kind, "file": ..., "line": ...}; no location when at is null or has no line.
 Json event_json(std::string_view kind, const Location* at) {
   Json j{{"event", kind}};
   if (at && at->line > 0) {
@@ -40,6 +39,8 @@ Json event_json(std::string_view kind, const Location* at) {
   }
   return j;
 }
+
+}  // namespace
 
 Json print_json(const PrintEvent& e, const Location& at) {
   Json j = event_json("print", &at);

@@ -14,9 +14,6 @@ namespace tr::repl {
 
 using Json = nlohmann::ordered_json;
 
-// {"event": kind, "file": ..., "line": ...}; no location when at is null or has no line.
-Json event_json(std::string_view kind, const Location* at);
-
 // One value: shape, dtype and the flat data of a tensor, or "shape": null and "value". Several
 // values (print(a, b)): "values", a list of those. Always the printed "text".
 Json print_json(const PrintEvent& e, const Location& at);

@@ -47,6 +47,25 @@ class CatchInterrupt {
   struct sigaction old_ {};
 };
 
+// Waits until fd has input; false when Ctrl-C comes first. SIGINT stays blocked outside pselect, so
+// that one arriving just before the wait still ends it instead of being missed.
+bool wait_for_input(int fd) {
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  bool ready = false;
+  while (!interrupted && !ready) {
+    fd_set fds;
+    FD_ZERO(&fds);
+    FD_SET(fd, &fds);
+    const int n = pselect(fd + 1, &fds, nullptr, nullptr, nullptr, &old);
+    ready = n > 0 || (n < 0 && errno != EINTR);  // a failing fd: the read that follows reports it
+  }
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  return !interrupted;
+}
+
 #ifdef TINYREPL_HAVE_READLINE
 // readline is one global state with C callbacks: the editor that owns it is remembered here.
 const Completer* active_completer = nullptr;
@@ -88,19 +107,14 @@ Input read_with_readline(const std::string& prompt) {
   got_end = false;
   rl_callback_handler_install(prompt.c_str(), on_line);
   while (!got && !got_end) {
-    fd_set fds;
-    FD_ZERO(&fds);
-    FD_SET(fileno(rl_instream), &fds);
-    const int ready = select(fileno(rl_instream) + 1, &fds, nullptr, nullptr, nullptr);
-    if (interrupted) {
+    if (!wait_for_input(fileno(rl_instream))) {
       rl_free_line_state();
       rl_callback_sigcleanup();
       rl_callback_handler_remove();
       std::fputs("^C\n", rl_outstream);
       return {Input::Kind::Interrupt, ""};
     }
-    if (ready < 0 && errno != EINTR) break;
-    if (ready > 0) rl_callback_read_char();
+    rl_callback_read_char();
   }
   if (got) return {Input::Kind::Line, *got};
   rl_callback_handler_remove();
@@ -154,8 +168,10 @@ Input LineEditor::read_plain(const std::string& prompt) {
     catching.emplace();
     std::cout << prompt << std::flush;
   }
+  // a terminal hands over whole lines, so once fd 0 is readable getline does not wait for long
+  const bool from_terminal = terminal_ && &in_ == &std::cin;
   std::string line;
-  if (!std::getline(in_, line)) {
+  if ((from_terminal && !wait_for_input(STDIN_FILENO)) || !std::getline(in_, line)) {
     if (!interrupted) return {Input::Kind::End, ""};
     in_.clear();
     std::cout << "^C\n";

@@ -1,5 +1,7 @@
 #include "repl/app/meta_call.h"
 
+#include <algorithm>
+
 #include "repl/parser.h"
 
 namespace tr::repl {
@@ -41,18 +43,14 @@ void MetaCall::expect(size_t lo, size_t hi) const {
 Value MetaCall::value(const Session& s, size_t first, size_t last) const {
   if (first >= last) fail_at(at_, "command", "usage: {}", usage_);
   const Span base = arg_span(first);
-  // the expression is parsed on its own: its spans start at line 1, column 1
-  const auto shifted = [&](const SourceError& e) {
-    Span sp = e.span();
-    sp.col = sp.line <= 1 ? base.col + std::max(sp.col, 1) - 1 : base.col;
-    sp.line = base.line;
-    return SourceError(e.kind(), e.what(), sp);
-  };
   try {
-    const ExprRef e = parse_expression(text(first, last));
-    return s.evaluate(*e);
+    return s.evaluate(*parse_expression(text(first, last)));
   } catch (const SourceError& e) {
-    throw shifted(e);
+    // the expression was parsed on its own, from line 1 column 1: move its span onto the command line
+    Span sp = e.span();
+    sp.col = base.col + std::max(sp.col, 1) - 1;
+    sp.line = base.line;
+    throw SourceError(e.kind(), e.what(), sp);
   }
 }
 

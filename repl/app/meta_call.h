@@ -22,7 +22,6 @@ class MetaCall {
   const std::string& name() const { return meta_.name; }
   size_t size() const { return meta_.args.size(); }
   const std::string& arg(size_t i) const { return meta_.args[i]; }
-  Span span() const { return at_; }
   Span arg_span(size_t i) const;
   // Args [first, last) as typed, spaces included.
   std::string_view text(size_t first, size_t last) const;

@@ -7,6 +7,7 @@
 
 #include "repl/app/completion.h"
 #include "repl/app/line_editor.h"
+#include "repl/app/repl_loop.h"
 #include "repl/diagnostic.h"
 #include "repl/parser.h"
 #include "repl/source_error.h"
@@ -58,6 +59,7 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
           Completion c = complete(line, cursor, host.session());
           return TuiCompletion{.start = c.start, .candidates = std::move(c.candidates), .files = c.files};
         },
+        .continues = input_continues,
         .tensor_of = [&](const std::string& expr) { return tensor_of(host.session(), expr); },
         .history_file = history_path(),
     };
