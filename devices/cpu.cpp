@@ -28,7 +28,9 @@ class CpuDevice : public HostMemoryDevice {
     version_ = version.substr(0, version.find('\n'));
   }
 
-  Target target() const override { return Target{.gpu = false, .local_memory = false, .cores = cores()}; }
+  Target target() const override {
+    return Target{.gpu = false, .local_memory = false, .cores = cores(), .vector_width = 16, .vector_alu = true};
+  }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     // A fixed entry point takes the buffers as an array, so every kernel loads the same way.
