@@ -60,7 +60,7 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
       const Input answer = editor.read(fmt::format("[Enter: {} · q: stop] ", next));
       return answer.kind == Input::Kind::Line && answer.line != "q";
     });
-    out << version_text().substr(0, version_text().size() - 1)
+    out << "tinyrepl " << TINYREPL_VERSION
         << (mode == Mode::Repl && !tui_built() ? " (plain REPL: this build has no TUI)" : "")
         << " · :help for the commands, Ctrl-D to leave\n";
   }
