@@ -167,13 +167,17 @@ keys Space
 expect_screen 'Enter: run' "the walk ends and the input line is back"
 
 # Errors and odd input keep the session
-line ')('
+line 'x = = 1'
 expect REPL 'error' "a syntax error is shown"
 line ':step 3'
 expect REPL 'not a tensor' ":step of a number says it is not a tensor"
 keys C-v C-a Enter
 line 'print(a+b)'
 expect REPL '^\[4 6\]' "the session carries on with its names"
+line 'y = tensor([[1,2],'
+expect REPL '^\.\.\. ' "an open bracket asks for another line"
+line '[3,4]]); print(y.sum(axis=1))'
+expect REPL '^\[3 7\]' "and the lines run as one input"
 
 # Keys, zoom, redraw
 keys F1

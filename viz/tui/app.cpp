@@ -93,7 +93,10 @@ void App::edit_key(const Key& k) {
       if (!input_.message().empty()) break;  // readline's history search ends on Esc
       editing_ = false;
       return;
-    case ctrl('C'): return input_.discard();
+    case ctrl('C'):
+      unfinished_.clear();
+      stale_ = true;
+      return input_.discard();
     case ctrl('Z'): return;  // suspending would leave the terminal in curses' modes
     default: break;
   }
@@ -193,8 +196,15 @@ void App::set_tab(int tab) {
   stale_ = true;
 }
 
-void App::submit(const std::string& raw) {
-  const std::string line = trim(raw);
+void App::submit(const std::string& typed) {
+  const std::string input = unfinished_.empty() ? typed : unfinished_ + "\n" + typed;
+  stale_ = true;  // the REPL pane shows the unfinished input
+  if (host_.continues && host_.continues(input)) {
+    unfinished_ = input;
+    return;
+  }
+  unfinished_.clear();
+  const std::string line = trim(input);
   if (line.empty()) return;
   if (line == ":step" || line.starts_with(":step ") || line.starts_with(":step\t")) {
     start_step(line, trim(std::string_view(line).substr(5)));

@@ -44,7 +44,7 @@ class App {
   void set_tab(int tab);
 
   // lines
-  void submit(const std::string& line);
+  void submit(const std::string& typed);
   void execute(const std::string& line);
   void start_step(const std::string& line, const std::string& expr);
   void on_stage();
@@ -67,6 +67,7 @@ class App {
 
   TuiHost& host_;
   InputLine input_;
+  std::string unfinished_;  // lines typed so far of an input that continues (an open bracket)
   Transcript transcript_;
   std::vector<RunRecord> runs_;  // what the last line that ran anything ran
   int selected_ = -1;            // into kernel_runs(runs_)

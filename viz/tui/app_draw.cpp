@@ -50,7 +50,7 @@ void App::refresh() {
       case PaneId::Ast: show(p, k ? ast_pane(*k) : placeholder("AST", none)); break;
       case PaneId::Uops: show(p, k ? uops_pane(*k) : placeholder("UOps", none)); break;
       case PaneId::Source: show(p, k ? source_pane(*k, tab_) : placeholder("Source", none)); break;
-      case PaneId::Repl: show(p, transcript_.pane()); break;
+      case PaneId::Repl: show(p, transcript_.pane(unfinished_)); break;
     }
   }
 }
@@ -108,7 +108,8 @@ void App::draw() {
 void App::draw_input() const {
   const Window& w = windows_[index(PaneId::Repl)];
   const int cols = inner_width(layout_.panes[index(PaneId::Repl)]);
-  const std::string prompt = input_.message().empty() ? std::string(kPrompt) : printable(input_.message());
+  const std::string_view typed_prompt = unfinished_.empty() ? kPrompt : kContinuation;
+  const std::string prompt = input_.message().empty() ? std::string(typed_prompt) : printable(input_.message());
   const std::string text = printable(input_.text());
   const int at = display_width(printable(input_.text().substr(0, input_.cursor())));
   const int x = kInnerX + w.put(kInnerY, kInnerX, prompt, cols / 2, editing_ ? A_BOLD : A_DIM);

@@ -10,7 +10,8 @@ constexpr size_t kMaxLines = 5000;
 }  // namespace
 
 void Transcript::add(std::string_view input, std::string_view output) {
-  Entry e{.input = printable(input), .output = {}};
+  Entry e;
+  for (const std::string& line : split_lines(input)) e.input.push_back(printable(line));
   for (const std::string& line : split_lines(output)) e.output.push_back(printable(line));
   lines_ += e.rows();
   entries_.push_back(std::move(e));
@@ -20,18 +21,24 @@ void Transcript::add(std::string_view input, std::string_view output) {
   }
 }
 
-PaneText Transcript::pane() const {
-  PaneText p{.title = "REPL"};
-  for (auto e = entries_.rbegin(); e != entries_.rend(); ++e) {
-    if (!e->input.empty()) {
-      p.lines.push_back(std::string(kPrompt) + e->input);
-      p.spans.push_back({{.begin = 0, .end = kPrompt.size(), .style = Style::Comment}});
-    }
-    for (const std::string& line : e->output) {
-      p.lines.push_back(line);
-      p.spans.emplace_back();
-    }
+void Transcript::show(const Entry& e, PaneText& p) {
+  for (size_t i = 0; i < e.input.size(); i++) {
+    const std::string_view prompt = i == 0 ? kPrompt : kContinuation;
+    p.lines.push_back(std::string(prompt) + e.input[i]);
+    p.spans.push_back({{.begin = 0, .end = prompt.size(), .style = Style::Comment}});
   }
+  for (const std::string& line : e.output) {
+    p.lines.push_back(line);
+    p.spans.emplace_back();
+  }
+}
+
+PaneText Transcript::pane(std::string_view unfinished) const {
+  PaneText p{.title = "REPL"};
+  Entry typed;
+  for (const std::string& line : split_lines(unfinished)) typed.input.push_back(printable(line));
+  show(typed, p);
+  for (auto e = entries_.rbegin(); e != entries_.rend(); ++e) show(*e, p);
   return p;
 }
 

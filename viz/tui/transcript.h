@@ -12,21 +12,25 @@ namespace tr::tui {
 
 class Transcript {
  public:
-  // `input` is echoed after the prompt; empty for a message of the TUI itself.
+  // `input` is echoed after the prompt (its further lines after the continuation prompt); empty for
+  // a message of the TUI itself.
   void add(std::string_view input, std::string_view output);
-  // The entries as the pane's lines (the prompt dimmed), newest first.
-  PaneText pane() const;
+  // The entries as the pane's lines (the prompt dimmed), newest first; before them the lines typed so
+  // far of an input that continues.
+  PaneText pane(std::string_view unfinished) const;
 
  private:
   struct Entry {
-    std::string input{};
+    std::vector<std::string> input{};
     std::vector<std::string> output{};
-    size_t rows() const { return output.size() + (input.empty() ? 0 : 1); }
+    size_t rows() const { return input.size() + output.size(); }
   };
+  static void show(const Entry& e, PaneText& p);
   std::deque<Entry> entries_;
   size_t lines_ = 0;
 };
 
 inline constexpr std::string_view kPrompt = ">>> ";
+inline constexpr std::string_view kContinuation = "... ";
 
 }  // namespace tr::tui

@@ -37,6 +37,8 @@ struct TuiHost {
   std::function<TuiOutput(const std::string& line)> execute{};
   // The plain REPL's completion of the word that ends at byte `cursor` of `line`.
   std::function<TuiCompletion(const std::string& line, size_t cursor)> complete{};
+  // The input so far needs another line (an open bracket, a trailing '\'), as the plain REPL asks.
+  std::function<bool(const std::string& input)> continues{};
   // For `:step EXPR`: evaluates EXPR without realizing it.
   std::function<TensorLookup(const std::string& expr)> tensor_of{};
   std::string history_file{};  // read at the start, written at the end, as the plain REPL does
