@@ -413,6 +413,20 @@ TEST(Spelling, HalfMathCastsAndLiterals) {
   }
 }
 
+// MAX spells each source twice and a guarded division its divisor twice: chains of them name their
+// intermediate values instead of inlining them, which would double the text at every link.
+TEST(Spelling, ChainsOfOpsThatRepeatASourceStayLinear) {
+  Builder b("chain");
+  const int out = b.global(I32, true), in = b.global(I32, false);
+  int x = b.load(I32, in, b.cnst(int64_t{0}));
+  for (int64_t i = 1; i <= 16; i++) {
+    const int v = b.load(I32, in, b.cnst(i));
+    x = b.alu(Op::IDiv, I32, {b.alu(Op::Max, I32, {x, v}), v});
+  }
+  b.store(out, b.cnst(int64_t{0}), x);
+  for (const std::string& backend : backends()) EXPECT_LT(render(backend, b.program()).size(), 6000u) << backend;
+}
+
 TEST(Spelling, MissingVectorTypesAndUnknownBackendsAreErrors) {
   Builder b("bools");
   const int out = b.global(DType::Bool, true);

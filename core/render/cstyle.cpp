@@ -85,10 +85,21 @@ class Renderer {
     return !whole;
   }
 
+  // How often an op's spelling repeats its source number `at`: MAX spells both twice, a guarded
+  // division its divisor twice. A source read more than once gets a name, or chains of inlined
+  // expressions would grow exponentially.
+  int repeats(const UOp& u, size_t at) const {
+    if (u.kind != UOpKind::Alu) return 1;
+    if (u.alu == Op::Max) return 2;
+    if ((u.alu == Op::IDiv || u.alu == Op::Mod) && at == 1 && !nonzero_const(u.srcs[1])) return 2;
+    return 1;
+  }
+  bool nonzero_const(int i) const { return u_[i].kind == UOpKind::Const && as_int(u_[i].value) != 0; }
+
   void count_uses() {
     uses_.assign(u_.size(), 0);
     for (const UOp& u : u_)
-      for (int s : u.srcs) uses_[s] += per_lane(u) ? u.vec : 1;
+      for (size_t k = 0; k < u.srcs.size(); k++) uses_[u.srcs[k]] += repeats(u, k) * (per_lane(u) ? u.vec : 1);
   }
 
   std::string fresh(const std::string& prefix) { return fmt::format("{}{}", prefix, counters_[prefix]++); }
@@ -247,8 +258,7 @@ class Renderer {
       case Op::IDiv:
       case Op::Mod: {
         const char* sym = u.alu == Op::IDiv ? "/" : "%";
-        const UOp& d = u_[u.srcs[1]];
-        if (d.kind == UOpKind::Const && as_int(d.value) != 0) return fmt::format("({}{}{})", s[0], sym, s[1]);
+        if (nonzero_const(u.srcs[1])) return fmt::format("({}{}{})", s[0], sym, s[1]);
         return fmt::format("(({}==0)?0:({}{}{}))", s[1], s[0], sym, s[1]);
       }
       case Op::Max: return fmt::format("(({}<{})?{}:{})", s[0], s[1], s[1], s[0]);
