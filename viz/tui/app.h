@@ -51,7 +51,7 @@ class App {
   void end_step();
   void adopt(std::vector<RunRecord> runs);
 
-  // what the panes show, and where
+  // what the panes show, and where (app_draw.cpp)
   void relayout();
   void refresh();
   void show(PaneId p, PaneText text);
