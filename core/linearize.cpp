@@ -64,9 +64,9 @@ class Emitter {
   }
 
   int pure(UOp u) {
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(u.kind), static_cast<int>(u.dtype),
-                                        fmt::join(u.srcs, ","), static_cast<int>(u.alu), const_str(u.value, u.dtype),
-                                        u.num, u.name);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(u.kind), static_cast<int>(u.dtype),
+                                        u.vec, fmt::join(u.srcs, ","), static_cast<int>(u.alu),
+                                        const_str(u.value, u.dtype), u.num, u.name);
     for (const auto& scope : scopes_)
       if (const auto it = scope.find(key); it != scope.end()) return it->second;
     const int i = push(std::move(u));
@@ -381,6 +381,9 @@ class Linearizer {
   }
 
   void define_specials(UOpProgram& p) {
+    for (const Dim& d : k_.dims)
+      if (d.role == DimRole::Thread && target_.gpu)
+        fail("opt", "THREAD splits a dim over CPU cores; this device is a GPU (use LOCAL)");
     for (const Dim& d : k_.dims)
       if ((d.role == DimRole::Local || d.role == DimRole::Group) && !target_.local_memory)
         fail("opt", "{} needs a device with workgroups and local memory", d.role == DimRole::Local ? "LOCAL" : "GROUP");
