@@ -112,7 +112,7 @@ Checked run_program_file(const std::string& name) {
   return c;
 }
 
-class Programs : public ::testing::TestWithParam<std::string> {};
+class ProgramFiles : public ::testing::TestWithParam<std::string> {};
 
 void expect_agrees(const std::string& name, bool noopt) {
   const Settings saved = settings();
@@ -125,10 +125,10 @@ void expect_agrees(const std::string& name, bool noopt) {
   EXPECT_GT(c.tensors, 0) << name << " prints no tensor: it checks nothing against the reference";
 }
 
-TEST_P(Programs, AgreesWithReference) { expect_agrees(GetParam(), false); }
-TEST_P(Programs, AgreesWithReferenceNoopt) { expect_agrees(GetParam(), true); }
+TEST_P(ProgramFiles, AgreesWithReference) { expect_agrees(GetParam(), false); }
+TEST_P(ProgramFiles, AgreesWithReferenceNoopt) { expect_agrees(GetParam(), true); }
 
-INSTANTIATE_TEST_SUITE_P(Collection, Programs, ::testing::ValuesIn(program_names()),
+INSTANTIATE_TEST_SUITE_P(Collection, ProgramFiles, ::testing::ValuesIn(program_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // Whether word occurs in text as a name of its own: not part of a longer name and not after a '.'

@@ -82,6 +82,12 @@ def load_tinygrad():
     have = version("tinygrad")
     if have != WANTED:
         skip(f"tinygrad {have} is installed, and this check is written against tinygrad {WANTED}")
+    try:  # its CPU device compiles with clang: a machine without it cannot run tinygrad at all
+        from tinygrad import Tensor
+        (Tensor([1.0, 2.0]) + 1).numpy()
+    except Exception as e:  # noqa: BLE001
+        skip(f"tinygrad {WANTED} is installed but cannot run on its CPU device here ({type(e).__name__}: "
+             f"{str(e).strip()[:200]})")
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import prelude
     return prelude
