@@ -12,6 +12,8 @@ Where tinyrepl and tinygrad differ on purpose, the prelude says so instead of hi
   - kernels(x): the count is tinyrepl's own fusion decision; tinygrad's scheduler is another one.
     kernels() returns a KernelCount placeholder; asserts that use it are not evaluated and a print
     of it is not compared (run_peer.py lists each such line as excluded, with this reason).
+  - x.lt/le/gt/ge: SPEC section 2 has them as methods; tinygrad 0.14.0 spells them < <= > >= only, so
+    the prelude adds the four methods as those operators.
 """
 import builtins
 import math
