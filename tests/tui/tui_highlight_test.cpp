@@ -11,7 +11,8 @@ std::vector<std::string> styled(std::string_view line, Syntax syntax, HighlightS
   static const char* names[] = {"plain", "keyword", "type", "number", "string", "comment"};
   std::vector<std::string> out;
   for (const Span& s : highlight(line, syntax, state))
-    out.push_back(std::string(names[static_cast<int>(s.style)]) + ":" + std::string(line.substr(s.begin, s.end - s.begin)));
+    out.push_back(std::string(names[static_cast<int>(s.style)]) + ":" +
+                  std::string(line.substr(s.begin, s.end - s.begin)));
   return out;
 }
 

@@ -15,7 +15,8 @@ TuiCompletion methods(const std::string& line, size_t cursor) {
   const size_t start = line.find_last_of(" (", cursor == 0 ? 0 : cursor - 1);
   TuiCompletion c{.start = start == std::string::npos ? 0 : start + 1};
   for (const char* m : {"x.sum", "x.sub", "x.sqrt"})
-    if (std::string_view(m).starts_with(std::string_view(line).substr(c.start, cursor - c.start))) c.candidates.push_back(m);
+    if (std::string_view(m).starts_with(std::string_view(line).substr(c.start, cursor - c.start)))
+      c.candidates.push_back(m);
   return c;
 }
 
@@ -50,7 +51,9 @@ TEST(TuiInput, CandidatesFitReadlinesWordWhereverTheHostsStarts) {
     after_dot.feed("print(x.sq\t");
     EXPECT_EQ(after_dot.text(), "print(x.sqrt ");
   }
-  InputLine whole("", [](const std::string&, size_t) { return TuiCompletion{.start = 0, .candidates = {"print(x.sqrt"}}; });
+  InputLine whole("", [](const std::string&, size_t) {
+    return TuiCompletion{.start = 0, .candidates = {"print(x.sqrt"}};
+  });
   whole.feed("print(x.sq\t");
   EXPECT_EQ(whole.text(), "print(x.sqrt ");
 }

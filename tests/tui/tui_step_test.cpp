@@ -58,7 +58,8 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
   ASSERT_GE(kernels.mark_begin, 0);
   EXPECT_NE(kernels.lines[kernels.mark_begin].find("r_2"), std::string::npos) << "the stage's kernel is marked";
   EXPECT_NE(joined(*walk.content(PaneId::Ast, 0, 60)).find("STORE"), std::string::npos);
-  EXPECT_NE(joined(*walk.content(PaneId::Uops, 0, 60)).find("come after"), std::string::npos) << "not shown before its stage";
+  EXPECT_NE(joined(*walk.content(PaneId::Uops, 0, 60)).find("come after"), std::string::npos)
+      << "not shown before its stage";
 
   ASSERT_TRUE(walk.forward());
   EXPECT_EQ(walk.stage().kind, StageKind::Opts);

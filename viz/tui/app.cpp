@@ -258,7 +258,10 @@ void App::start_step(const std::string& line, const std::string& expr) {
   } catch (const std::exception& e) {
     found.error = e.what();
   }
-  if (!found.tensor) return transcript_.add(line, found.error.empty() ? fmt::format("error: {} is not a tensor\n", expr) : found.error);
+  if (!found.tensor) {
+    const std::string why = found.error.empty() ? fmt::format("error: {} is not a tensor\n", expr) : found.error;
+    return transcript_.add(line, why);
+  }
   try {
     step_.emplace(expr, found.tensor);
   } catch (const std::exception& e) {

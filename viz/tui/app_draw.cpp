@@ -77,8 +77,10 @@ std::string App::status_text() const {
   if (step_) return step_->explanation() + std::string(kStepKeys);
   if (!message_.empty()) return message_;
   if (editing_)
-    return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · Ctrl-D: quit";
-  return fmt::format("{}: Tab/Shift-Tab pane · ↑↓ PgUp PgDn Home End {} · ←→ 1-9 source tab · z zoom · Enter: input · F1 keys",
+    return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · "
+           "Ctrl-D: quit";
+  return fmt::format("{}: Tab/Shift-Tab pane · ↑↓ PgUp PgDn Home End {} · ←→ 1-9 source tab · z zoom · "
+                     "Enter: input · F1 keys",
                      pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
 }
 

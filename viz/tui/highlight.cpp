@@ -59,7 +59,8 @@ bool vector_type(std::string_view w) {
 }
 
 bool all_caps(std::string_view w) {
-  return w.size() >= 2 && std::all_of(w.begin(), w.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || is_digit(c) || c == '_'; });
+  const auto caps = [](char c) { return std::isupper(static_cast<unsigned char>(c)) || is_digit(c) || c == '_'; };
+  return w.size() >= 2 && std::all_of(w.begin(), w.end(), caps);
 }
 
 Style word_style(std::string_view w, Syntax syntax) {

@@ -116,7 +116,9 @@ struct ReadlineHooks {
 };
 
 InputLine::InputLine(std::string history_file, Complete complete)
-    : history_file_(std::move(history_file)), complete_(std::move(complete)), sink_(std::fopen("/dev/null", "w"), &std::fclose) {
+    : history_file_(std::move(history_file)),
+      complete_(std::move(complete)),
+      sink_(std::fopen("/dev/null", "w"), &std::fclose) {
   active = this;
   saved().emplace();
   rl_catch_signals = 0;      // curses and the TUI handle signals and resizes

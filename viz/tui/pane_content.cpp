@@ -56,7 +56,8 @@ PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected) {
                                                : "the last run only copied buffers (see Timings)");
   size_t name_width = 12;
   for (int i : kernels) name_width = std::max(name_width, runs[i].kernel.name.size());
-  std::string text = fmt::format("{:<{}} {:<6} {:>11} {:>7} {:>6}\n", "kernel", name_width, "device", "time", "GFLOPS", "GB/s");
+  std::string text =
+      fmt::format("{:<{}} {:<6} {:>11} {:>7} {:>6}\n", "kernel", name_width, "device", "time", "GFLOPS", "GB/s");
   for (int i : kernels) {
     const RunRates r = rates(runs[i]);
     text += fmt::format("{:<{}} {:<6} {} {:7.2f} {:6.2f}\n", runs[i].kernel.name, name_width, runs[i].kernel.device,
@@ -102,7 +103,8 @@ PaneText source_pane(const KernelRecord& k, int tab) {
   return p;
 }
 
-PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width, std::string_view session_total) {
+PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,
+                      std::string_view session_total) {
   const std::string session = session_total.empty() ? "" : fmt::format("session {}\n", session_total);
   PaneText p = pane_text("Timings", timings_table(runs, bar_width) + session);
   if (selected_run >= 0) {

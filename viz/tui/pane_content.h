@@ -20,7 +20,8 @@ PaneText uops_pane(const KernelRecord& k);
 // Rendered for backends()[tab], with a tab for every backend.
 PaneText source_pane(const KernelRecord& k, int tab);
 // timings_table of the runs with `selected_run` marked, then the session's total line.
-PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width, std::string_view session_total);
+PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,
+                      std::string_view session_total);
 // A pane with nothing to show yet, and why.
 PaneText placeholder(std::string_view title, std::string_view why);
 

@@ -72,7 +72,9 @@ void draw_line(const Window& w, int y, int cols, const std::string& line, const 
 
 }  // namespace
 
-int body_rows(const Rect& r, const PaneText& p, int header) { return std::max(0, r.h - 2 - header - (p.tabs.empty() ? 0 : 1)); }
+int body_rows(const Rect& r, const PaneText& p, int header) {
+  return std::max(0, r.h - 2 - header - (p.tabs.empty() ? 0 : 1));
+}
 
 void draw_pane(const Window& w, const PaneText& p, int top, Frame frame, int header) {
   if (!w) return;

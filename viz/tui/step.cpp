@@ -99,7 +99,8 @@ std::string StepWalk::explanation() const {
       return head + fmt::format("the lazy graph of {}: each tensor operation recorded a node, and nothing has run "
                                 "yet. Nodes marked [realized] already hold a buffer.", expr_);
     case StageKind::Schedule:
-      if (schedule_.empty()) return head + fmt::format("nothing to schedule: {} is realized already, so reading it runs no kernel.", expr_);
+      if (schedule_.empty())
+        return head + fmt::format("nothing to schedule: {} is realized already, so reading it runs no kernel.", expr_);
       return head + fmt::format("the scheduler cuts the graph into {} and {}, in the order they run. Each 'why' "
                                 "says why a kernel ends there instead of fusing on.",
                                 plural(kernel_items_.size(), "kernel", "kernels"),
@@ -145,7 +146,8 @@ std::optional<PaneText> StepWalk::content(PaneId pane, int tab, int width) const
       const std::string text = wrap_lines(print_schedule(schedule_), width, kItemIndent);
       PaneText p = pane_text(fmt::format("Schedule of {}", expr_), text, Syntax::Listing);
       const std::string number = fmt::format("{:>3} ", stage().item);
-      const auto line = std::find_if(p.lines.begin(), p.lines.end(), [&](const std::string& l) { return l.starts_with(number); });
+      const auto line =
+          std::find_if(p.lines.begin(), p.lines.end(), [&](const std::string& l) { return l.starts_with(number); });
       if (kernel_stage && line != p.lines.end()) {
         p.mark_begin = p.anchor = static_cast<int>(line - p.lines.begin());
         p.mark_end = p.mark_begin + 1;
