@@ -1,6 +1,8 @@
 #include "core/lazy.h"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <set>
 
 #include <fmt/format.h>
@@ -15,10 +17,26 @@ ShapeTracker LazyNode::st() const {
   return ShapeTracker::contiguous(shape);
 }
 
+LazyNode::LazyNode(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg,
+                   uint64_t id)
+    : op(op), dtype(dtype), shape(std::move(shape)), device(std::move(device)), srcs(std::move(srcs)),
+      arg(std::move(arg)), id(id) {
+  for (const LazyRef& s : this->srcs) depth = std::max(depth, (s->buffer ? 0 : s->depth) + 1);
+}
+
+LazyNode::~LazyNode() {
+  std::vector<LazyRef> dying = std::move(srcs);
+  while (!dying.empty()) {
+    LazyRef n = std::move(dying.back());
+    dying.pop_back();
+    if (n.use_count() == 1) std::move(n->srcs.begin(), n->srcs.end(), std::back_inserter(dying));
+  }
+}
+
 LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg) {
   static std::atomic<uint64_t> next_id{0};
-  return std::make_shared<LazyNode>(LazyNode{op, dtype, std::move(shape), std::move(device), std::move(srcs),
-                                             std::move(arg), next_id++, nullptr, false});
+  return std::make_shared<LazyNode>(op, dtype, std::move(shape), std::move(device), std::move(srcs), std::move(arg),
+                                    next_id++);
 }
 
 LazyRef base_of(const LazyRef& x) { return x->is_view() ? x->srcs[0] : x; }

@@ -34,12 +34,25 @@ struct LazyNode {
   uint64_t id;             // creation order, for stable printing
   BufferRef buffer;        // set once realized; a realized node is read with LOAD from then on
   bool forced = false;     // realize()/contiguous() asked for this node's own buffer
+  // Ops on the longest path down to a realized node or a leaf, as of this node's creation: every
+  // walk over the graph (scheduling, printing) recurses this deep.
+  int depth = 0;
+
+  LazyNode(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg, uint64_t id);
+  // Releases a long chain of sources one by one instead of by recursion, which could overflow the stack.
+  ~LazyNode();
+  LazyNode(const LazyNode&) = delete;
+  LazyNode& operator=(const LazyNode&) = delete;
 
   bool is_view() const { return op == Op::View; }
   const LazyNode& base() const { return is_view() ? *srcs[0] : *this; }
   // The tracker from the base's contiguous buffer to this node's shape.
   ShapeTracker st() const;
 };
+
+// Tensors realize a graph where it reaches this depth (core/tensor.cpp), which keeps every walk over
+// it within the stack, sanitizer builds included.
+constexpr int kMaxLazyDepth = 1000;
 
 LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg = {});
 // A VIEW of x with tracker st (st applies on top of x's own view, if x is a view). Returns x's base

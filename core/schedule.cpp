@@ -19,7 +19,9 @@ class Scheduler {
     for (const LazyRef& o : outs) count_consumers(base_of(o));
     for (const LazyRef& o : outs) {
       const LazyRef b = base_of(o);
-      if (!b->buffer) mark(b, "an output of this realize");
+      if (b->buffer) continue;
+      mark(b, o->depth >= kMaxLazyDepth ? fmt::format("the graph reached {} ops deep, where it is cut", kMaxLazyDepth)
+                                        : "an output of this realize");
     }
     for (const LazyRef& o : outs) schedule(base_of(o));
   }

@@ -33,6 +33,14 @@ Tensor realizable(const Tensor& x) {
 
 }  // namespace
 
+Tensor::Tensor(LazyRef node) : node_(std::move(node)) {
+  if (node_->depth < kMaxLazyDepth) return;
+  realize();
+  const LazyRef base = base_of(node_);
+  base->depth = 0;
+  node_->depth = node_ == base ? 0 : 1;
+}
+
 Tensor Tensor::broadcast_to(const Shape& target) const {
   if (shape() == target) return *this;
   if (target.size() < shape().size()) fail("shape", "cannot broadcast {} to {}", shape_str(shape()), shape_str(target));

@@ -25,7 +25,9 @@ using Index = std::variant<int64_t, Slice, NewAxis, Ellipsis>;
 
 class Tensor {
  public:
-  explicit Tensor(LazyRef node) : node_(std::move(node)) {}
+  // A node kMaxLazyDepth ops deep is realized here: a graph is cut into kernels rather than grow
+  // deeper than its walks can recurse.
+  explicit Tensor(LazyRef node);
 
   // creation (device "" means the session's default device)
   static Tensor from_host(HostData data, const Shape& shape, const std::string& device = "");

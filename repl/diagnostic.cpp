@@ -6,17 +6,29 @@
 
 namespace tr::repl {
 
+constexpr size_t kShownColumns = 160;
+
 std::string format_error(std::string_view file, std::string_view source_line, int line, int col, int len,
                          std::string_view message) {
   std::string out = file.empty() ? fmt::format("error: {}\n", message)
                                  : fmt::format("{}:{}:{}: error: {}\n", file, line, col, message);
   if (line <= 0) return out;
-  out += fmt::format("{}\n", source_line);
+  size_t start = static_cast<size_t>(std::max(col, 1) - 1);
+  size_t marked = static_cast<size_t>(std::max(len, 1));
+  // A line longer than a terminal is shown as the part around the caret, "..." standing for the rest.
+  std::string shown(source_line);
+  if (shown.size() > kShownColumns) {
+    const size_t from = start > kShownColumns / 2 ? start - kShownColumns / 2 : 0;
+    const bool cut_left = from > 0, cut_right = from + kShownColumns < shown.size();
+    shown = fmt::format("{}{}{}", cut_left ? "..." : "", source_line.substr(from, kShownColumns), cut_right ? "..." : "");
+    start = start - from + (cut_left ? 3 : 0);
+    marked = std::min(marked, shown.size() - std::min(start, shown.size()));
+  }
+  out += fmt::format("{}\n", shown);
   // Tabs are copied so that the caret lines up however the terminal expands them.
-  const size_t start = static_cast<size_t>(std::max(col, 1) - 1);
-  for (size_t i = 0; i < start; i++) out += i < source_line.size() && source_line[i] == '\t' ? '\t' : ' ';
+  for (size_t i = 0; i < start; i++) out += i < shown.size() && shown[i] == '\t' ? '\t' : ' ';
   out += '^';
-  out.append(static_cast<size_t>(std::max(len, 1) - 1), '~');
+  out.append(std::max<size_t>(marked, 1) - 1, '~');
   out += '\n';
   return out;
 }

@@ -50,6 +50,21 @@ bool starts_expression(const Token& t) {
   }
 }
 
+// As deep as Python's parser lets brackets nest; the parser, the evaluator and the engine each
+// recurse once per level, so the bound keeps every stack (ASan's larger frames too) far from its end.
+constexpr int kMaxNesting = 200;
+
+[[noreturn]] void too_deep(Span at) {
+  fail_at(at, "syntax", "expression nested too deeply (the limit is {} levels)", kMaxNesting);
+}
+
+template <typename Node>
+ExprRef node(Node n, Span span) {
+  ExprRef e = make_expr(std::move(n), span);
+  if (e->depth > kMaxNesting) too_deep(span);
+  return e;
+}
+
 bool ends_statement(const Token& t) { return t.kind == TokenKind::Newline || t.kind == TokenKind::End || t.is_op(";"); }
 
 class Parser {
@@ -86,6 +101,22 @@ class Parser {
     i_++;
     return true;
   }
+
+  // The parser's own recursion runs ahead of the nodes it builds (`((((` nests before any node
+  // exists), so it is bounded where it recurses: once per bracket, unary operator or exponent.
+  class Nested {
+   public:
+    explicit Nested(Parser& p) : p_(p) {
+      if (p_.nesting_ > kMaxNesting) too_deep(p_.peek().span);
+      p_.nesting_++;
+    }
+    ~Nested() { p_.nesting_--; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& p_;
+  };
 
   [[noreturn]] static void unexpected(const Token& t) { fail_at(t.span, "syntax", "unexpected {}", describe(t)); }
 
@@ -138,7 +169,7 @@ class Parser {
     const Span comma = peek().span;
     std::vector<ExprRef> items{std::move(first)};
     while (accept_op(",") && starts_expression(peek())) items.push_back(expr());
-    return make_expr(TupleExpr{std::move(items)}, comma);
+    return node(TupleExpr{std::move(items)}, comma);
   }
 
   ExprRef expr() { return or_expr(); }
@@ -147,7 +178,7 @@ class Parser {
     ExprRef lhs = and_expr();
     while (peek().is_keyword("or")) {
       const Span op = next().span;
-      lhs = make_expr(Logic{LogicOp::Or, lhs, and_expr()}, op);
+      lhs = node(Logic{LogicOp::Or, lhs, and_expr()}, op);
     }
     return lhs;
   }
@@ -156,15 +187,16 @@ class Parser {
     ExprRef lhs = not_expr();
     while (peek().is_keyword("and")) {
       const Span op = next().span;
-      lhs = make_expr(Logic{LogicOp::And, lhs, not_expr()}, op);
+      lhs = node(Logic{LogicOp::And, lhs, not_expr()}, op);
     }
     return lhs;
   }
 
   ExprRef not_expr() {
     if (!peek().is_keyword("not")) return comparison();
+    const Nested nested(*this);
     const Span op = next().span;
-    return make_expr(Unary{UnaryOp::Not, not_expr()}, op);
+    return node(Unary{UnaryOp::Not, not_expr()}, op);
   }
 
   ExprRef comparison() {
@@ -176,14 +208,14 @@ class Parser {
     }
     if (links.empty()) return first;
     const Span span = links[0].span;
-    return make_expr(Comparison{std::move(first), std::move(links)}, span);
+    return node(Comparison{std::move(first), std::move(links)}, span);
   }
 
   ExprRef arith() {
     ExprRef lhs = term();
     while (const std::optional<BinaryOp> op = additive_op(peek())) {
       const Span span = next().span;
-      lhs = make_expr(Binary{*op, lhs, term()}, span);
+      lhs = node(Binary{*op, lhs, term()}, span);
     }
     return lhs;
   }
@@ -192,15 +224,16 @@ class Parser {
     ExprRef lhs = factor();
     while (const std::optional<BinaryOp> op = multiplicative_op(peek())) {
       const Span span = next().span;
-      lhs = make_expr(Binary{*op, lhs, factor()}, span);
+      lhs = node(Binary{*op, lhs, factor()}, span);
     }
     return lhs;
   }
 
   ExprRef factor() {
+    const Nested nested(*this);
     if (peek().is_op("-") || peek().is_op("+")) {
       const Token& op = next();
-      return make_expr(Unary{op.text == "-" ? UnaryOp::Neg : UnaryOp::Pos, factor()}, op.span);
+      return node(Unary{op.text == "-" ? UnaryOp::Neg : UnaryOp::Pos, factor()}, op.span);
     }
     return power();
   }
@@ -210,7 +243,7 @@ class Parser {
     ExprRef base = postfix();
     if (!peek().is_op("**")) return base;
     const Span span = next().span;
-    return make_expr(Binary{BinaryOp::Pow, base, factor()}, span);
+    return node(Binary{BinaryOp::Pow, base, factor()}, span);
   }
 
   ExprRef postfix() {
@@ -224,7 +257,7 @@ class Parser {
         if (name.kind != TokenKind::Name && name.kind != TokenKind::Keyword) {
           fail_at(name.span, "syntax", "expected an attribute name after '.', got {}", describe(name));
         }
-        e = make_expr(Attribute{std::move(e), name.text}, name.span);
+        e = node(Attribute{std::move(e), name.text}, name.span);
       } else if (peek().is_op("[")) {
         e = subscript(std::move(e));
       } else {
@@ -250,7 +283,7 @@ class Parser {
       if (!accept_op(",")) break;
     }
     expect_close(open, ")");
-    return make_expr(std::move(c), callee->span);
+    return node(std::move(c), callee->span);
   }
 
   ExprRef subscript(ExprRef object) {
@@ -261,7 +294,7 @@ class Parser {
       indices.push_back(subscript_item());
     } while (accept_op(","));
     expect_close(open, "]");
-    return make_expr(Subscript{std::move(object), std::move(indices)}, open.span);
+    return node(Subscript{std::move(object), std::move(indices)}, open.span);
   }
 
   ExprRef subscript_item() {
@@ -270,7 +303,7 @@ class Parser {
     const Span colon = next().span;
     ExprRef stop = slice_part({":", ",", "]"});
     ExprRef step = accept_op(":") ? slice_part({",", "]"}) : nullptr;
-    return make_expr(SliceExpr{std::move(start), std::move(stop), std::move(step)}, colon);
+    return node(SliceExpr{std::move(start), std::move(stop), std::move(step)}, colon);
   }
 
   // A slice bound, or null when the next token ends it.
@@ -284,15 +317,15 @@ class Parser {
   ExprRef atom() {
     const Token& t = peek();
     switch (t.kind) {
-      case TokenKind::Name: return make_expr(Name{next().text}, t.span);
-      case TokenKind::Int: return make_expr(Literal{int_value(next())}, t.span);
-      case TokenKind::Float: return make_expr(Literal{float_value(next())}, t.span);
-      case TokenKind::String: return make_expr(Literal{next().text}, t.span);
+      case TokenKind::Name: return node(Name{next().text}, t.span);
+      case TokenKind::Int: return node(Literal{int_value(next())}, t.span);
+      case TokenKind::Float: return node(Literal{float_value(next())}, t.span);
+      case TokenKind::String: return node(Literal{next().text}, t.span);
       case TokenKind::Keyword: return keyword_atom();
       case TokenKind::Op:
         if (t.is_op("(")) return parenthesized();
         if (t.is_op("[")) return list();
-        if (t.is_op("...")) return make_expr(EllipsisLiteral{}, next().span);
+        if (t.is_op("...")) return node(EllipsisLiteral{}, next().span);
         break;
       default: break;
     }
@@ -301,9 +334,9 @@ class Parser {
 
   ExprRef keyword_atom() {
     const Token& t = peek();
-    if (t.text == "True" || t.text == "False") return make_expr(Literal{next().text == "True"}, t.span);
-    if (t.text == "None") return make_expr(Literal{NoneLiteral{}}, next().span);
-    if (t.text == "print") return make_expr(Name{next().text}, t.span);
+    if (t.text == "True" || t.text == "False") return node(Literal{next().text == "True"}, t.span);
+    if (t.text == "None") return node(Literal{NoneLiteral{}}, next().span);
+    if (t.text == "print") return node(Name{next().text}, t.span);
     unexpected(t);
   }
 
@@ -329,7 +362,7 @@ class Parser {
 
   ExprRef parenthesized() {
     const Token& open = next();
-    if (accept_op(")")) return make_expr(TupleExpr{}, open.span);
+    if (accept_op(")")) return node(TupleExpr{}, open.span);
     ExprRef first = expr();
     if (!peek().is_op(",")) {
       expect_close(open, ")");
@@ -338,7 +371,7 @@ class Parser {
     std::vector<ExprRef> items{std::move(first)};
     while (accept_op(",") && !peek().is_op(")")) items.push_back(expr());
     expect_close(open, ")");
-    return make_expr(TupleExpr{std::move(items)}, open.span);
+    return node(TupleExpr{std::move(items)}, open.span);
   }
 
   ExprRef list() {
@@ -349,11 +382,12 @@ class Parser {
       if (!accept_op(",")) break;
     }
     expect_close(open, "]");
-    return make_expr(ListExpr{std::move(items)}, open.span);
+    return node(ListExpr{std::move(items)}, open.span);
   }
 
   std::vector<Token> toks_;
   size_t i_ = 0;
+  int nesting_ = 0;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <type_traits>
+
 namespace tr::repl {
 
 std::string_view spelling(UnaryOp op) {
@@ -65,6 +67,37 @@ std::string join(const std::vector<ExprRef>& items) {
 }
 
 }  // namespace
+
+std::vector<const Expr*> children(const Expr& e) {
+  std::vector<const Expr*> out;
+  const auto add = [&](const ExprRef& c) {
+    if (c) out.push_back(c.get());
+  };
+  const auto add_all = [&](const std::vector<ExprRef>& cs) {
+    for (const ExprRef& c : cs) add(c);
+  };
+  std::visit(
+      [&](const auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, Unary>) add(n.operand);
+        if constexpr (std::is_same_v<T, Binary> || std::is_same_v<T, Logic>) add(n.lhs), add(n.rhs);
+        if constexpr (std::is_same_v<T, Comparison>) {
+          add(n.first);
+          for (const CompareLink& l : n.links) add(l.rhs);
+        }
+        if constexpr (std::is_same_v<T, Call>) {
+          add(n.callee);
+          add_all(n.args);
+          for (const KeywordArg& k : n.keywords) add(k.value);
+        }
+        if constexpr (std::is_same_v<T, Attribute>) add(n.object);
+        if constexpr (std::is_same_v<T, Subscript>) add(n.object), add_all(n.indices);
+        if constexpr (std::is_same_v<T, SliceExpr>) add(n.start), add(n.stop), add(n.step);
+        if constexpr (std::is_same_v<T, ListExpr> || std::is_same_v<T, TupleExpr>) add_all(n.items);
+      },
+      e.node);
+  return out;
+}
 
 std::string to_sexpr(const Expr& e) {
   struct {

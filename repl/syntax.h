@@ -1,6 +1,7 @@
 #pragma once
 // The tree of a .tg program. Nodes are immutable values; children are shared, never mutated. Every
 // node keeps the span of the token an error about it should point at (an operator, a name, a bracket).
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -82,11 +83,19 @@ struct Expr {
                ListExpr, TupleExpr>
       node;
   Span span;
+  // How many nodes the longest path down to a leaf passes below this one (0 for a leaf): whatever
+  // walks the tree recurses this deep, so the parser refuses trees deeper than it can walk.
+  int depth = 0;
 };
+
+// The node's direct subexpressions, null parts (a slice's missing bound) left out.
+std::vector<const Expr*> children(const Expr& e);
 
 template <typename Node>
 ExprRef make_expr(Node node, Span span) {
-  return std::make_shared<const Expr>(Expr{std::move(node), span});
+  Expr e{std::move(node), span};
+  for (const Expr* c : children(e)) e.depth = std::max(e.depth, c->depth + 1);
+  return std::make_shared<const Expr>(std::move(e));
 }
 
 struct Assign {

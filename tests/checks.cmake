@@ -2,7 +2,7 @@
 #  - repl_programs_test: every tests/programs/*.tg prints values that the reference evaluator agrees with;
 #  - bad_input_session: tests/bad_input/session.tg piped into tinyrepl gives the expected error for each
 #    bad line, keeps the session's names, prints the final value and exits 0 (bad_input_deep_nesting:
-#    the same for deeply nested input, disabled until the parser limits its depth);
+#    the same for deeply nested input and a long chain of ops);
 #  - peer_*: each scripts/examples/*.tg and tests/programs/*.tg run under tinygrad 0.14.0 through
 #    tests/peer/prelude.py print the same values as tinyrepl (skipped, with the reason, when tinygrad
 #    cannot be imported; this test installs nothing).
@@ -18,13 +18,10 @@ add_test(NAME bad_input_session
                  -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/bad_input
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/bad_input/check.cmake)
 set_tests_properties(bad_input_session PROPERTIES TIMEOUT 300 ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
-# Deep nesting and very long expressions: disabled while the parser and the evaluator have no depth
-# limit (they overflow the stack: see tests/bad_input/deep.cmake). Enable it with the fix.
 add_test(NAME bad_input_deep_nesting
          COMMAND ${CMAKE_COMMAND} -DTINYREPL=$<TARGET_FILE:tinyrepl> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/bad_input_deep
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/bad_input/deep.cmake)
-set_tests_properties(bad_input_deep_nesting PROPERTIES TIMEOUT 300 DISABLED TRUE
-                     ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+set_tests_properties(bad_input_deep_nesting PROPERTIES TIMEOUT 300 ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
 
 if(Python3_Interpreter_FOUND)
   file(GLOB PEER_EXAMPLES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/scripts/examples/*.tg)

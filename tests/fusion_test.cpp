@@ -306,6 +306,25 @@ TEST_F(Fusion, RealizedTensorsAreLoadedNotRecomputed) {
   EXPECT_TRUE(matches_reference(y));
 }
 
+// A chain of ops is cut where its graph reaches kMaxLazyDepth: that node is realized, with the reason,
+// and the chain goes on from its buffer. 2500 adds make two cuts and a last kernel, and the right values.
+TEST_F(Fusion, ADeepChainIsCutWhereItReachesTheDepthLimit) {
+  Tensor x = Tensor::full({3}, 1.0);
+  int cuts = 0;
+  for (int i = 0; i < 2500; i++) {
+    x = x.add(Tensor::full({}, 1.0));
+    ASSERT_LE(x.node()->depth, kMaxLazyDepth);
+    if (!x.realized()) continue;
+    cuts++;
+    EXPECT_EQ(last_realization().schedule.back().reason, "the graph reached 1000 ops deep, where it is cut");
+    EXPECT_EQ(x.node()->depth, 0);
+  }
+  EXPECT_EQ(cuts, 2);
+  EXPECT_EQ(count_kernels({x}), 1);
+  const HostData got = x.data();
+  for (int64_t i = 0; i < 3; i++) EXPECT_EQ(std::get<double>(got.get(i)), 2501.0);
+}
+
 TEST_F(Fusion, CreationOpsFuseIntoTheirConsumer) {
   const Tensor a = Tensor::arange(int64_t{0}, int64_t{4}).add(Tensor::full({}, int64_t{1})).sum();
   EXPECT_EQ(count_kernels({a}), 1);

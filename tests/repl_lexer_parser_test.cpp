@@ -204,6 +204,37 @@ TEST(Parser, SyntaxErrorsSayWhatAndWhere) {
   EXPECT_EQ(syntax_error("x."), "1:3+0 expected an attribute name after '.', got end of input");
 }
 
+std::string repeat(std::string_view s, int n) {
+  std::string out;
+  for (int i = 0; i < n; i++) out += s;
+  return out;
+}
+
+// 200 levels of any kind of nesting parse; one more is a syntax error at the token that goes past the
+// limit, never a stack overflow, however deep the input (the test also feeds 100000 levels).
+TEST(Parser, NestingStopsAt200Levels) {
+  const auto nested = [](int n) {
+    return std::vector<std::string>{repeat("(", n) + "1" + repeat(")", n),
+                                    repeat("[", n) + "1" + repeat("]", n),
+                                    repeat("-", n) + "1",
+                                    repeat("not ", n) + "1",
+                                    repeat("2**", n) + "1",
+                                    "1" + repeat(" + 1", n),
+                                    "x" + repeat(".T", n),
+                                    "x" + repeat("[0]", n),
+                                    repeat("f(", n) + "1" + repeat(")", n)};
+  };
+  for (const std::string& ok : nested(200)) EXPECT_EQ(syntax_error(ok), "no error") << ok.substr(0, 20);
+  for (const std::string& bad : nested(201)) {
+    EXPECT_NE(syntax_error(bad).find(" expression nested too deeply (the limit is 200 levels)"), std::string::npos)
+        << bad.substr(0, 20);
+  }
+  EXPECT_EQ(syntax_error(repeat("(", 201) + "1" + repeat(")", 201)),
+            "1:202+1 expression nested too deeply (the limit is 200 levels)");
+  EXPECT_EQ(syntax_error("x" + repeat(".T", 201)), "1:403+1 expression nested too deeply (the limit is 200 levels)");
+  for (const std::string& deep : nested(100000)) EXPECT_NE(syntax_error(deep), "no error");
+}
+
 TEST(Diagnostic, ScriptErrorNamesFileLineColumnWithCaret) {
   EXPECT_EQ(format_error("t.tg", "y = x + tensor([1, 2, 3])", 3, 7, 1, "cannot broadcast (2,3) with (3,)"),
             "t.tg:3:7: error: cannot broadcast (2,3) with (3,)\n"
@@ -215,6 +246,16 @@ TEST(Diagnostic, ScriptErrorNamesFileLineColumnWithCaret) {
             "      ^~~~~~~\n");
   EXPECT_EQ(format_error("", "\tx ** q", 1, 6, 1, "m"), "error: m\n\tx ** q\n\t    ^\n");
   EXPECT_EQ(format_error("f.tg", "", 0, 0, 0, "no such file"), "f.tg:0:0: error: no such file\n");
+}
+
+// Of a line wider than a terminal, the 160 columns around the caret are shown, "..." for the rest.
+TEST(Diagnostic, ALongLineIsShownAroundTheCaret) {
+  const std::string line = repeat("abcdefghij", 100);
+  const std::string caret_at_500 = format_error("", line, 1, 501, 3, "m");
+  EXPECT_EQ(caret_at_500, "error: m\n..." + line.substr(420, 160) + "...\n" + std::string(83, ' ') + "^~~\n");
+  EXPECT_EQ(format_error("", line, 1, 2, 1, "m"), "error: m\n" + line.substr(0, 160) + "...\n ^\n");
+  EXPECT_EQ(format_error("", line, 1, 1000, 5, "m"),
+            "error: m\n..." + line.substr(919) + "\n" + std::string(3 + 80, ' ') + "^\n");
 }
 
 TEST(Diagnostic, SourceLine) {
