@@ -103,7 +103,9 @@ Tensor& Tensor::realize() {
 HostData Tensor::data() const {
   HostData out(dtype(), numel());
   if (numel() == 0) return out;
-  Tensor t = node_->is_view() ? contiguous() : *this;
+  // A view that reads its base's buffer in order (a reshape) needs no copy kernel: the buffer is its values.
+  const bool in_order = !node_->is_view() || (node_->st().contiguous() && numel() == tr::prod(base_of(node_)->shape));
+  Tensor t = in_order ? Tensor(base_of(node_)) : contiguous();
   t.realize();
   const Buffer& buf = *base_of(t.node_)->buffer;
   tr::device(buf.device).copyout(out.bytes.data(), buf);
@@ -118,7 +120,12 @@ ConstValue Tensor::item() const {
 Tensor where(const Tensor& c, const Tensor& a, const Tensor& b) { return c.where(a, b); }
 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
-  const auto [x, y] = Tensor::broadcasted(a.cast(DType::Float64), b.cast(DType::Float64));
+  // numpy compares in float64; here only where float32 would round an operand (float64 and integers
+  // wider than 16 bits), since not every device has float64 (Metal)
+  const DType common = promote(a.dtype(), b.dtype());
+  const DType t = common == DType::Float64 || (!is_float(common) && itemsize(common) > 2) ? DType::Float64
+                                                                                            : DType::Float32;
+  const auto [x, y] = Tensor::broadcasted(a.cast(t), b.cast(t));
   // numpy's rule: |x - y| <= atol + rtol * |y|, equal infinities are close, nan is never close
   const Tensor tol = Tensor::scalar_like(y, atol).add(y.abs().mul(Tensor::scalar_like(y, rtol)));
   const Tensor close = x.sub(y).abs().le(tol).logical_or(x.eq(y));

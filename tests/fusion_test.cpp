@@ -325,6 +325,26 @@ TEST_F(Fusion, ADeepChainIsCutWhereItReachesTheDepthLimit) {
   for (int64_t i = 0; i < 3; i++) EXPECT_EQ(std::get<double>(got.get(i)), 2501.0);
 }
 
+// Reading a view that shows its base's buffer in order (a reshape) copies the buffer out as it is;
+// any other view is first made contiguous by a kernel.
+TEST_F(Fusion, ReadingAReshapedResultRunsNoCopyKernel) {
+  const auto kernels_run = [] {
+    std::vector<std::string> names;
+    for (const RunRecord& r : last_realization().runs)
+      if (!r.is_copy) names.push_back(r.kernel.program.name);
+    return names;
+  };
+  const Tensor x = input({3, 4}, 40);
+  const Tensor s = x.sum(std::vector<int>{1});
+  ASSERT_TRUE(s.node()->is_view()) << "the reduce keeps its axis, a reshape drops it";
+  s.data();
+  EXPECT_EQ(kernels_run(), std::vector<std::string>{"r_3_4"}) << "the reduce, and no copy kernel after it";
+  EXPECT_TRUE(matches_reference(s));
+  x.permute({1, 0}).data();
+  EXPECT_EQ(kernels_run(), std::vector<std::string>{"E_4_3"});
+  EXPECT_EQ(last_realization().schedule.back().reason, "contiguous() asks for its own buffer");
+}
+
 TEST_F(Fusion, CreationOpsFuseIntoTheirConsumer) {
   const Tensor a = Tensor::arange(int64_t{0}, int64_t{4}).add(Tensor::full({}, int64_t{1})).sum();
   EXPECT_EQ(count_kernels({a}), 1);
