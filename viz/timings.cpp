@@ -40,8 +40,9 @@ std::string timings_table(const std::vector<RunRecord>& runs, int width) {
     out += fmt::format("{:<24} {:<7} {} {:>9} {:>8.2f} {}\n", name, device, time_str(x.seconds),
                        r.is_copy ? "-" : fmt::format("{:.2f}", x.gflops), x.gbs, bars);
   }
-  out += fmt::format("total: {} kernels, {} copies, {:.3f} GFLOP, {:.3f} GB, {:.3f} ms\n", kernels,
-                     runs.size() - kernels, flops / 1e9, bytes / 1e9, total * 1e3);
+  const size_t copies = runs.size() - kernels;
+  out += fmt::format("total: {} kernel{}, {} cop{}, {:.3f} GFLOP, {:.3f} GB, {:.3f} ms\n", kernels, kernels == 1 ? "" : "s",
+                     copies, copies == 1 ? "y" : "ies", flops / 1e9, bytes / 1e9, total * 1e3);
   return out;
 }
 

@@ -115,9 +115,9 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
   EXPECT_EQ(src.tabs, backends());
   EXPECT_NE(joined(src).find("__kernel void r_2"), std::string::npos) << joined(src);
 
-  const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernels");
+  const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernel");
   EXPECT_NE(timings.lines[timings.mark_begin].find("r_2"), std::string::npos) << joined(timings);
-  EXPECT_EQ(timings.lines.back(), "session total: 1 kernels");
+  EXPECT_EQ(timings.lines.back(), "session total: 1 kernel");
   EXPECT_NE(joined(timings).find("█"), std::string::npos) << "a bar per run";
 }
 
