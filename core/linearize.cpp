@@ -63,6 +63,16 @@ class Emitter {
     return pure(UOp{.kind = UOpKind::Gep, .dtype = uops[v].dtype, .srcs = {v}, .num = lane});
   }
 
+  // acc = value. A pure UOp that read acc saw its value before this point, so none is reused after it.
+  void assign(int acc, int value) {
+    push(UOp{.kind = UOpKind::Assign, .dtype = uops[acc].dtype, .vec = uops[acc].vec, .srcs = {acc, value}});
+    for (auto& scope : scopes_)
+      std::erase_if(scope, [&](const auto& entry) {
+        const std::vector<int>& srcs = uops[entry.second].srcs;
+        return std::find(srcs.begin(), srcs.end(), acc) != srcs.end();
+      });
+  }
+
   int pure(UOp u) {
     const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(u.kind), static_cast<int>(u.dtype),
                                         u.vec, fmt::join(u.srcs, ","), static_cast<int>(u.alu),
@@ -172,7 +182,7 @@ class Linearizer {
           bind(r, DimRole::Unroll);
           acc = alu(reduce_combine(red->alu), red->dtype, {acc, value(*red->srcs[0], u, false)});
         }
-        e_.push(UOp{.kind = UOpKind::Assign, .dtype = red->dtype, .srcs = {accs_[u], acc}});
+        e_.assign(accs_[u], acc);
       }
       for (auto it = rloops.rbegin(); it != rloops.rend(); ++it) close_range(*it);
       if (has(DimRole::Group)) combine_group(*red);
@@ -211,13 +221,7 @@ class Linearizer {
   // (so the store is one vector store) and every value in the kernel has a type vectors can hold.
   void choose_vector_dim() {
     bool ok = target_.vector_width >= 2 && !has(DimRole::Group);
-    // only kernels whose every op applies to whole vectors: the lane-by-lane path of the others
-    // (int32 min through MAX, found by ops_test) is not trusted yet
-    walk(k_.ast, [&](const AstNode& n) {
-      const bool whole = (n.op != AstOp::Alu || n.alu == Op::Add || n.alu == Op::Mul || n.alu == Op::Neg) &&
-                         (n.op != AstOp::Reduce || n.alu == Op::Sum);
-      ok = ok && whole && vectorizable(n.dtype);
-    });
+    walk(k_.ast, [&](const AstNode& n) { ok = ok && vectorizable(n.dtype); });
     for (int d = static_cast<int>(k_.dims.size()) - 1; ok && d >= 0; d--) {
       const Dim& dim = k_.dims[d];
       if (dim.role != DimRole::Upcast) continue;
@@ -272,7 +276,7 @@ class Linearizer {
       const int part = e_.pure(UOp{.kind = UOpKind::Load, .dtype = red.dtype,
                                    .srcs = {temp, index(slot(var("gridx0", 0, group_size - 1), u))}});
       const int next = alu(reduce_combine(red.alu), red.dtype, {combined[u], part});
-      e_.push(UOp{.kind = UOpKind::Assign, .dtype = red.dtype, .srcs = {combined[u], next}});
+      e_.assign(combined[u], next);
     }
     close_range(range);
     accs_ = std::move(combined);
