@@ -9,7 +9,8 @@ namespace {
 
 int resolve_dim(int dim, int ndim, int extra = 0) {
   const int n = ndim + extra;
-  if (dim < -n || dim >= std::max(n, 1)) fail("index", "dimension {} is out of range for a tensor of {} dims", dim, ndim);
+  // a 0-dim tensor has no dimension to name: its callers that accept one (squeeze, flatten) handle it first
+  if (dim < -n || dim >= n) fail("index", "dimension {} is out of range for a tensor of {} dims", dim, ndim);
   return dim < 0 ? dim + n : dim;
 }
 

@@ -121,7 +121,7 @@ Tensor Tensor::std(const Axes& axis, bool keepdim, double correction) const {
 }
 
 Tensor Tensor::argmax(std::optional<int> axis, bool keepdim) const {
-  if (!axis) return flatten().argmax(0, false);
+  if (!axis || ndim() == 0) return flatten().argmax(0, false);  // a 0-dim tensor flattens to one element
   const int a = resolve_axis(*axis, ndim());
   const int64_t n = shape()[a];
   const Tensor is_max = eq(max(std::vector<int>{a}, true));

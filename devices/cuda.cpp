@@ -124,12 +124,14 @@ class CudaDevice : public Device {
   }
 
   void copyin(const Buffer& dst, const void* src) override {
+    if (dst.nbytes() == 0) return;
     c_.use();
     c_.api->check(c_.api->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst.mem.get()), src, static_cast<size_t>(dst.nbytes())),
                   "cuMemcpyHtoD");
   }
 
   void copyout(void* dst, const Buffer& src) override {
+    if (src.nbytes() == 0) return;
     c_.use();
     c_.api->check(c_.api->cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src.mem.get()), static_cast<size_t>(src.nbytes())),
                   "cuMemcpyDtoH");

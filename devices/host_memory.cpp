@@ -56,12 +56,13 @@ BufferRef HostMemoryDevice::alloc(DType dtype, int64_t size) {
                                          })});
 }
 
+// An empty tensor's host data may have no storage at all, and memcpy takes no null pointer.
 void HostMemoryDevice::copyin(const Buffer& dst, const void* src) {
-  std::memcpy(dst.mem.get(), src, static_cast<size_t>(dst.nbytes()));
+  if (dst.nbytes() > 0) std::memcpy(dst.mem.get(), src, static_cast<size_t>(dst.nbytes()));
 }
 
 void HostMemoryDevice::copyout(void* dst, const Buffer& src) {
-  std::memcpy(dst, src.mem.get(), static_cast<size_t>(src.nbytes()));
+  if (src.nbytes() > 0) std::memcpy(dst, src.mem.get(), static_cast<size_t>(src.nbytes()));
 }
 
 }  // namespace tr

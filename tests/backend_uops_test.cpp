@@ -388,7 +388,7 @@ TEST(Spelling, VectorTypes) {
   // no unaligned vector access in Metal and CUDA: their vectors move lane by lane
   expect_contains(render("metal", vectors(F32)), {"float4(data1[alu1],data1[alu1+1],data1[alu1+2],data1[alu1+3])", "float4(1.0f,2.0f,3.0f,4.0f)"});
   expect_contains(render("cuda", vectors(F32)), {"make_float4(data1[alu1],data1[alu1+1],data1[alu1+2],data1[alu1+3])"});
-  expect_contains(render("c", vectors(F32)), {"typedef float float4 __attribute__((aligned(4),vector_size(16)));",
+  expect_contains(render("c", vectors(F32)), {"typedef float float4 __attribute__((vector_size(16),aligned(4)));",
                                               "*((const float4*)(data1+alu1))", "((float4){1.0f,2.0f,3.0f,4.0f})"});
   expect_contains(render("llvm", vectors(F32)), {"load <4 x float>", "fmul <4 x float>", "insertelement <4 x float>", "extractelement <4 x float>"});
 }

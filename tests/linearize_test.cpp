@@ -68,5 +68,27 @@ TEST(Linearizer, NoValueOfAnAccumulatorIsReusedPastItsAssign) {
   EXPECT_TRUE(vectors) << "the CPU's default opts keep some accumulators in vectors";
 }
 
+// A slice starting at any element is read with vector loads of the CPU's widths: none may assume that
+// its first element is aligned to the vector's size (an aligned load faults there).
+TEST(Linearizer, VectorsLoadAndStoreFromAnyElement) {
+  for (DType t : {DType::Float32, DType::Int32, DType::Float64, DType::Int64}) {
+    std::vector<double> v(80);
+    for (size_t i = 0; i < v.size(); i++) v[i] = static_cast<double>(i);
+    Tensor x = tensor(v, {80}, t);
+    x.realize();
+    for (int64_t from = 0; from < 8; from++) {
+      // a plain copy: a load that is not folded into arithmetic is where an aligned move would be used
+      const Tensor piece = x.shrink({Range{from, from + 64}}).contiguous();
+      const std::vector<UOpProgram> ps = programs_of(piece);
+      ASSERT_EQ(ps.size(), 1u);
+      EXPECT_TRUE(std::any_of(ps[0].uops.begin(), ps[0].uops.end(),
+                              [](const UOp& u) { return u.kind == UOpKind::Load && u.vec > 1; }))
+          << "a vector load\n" << print_uops(ps[0].uops);
+      const std::vector<double> want(v.begin() + from, v.begin() + from + 64);
+      EXPECT_TRUE(has_values(piece, want)) << name(t) << " from " << from;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tr

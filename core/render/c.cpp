@@ -58,8 +58,10 @@ std::string render_c(const UOpProgram& p) {
       .vector_type = c_vector_type,
       .vector_decl = [](DType t, int n) {
         const int bytes = n * itemsize(t);
-        return fmt::format("typedef {} {} __attribute__((aligned({}),vector_size({})));\n", c_type(t), c_vector_type(t, n),
-                           itemsize(t), bytes);
+        // aligned() after vector_size(): before it, it applies to the element and the vector keeps its
+        // own alignment, so GCC moves it with aligned instructions that fault at other addresses
+        return fmt::format("typedef {} {} __attribute__((vector_size({}),aligned({})));\n", c_type(t), c_vector_type(t, n),
+                           bytes, itemsize(t));
       },
       .vector_make = [](const std::string& type, const std::vector<std::string>& lanes) {
         return fmt::format("(({}){{{}}})", type, fmt::join(lanes, ","));
