@@ -1,8 +1,10 @@
-# Three whole-program checks:
+# Whole-program checks:
 #  - repl_programs_test: every tests/programs/*.tg prints values that the reference evaluator agrees with;
 #  - bad_input_session: tests/bad_input/session.tg piped into tinyrepl gives the expected error for each
 #    bad line, keeps the session's names, prints the final value and exits 0 (bad_input_deep_nesting:
 #    the same for deeply nested input and a long chain of ops);
+#  - random_sessions_*: random sessions of mostly bad statements (random_session/) end well, with no
+#    sanitizer report in the sanitizer build;
 #  - peer_*: each scripts/examples/*.tg and tests/programs/*.tg run under tinygrad 0.14.0 through
 #    tests/peer/prelude.py print the same values as tinyrepl (skipped, with the reason, when tinygrad
 #    cannot be imported; this test installs nothing).
@@ -36,7 +38,18 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(peer_${group}_${stem} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
                          ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
   endforeach()
+  # random sessions, ten seeds per test so that CTest runs them side by side
+  foreach(first 1 11 21)
+    math(EXPR last "${first} + 9")
+    add_test(NAME random_sessions_${first}_${last}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/random_session/run.py $<TARGET_FILE:tinyrepl>
+                     ${first} ${last} ${CMAKE_CURRENT_BINARY_DIR}/random_sessions)
+    set_tests_properties(random_sessions_${first}_${last} PROPERTIES TIMEOUT 600
+                         ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+  endforeach()
 else()
   add_test(NAME peer_tinygrad COMMAND ${CMAKE_COMMAND} -E echo "skipped: python3 was not found, so tinygrad cannot run")
   set_tests_properties(peer_tinygrad PROPERTIES SKIP_REGULAR_EXPRESSION "skipped:")
+  add_test(NAME random_sessions COMMAND ${CMAKE_COMMAND} -E echo "skipped: python3 was not found to write the sessions")
+  set_tests_properties(random_sessions PROPERTIES SKIP_REGULAR_EXPRESSION "skipped:")
 endif()
