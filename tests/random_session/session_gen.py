@@ -1,6 +1,7 @@
 """Random .tg sessions: statements built from every kind of tensor operation, with arguments that are
 often out of range, of the wrong kind or of odd shapes (0-dim, empty, negative sizes), mixed with meta
-commands and settings. The same seed gives the same session. The last line prints 6."""
+commands, settings and moves between devices. The same seed gives the same session. The last line
+prints 6."""
 import random
 
 UNARY = ("neg exp exp2 log log2 sqrt rsqrt sin cos tan relu sigmoid tanh gelu silu abs sign reciprocal square "
@@ -15,7 +16,8 @@ OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "@", "<", "==", ">=", "and", "
 INDICES = ["0", "-1", "1:", "::2", "::-1", "None", "...", "0, 1", ":, None", "5", "1:0", "::0", "-7"]
 META = [":kernels", ":ast", ":uops", ":src", ":time", ":explain a", ":opts", ":vars", ":opt 0 UPCAST 0 2",
         ":opt 0 LOCAL 0 2", ":opt 0 UNROLL 0 4", ":opt 0 none", ":graph a", ":step a", ":noopt on", ":noopt off",
-        ":debug 2", ":debug 0", ":beam 2", ":beam 0"]
+        ":debug 2", ":debug 0", ":beam 2", ":beam 0", ":device OPENCL", ":device LLVM", ":device METALSHIM",
+        ":device CUDA", ":device CPU"]
 START = ["a = tensor([1.0, 2.0, 3.0, 4.0])", "b = arange(12).reshape(3, 4)", "c = rand(2, 3, 4)",
          "d = tensor([[1, 2], [3, 4]])", "e = tensor(3)"]
 
@@ -72,8 +74,10 @@ class Session:
         if depth > 4:
             return r.choice(NAMES)
         x, kind = self.atom(depth), r.random()
-        if kind < 0.25:
+        if kind < 0.22:
             return "%s.%s()" % (x, r.choice(UNARY))
+        if kind < 0.25:
+            return '%s.to("%s")' % (x, r.choice(["CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "TPU"]))
         if kind < 0.45:
             return "%s.%s(%s)" % (x, r.choice(BINARY), self.atom(depth))
         if kind < 0.6:
