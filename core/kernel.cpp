@@ -204,6 +204,15 @@ bool broadcast_by_a_load(const Kernel& k, int axis) {
   return found;
 }
 
+// Whether every load steps 0 or 1 elements along axis.
+bool loads_in_order(const Kernel& k, int axis) {
+  bool ok = true;
+  walk(k.ast, [&](const AstNode& n) {
+    if (n.op == AstOp::Load) ok = ok && (n.st->real_stride(axis) == 0 || n.st->real_stride(axis) == 1);
+  });
+  return ok;
+}
+
 int64_t upcast_product(const Kernel& k) {
   int64_t n = 1;
   for (const Dim& d : k.dims)
@@ -212,6 +221,15 @@ int64_t upcast_product(const Kernel& k) {
 }
 
 }  // namespace
+
+bool vector_values(const Kernel& k) {
+  bool ok = true;
+  walk(k.ast, [&](const AstNode& n) {
+    ok = ok && (n.dtype == DType::Float32 || n.dtype == DType::Float64 || n.dtype == DType::Int32 ||
+                n.dtype == DType::Int64);
+  });
+  return ok;
+}
 
 Kernel default_opts(const Kernel& k, const Target& target) {
   Kernel out = k;
@@ -243,6 +261,14 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     const int64_t n = out.dims[r].size;
     if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n});
     else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4});
+  }
+  // A GPU that moves aligned vectors: each thread of an element-wise kernel takes 4 neighbouring
+  // elements as one vector, when every load reads them in order (or broadcasts them).
+  if (target.gpu && target.vector_width >= 4 && !reduces && vector_values(out)) {
+    const int g = last_dim_with(out, DimRole::Global);
+    if (g >= 0 && out.dims[g].axis == out.first_reduce - 1 && out.dims[g].size % 4 == 0 &&
+        out.dims[g].size > 4 && loads_in_order(out, out.dims[g].axis))
+      out = apply_opt(out, {OptOp::Upcast, g, 4});
   }
   // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4. Not on a
   // GPU, where neighbouring threads reading neighbouring elements is what makes loads fast.

@@ -47,6 +47,10 @@ struct Kernel {
   std::string base_name() const;  // "r_2", "E_4_4": the prefix and the sizes of the dims in order
 };
 
+// Whether every value of the kernel has a dtype the linearizer makes vectors of (float32, float64,
+// int32, int64): the condition for its innermost upcast to become one vector value.
+bool vector_values(const Kernel& k);
+
 // Each throws tr::Error("opt", why) when the opt does not fit the kernel.
 Kernel apply_opt(const Kernel& k, const Opt& opt);
 // The hand-written heuristic: THREAD over the cores on CPU, UPCAST/UNROLL of small inner dims.

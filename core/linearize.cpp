@@ -213,15 +213,10 @@ class Linearizer {
   int vdim_ = -1;  // the upcast dim whose lanes make one vector value, if any
   int width_ = 1;
 
-  static bool vectorizable(DType t) {
-    return t == DType::Float32 || t == DType::Float64 || t == DType::Int32 || t == DType::Int64;
-  }
-
   // The innermost upcast dim becomes a vector when it is the stride-1 piece of the last output axis
   // (so the store is one vector store) and every value in the kernel has a type vectors can hold.
   void choose_vector_dim() {
-    bool ok = target_.vector_width >= 2 && !has(DimRole::Group);
-    walk(k_.ast, [&](const AstNode& n) { ok = ok && vectorizable(n.dtype); });
+    const bool ok = target_.vector_width >= 2 && !has(DimRole::Group) && vector_values(k_);
     for (int d = static_cast<int>(k_.dims.size()) - 1; ok && d >= 0; d--) {
       const Dim& dim = k_.dims[d];
       if (dim.role != DimRole::Upcast) continue;

@@ -106,7 +106,9 @@ class CudaDevice : public Device {
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
   Target target() const override {
-    return Target{.gpu = true, .local_memory = true, .cores = sms_, .max_local = static_cast<int>(max_threads_)};
+    // vectors of 4: the CUDA renderer moves them whole where their index is aligned
+    return Target{.gpu = true, .local_memory = true, .cores = sms_, .max_local = static_cast<int>(max_threads_),
+                  .vector_width = 4};
   }
 
   BufferRef alloc(DType dtype, int64_t size) override {

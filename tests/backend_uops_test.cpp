@@ -110,6 +110,17 @@ UOpProgram vectors(DType t) {
   return b.program();
 }
 
+// A vector read from one element past a multiple of its width, stored at the multiple.
+UOpProgram shifted_load() {
+  Builder b("shifted_load");
+  const int out = b.global(F32, true), in = b.global(F32, false);
+  const int r = b.range(3, "ridx0");
+  const int at = b.alu(Op::Mul, I32, {r, b.cnst(int64_t{4})});
+  b.store(out, at, b.load(F32, in, b.alu(Op::Add, I32, {at, b.cnst(int64_t{1})}), 4));
+  b.end(r);
+  return b.program();
+}
+
 // Gates: a gated load reads -1 where the index is past the input's 4 elements, and a gated store
 // writes only the even positions of its output (the odd ones keep what was there).
 UOpProgram gates() {
@@ -385,9 +396,12 @@ TEST(Spelling, VectorTypes) {
   expect_contains(render("opencl", vectors(F32)), {"vload4(0, data1+alu", "vstore4(alu", "((float4)(1.0f,2.0f,3.0f,4.0f))", ".s3"});
   expect_contains(render("cuda", vectors(F32)), {"make_float4(1.0f,2.0f,3.0f,4.0f)", "float4 acc0 = make_float4(0.0f,0.0f,0.0f,0.0f);", ".w"});
   expect_contains(render("cuda", vectors(DType::Float16)), {"struct __align__(8) half4 { half x, y, z, w; };", "make_half4("});
-  // no unaligned vector access in Metal and CUDA: their vectors move lane by lane
+  // no unaligned vector access in Metal and CUDA: Metal's vectors move lane by lane, CUDA's whole only
+  // where the index is a provable multiple of the width (ridx0*4 here; ridx0*4+1 in shifted_load)
   expect_contains(render("metal", vectors(F32)), {"float4(data1[alu1],data1[alu1+1],data1[alu1+2],data1[alu1+3])", "float4(1.0f,2.0f,3.0f,4.0f)"});
-  expect_contains(render("cuda", vectors(F32)), {"make_float4(data1[alu1],data1[alu1+1],data1[alu1+2],data1[alu1+3])"});
+  expect_contains(render("cuda", vectors(F32)), {"*((const float4*)(data1+alu1))", "*((float4*)(data0+alu1)) = "});
+  expect_contains(render("cuda", shifted_load()), {"make_float4(data1[(alu0+1)],data1[(alu0+1)+1],data1[(alu0+1)+2],data1[(alu0+1)+3])",
+                                                   "*((float4*)(data0+alu0)) = val0;"});
   expect_contains(render("c", vectors(F32)), {"typedef float float4 __attribute__((vector_size(16),aligned(4)));",
                                               "*((const float4*)(data1+alu1))", "((float4){1.0f,2.0f,3.0f,4.0f})"});
   expect_contains(render("llvm", vectors(F32)), {"load <4 x float>", "fmul <4 x float>", "insertelement <4 x float>", "extractelement <4 x float>"});

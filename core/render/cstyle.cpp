@@ -273,11 +273,25 @@ class Renderer {
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
   }
 
-  // Whole vectors move with the language's unaligned vector access, on buffers only: workgroup
-  // memory goes lane by lane.
-  bool whole_vector(int buf, int vec) const {
-    return vec > 1 && !lang_.vector_load.empty() && u_[buf].kind == UOpKind::DefineGlobal && (vec & (vec - 1)) == 0 &&
-           !half_in_float(u_[buf].dtype);
+  // How a whole vector moves at index idx of buffer buf: the language's unaligned access, else its
+  // aligned one where idx is a provable multiple of the width; "" where it goes lane by lane (always
+  // in workgroup memory).
+  const std::string& vector_form(bool store, int buf, int idx, int vec) const {
+    static const std::string none;
+    if (vec < 2 || (vec & (vec - 1)) != 0 || u_[buf].kind != UOpKind::DefineGlobal || half_in_float(u_[buf].dtype))
+      return none;
+    const std::string& unaligned = store ? lang_.vector_store : lang_.vector_load;
+    if (!unaligned.empty()) return unaligned;
+    return multiple_of(idx, vec) ? (store ? lang_.aligned_vector_store : lang_.aligned_vector_load) : none;
+  }
+  // Whether index UOp i is a multiple of n for every value of its variables.
+  bool multiple_of(int i, int64_t n) const {
+    const UOp& u = u_[i];
+    if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const) return v && *v % n == 0;
+    if (u.kind != UOpKind::Alu) return false;
+    if (u.alu == Op::Add) return multiple_of(u.srcs[0], n) && multiple_of(u.srcs[1], n);
+    if (u.alu == Op::Mul) return multiple_of(u.srcs[0], n) || multiple_of(u.srcs[1], n);
+    return false;
   }
   std::string vector_access(const std::string& form, int buf, const std::string& idx, DType t, int vec,
                             const std::string& val = "") const {
@@ -300,7 +314,8 @@ class Renderer {
     const std::string& idx = r_[u.srcs[1]];
     std::string ref;
     if (u.vec == 1) ref = element(buf, idx, 0);
-    else if (whole_vector(buf, u.vec)) ref = vector_access(lang_.vector_load, buf, idx, u.dtype, u.vec);
+    else if (const std::string& form = vector_form(false, buf, u.srcs[1], u.vec); !form.empty())
+      ref = vector_access(form, buf, idx, u.dtype, u.vec);
     else {
       std::vector<std::string> lanes;
       for (int l = 0; l < u.vec; l++) lanes.push_back(element(buf, idx, l));
@@ -322,7 +337,8 @@ class Renderer {
     const int vec = u_[val].vec;
     std::vector<std::string> stmts;
     if (vec == 1) stmts.push_back(assignment(buf, idx, 0, r_[val]));
-    else if (whole_vector(buf, vec)) stmts.push_back(vector_access(lang_.vector_store, buf, idx, u_[val].dtype, vec, r_[val]));
+    else if (const std::string& form = vector_form(true, buf, u.srcs[1], vec); !form.empty())
+      stmts.push_back(vector_access(form, buf, idx, u_[val].dtype, vec, r_[val]));
     else
       for (int l = 0; l < vec; l++) stmts.push_back(assignment(buf, idx, l, lane(val, l)));
     if (u.srcs.size() > 3) {

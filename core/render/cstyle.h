@@ -40,6 +40,10 @@ struct CStyleLanguage {
   // vectors move lane by lane, since nothing tells the renderer that an index is aligned.
   std::string vector_load{};
   std::string vector_store{};
+  // The same where the language moves only aligned vectors (CUDA): used where the index is a provable
+  // multiple of the vector's width, since buffers start aligned.
+  std::string aligned_vector_load{};
+  std::string aligned_vector_store{};
   // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When
   // half_storage is set, buffers of float16 hold it; half_load reads element {1} of buffer {0},
   // half_store writes {2} there, half_round rounds a float to half precision after each op, and

@@ -99,6 +99,9 @@ std::string render_cuda(const UOpProgram& p) {
         return fmt::format("make_{}({})", type, fmt::join(lanes, ","));
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.{}", x, xyzw(lane)); },
+      // a vector type is aligned to its size (half's are declared so): only aligned indices move whole
+      .aligned_vector_load = "*((const {type}*)({buf}+{idx}))",
+      .aligned_vector_store = "*(({type}*)({buf}+{idx})) = {val};",
   };
   return render_cstyle(lang, p);
 }
