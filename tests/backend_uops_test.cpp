@@ -393,7 +393,10 @@ TEST(Spelling, GridIdsWhenThereAreNoLocalDims) {
 }
 
 TEST(Spelling, VectorTypes) {
-  expect_contains(render("opencl", vectors(F32)), {"vload4(0, data1+alu", "vstore4(alu", "((float4)(1.0f,2.0f,3.0f,4.0f))", ".s3"});
+  // OpenCL: a plain dereference where the index is aligned, vload/vstore elsewhere
+  expect_contains(render("opencl", vectors(F32)), {"*((__global const float4*)(data1+alu1))", "*((__global float4*)(data0+alu1)) = ",
+                                                   "((float4)(1.0f,2.0f,3.0f,4.0f))", ".s3"});
+  expect_contains(render("opencl", shifted_load()), {"vload4(0, data1+(alu0+1))", "*((__global float4*)(data0+alu0)) = val0;"});
   expect_contains(render("cuda", vectors(F32)), {"make_float4(1.0f,2.0f,3.0f,4.0f)", "float4 acc0 = make_float4(0.0f,0.0f,0.0f,0.0f);", ".w"});
   expect_contains(render("cuda", vectors(DType::Float16)), {"struct __align__(8) half4 { half x, y, z, w; };", "make_half4("});
   // no unaligned vector access in Metal and CUDA: Metal's vectors move lane by lane, CUDA's whole only

@@ -273,16 +273,16 @@ class Renderer {
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
   }
 
-  // How a whole vector moves at index idx of buffer buf: the language's unaligned access, else its
-  // aligned one where idx is a provable multiple of the width; "" where it goes lane by lane (always
-  // in workgroup memory).
+  // How a whole vector moves at index idx of buffer buf: the language's aligned access where idx is a
+  // provable multiple of the width, else its unaligned one; "" where it goes lane by lane (always in
+  // workgroup memory).
   const std::string& vector_form(bool store, int buf, int idx, int vec) const {
     static const std::string none;
     if (vec < 2 || (vec & (vec - 1)) != 0 || u_[buf].kind != UOpKind::DefineGlobal || half_in_float(u_[buf].dtype))
       return none;
-    const std::string& unaligned = store ? lang_.vector_store : lang_.vector_load;
-    if (!unaligned.empty()) return unaligned;
-    return multiple_of(idx, vec) ? (store ? lang_.aligned_vector_store : lang_.aligned_vector_load) : none;
+    const std::string& aligned = store ? lang_.aligned_vector_store : lang_.aligned_vector_load;
+    if (!aligned.empty() && multiple_of(idx, vec)) return aligned;
+    return store ? lang_.vector_store : lang_.vector_load;
   }
   // Whether index UOp i is a multiple of n for every value of its variables.
   bool multiple_of(int i, int64_t n) const {

@@ -40,8 +40,9 @@ struct CStyleLanguage {
   // vectors move lane by lane, since nothing tells the renderer that an index is aligned.
   std::string vector_load{};
   std::string vector_store{};
-  // The same where the language moves only aligned vectors (CUDA): used where the index is a provable
-  // multiple of the vector's width, since buffers start aligned.
+  // A whole vector at an aligned address (a plain dereference: one wide access on a GPU). Used where
+  // the index is a provable multiple of the width, since buffers start aligned; the only whole-vector
+  // access of a language whose vectors must be aligned (CUDA).
   std::string aligned_vector_load{};
   std::string aligned_vector_store{};
   // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When

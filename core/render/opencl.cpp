@@ -68,6 +68,8 @@ CStyleLanguage opencl(bool native_half) {
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.s{:x}", x, lane); },
       .vector_load = "vload{n}(0, {buf}+{idx})",
       .vector_store = "vstore{n}({val}, 0, {buf}+{idx});",
+      .aligned_vector_load = "*((__global const {type}*)({buf}+{idx}))",
+      .aligned_vector_store = "*((__global {type}*)({buf}+{idx})) = {val};",
   };
   if (!native_half) {
     lang.half_storage = "half";
