@@ -108,7 +108,12 @@ void run_kernel(const ScheduleItem& item) {
   r.kernel = lower(item, dev.name());
   const BufferRef buf = dev.alloc(out->dtype, prod(out->shape));
   std::vector<const Buffer*> bufs{buf.get()};
-  for (const LazyRef& in : item.inputs) bufs.push_back(in->buffer.get());
+  for (const LazyRef& in : item.inputs) {
+    // every tensor op checks this; a kernel handed another device's memory would crash in its driver
+    if (in->buffer->device != dev.name())
+      fail("device", "kernel {} on {} reads a buffer on {}; move it with .to()", r.kernel.name, dev.name(), in->buffer->device);
+    bufs.push_back(in->buffer.get());
+  }
   const auto program = compiled(dev, r.kernel.program, r.kernel.source, r.kernel.cached);
   r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
   out->buffer = buf;

@@ -23,6 +23,10 @@ Shape broadcast_shape(const Shape& a, const Shape& b) {
   return out;
 }
 
+void require_same_device(const Tensor& a, const Tensor& b) {
+  if (a.device() != b.device()) fail("device", "operands are on {} and {}; move one with .to()", a.device(), b.device());
+}
+
 namespace {
 
 // A broadcast constant or index has no buffer worth keeping: realize the values the view shows.
@@ -62,7 +66,7 @@ Tensor Tensor::unary(Op op) const {
 }
 
 Tensor Tensor::binary(Op op, const Tensor& y) const {
-  if (device() != y.device()) fail("device", "operands are on {} and {}; move one with .to()", device(), y.device());
+  require_same_device(*this, y);
   const DType out = is_comparison(op) ? DType::Bool : dtype();
   return Tensor(make_node(op, out, shape(), device(), {node_, y.node_}));
 }

@@ -162,6 +162,8 @@ class Tensor {
 };
 
 Shape broadcast_shape(const Shape& a, const Shape& b);  // throws "cannot broadcast (2, 3) with (4,)"
+// Throws "operands are on CPU and OPENCL; move one with .to()" unless a and b are on one device.
+void require_same_device(const Tensor& a, const Tensor& b);
 Tensor where(const Tensor& c, const Tensor& a, const Tensor& b);
 bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
 // How many kernels realizing these tensors would run now, without running them.

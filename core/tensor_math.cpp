@@ -125,6 +125,8 @@ Tensor Tensor::inverse() const {
   return binary(Op::Xor, c(*this, int64_t{-1}));
 }
 Tensor Tensor::where(const Tensor& a, const Tensor& b) const {
+  require_same_device(*this, a);
+  require_same_device(*this, b);
   const DType t = promote(a.dtype(), b.dtype());
   const Shape out = broadcast_shape(broadcast_shape(shape(), a.shape()), b.shape());
   const Tensor cond = cast(DType::Bool).broadcast_to(out);

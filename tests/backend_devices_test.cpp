@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "core/device.h"
 #include "core/error.h"
 #include "core/render/render.h"
@@ -66,6 +68,19 @@ TEST_P(Moves, BetweenDevices) {
   EXPECT_EQ(y.device(), canonical_device(dev));
   const Tensor z = y.to("CPU").add(testing::tensor({1})).to(dev).neg().to("CPU");
   EXPECT_TRUE(testing::has_values(z, {-13, -31}));
+}
+
+// Operands on two devices are an error wherever ops meet, WHERE's three operands included (one reached
+// an OpenCL kernel as a CPU buffer and crashed the driver).
+TEST_P(Moves, NotImplicitly) {
+  const std::string dev = GetParam();
+  if (!available(dev)) GTEST_SKIP() << dev << " cannot open: " << device_status(dev);
+  const Tensor here = testing::tensor({1, 0, 2}), there = testing::tensor({4, 5, 6}).to(dev);
+  const std::string why = fmt::format("operands are on CPU and {}", canonical_device(dev));
+  EXPECT_TRUE(testing::throws([&] { here.add(there); }, "device", why));
+  EXPECT_TRUE(testing::throws([&] { here.where(there, here); }, "device", why));
+  EXPECT_TRUE(testing::throws([&] { here.where(here, there); }, "device", why));
+  EXPECT_TRUE(testing::has_values(there.where(there, there.neg()), {4, 5, 6}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA"),
