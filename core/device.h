@@ -27,7 +27,8 @@ class Device {
   virtual const std::string& backend() const = 0;  // the renderer whose source it runs: "c", "llvm", "opencl", "cuda"
   virtual Target target() const = 0;              // what the linearizer may use on it
   virtual BufferRef alloc(DType dtype, int64_t size) = 0;
-  virtual void copyin(const Buffer& dst, const void* src) = 0;  // all of dst's bytes
+  // All of the buffer's bytes; an empty buffer copies nothing, and its host pointer may be null.
+  virtual void copyin(const Buffer& dst, const void* src) = 0;
   virtual void copyout(void* dst, const Buffer& src) = 0;
   // Compiles (or finds in the on-disk cache) the source; `cached` tells which happened.
   virtual std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) = 0;

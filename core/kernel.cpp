@@ -208,7 +208,9 @@ bool broadcast_by_a_load(const Kernel& k, int axis) {
 bool loads_in_order(const Kernel& k, int axis) {
   bool ok = true;
   walk(k.ast, [&](const AstNode& n) {
-    if (n.op == AstOp::Load) ok = ok && (n.st->real_stride(axis) == 0 || n.st->real_stride(axis) == 1);
+    if (n.op != AstOp::Load) return;
+    const std::optional<int64_t> stride = n.st->real_stride(axis);
+    ok = ok && (stride == 0 || stride == 1);
   });
   return ok;
 }

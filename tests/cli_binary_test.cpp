@@ -110,14 +110,22 @@ class Terminal {
 
   void type(const std::string& keys) { ASSERT_EQ(write(fd_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size())); }
 
-  // Reads until the screen has shown `text` since the last wait; false after 20 seconds.
-  bool wait_for(const std::string& text) {
+  // Reads until the screen has shown `text` since the last wait; fails, with what the screen showed,
+  // after 20 seconds.
+  ::testing::AssertionResult wait_for(const std::string& text) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (seen_.find(text, from_) == std::string::npos) {
-      if (std::chrono::steady_clock::now() > deadline || !read_some()) return false;
+      if (std::chrono::steady_clock::now() > deadline || !read_some())
+        return ::testing::AssertionFailure() << "no '" << text << "' on the screen:\n" << seen_;
     }
     from_ = seen_.find(text, from_) + text.size();
-    return true;
+    return ::testing::AssertionSuccess();
+  }
+
+  // Types keys, then waits for what they should bring to the screen.
+  ::testing::AssertionResult answers(const std::string& keys, const std::string& text) {
+    type(keys);
+    return wait_for(text);
   }
 
   // The exit status once the program ends, -1 if it does not within 20 seconds.
@@ -157,33 +165,23 @@ class Terminal {
 TEST(CliPlainRepl, OnATerminalItPromptsContinuesInterruptsAndPauses) {
   const TempDir home;
   Terminal t({"--plain"}, home.path().string());
-  ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
-  t.type("abcdef = arange(6)\r");
-  ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+  ASSERT_TRUE(t.wait_for(">>> "));
+  ASSERT_TRUE(t.answers("abcdef = arange(6)\r", ">>> "));
   // an open bracket asks for more with the continuation prompt
-  t.type("print(abcdef.sum(\r");
-  ASSERT_TRUE(t.wait_for("... ")) << t.seen();
-  t.type("))\r");
-  ASSERT_TRUE(t.wait_for("15\r\n")) << t.seen();
-  t.type("nope\r");
-  ASSERT_TRUE(t.wait_for("error: name 'nope' is not defined")) << t.seen();
+  ASSERT_TRUE(t.answers("print(abcdef.sum(\r", "... "));
+  ASSERT_TRUE(t.answers("))\r", "15\r\n"));
+  ASSERT_TRUE(t.answers("nope\r", "error: name 'nope' is not defined"));
   // Ctrl-C drops the line being typed, a continued input included, and the session goes on
-  t.type("print(abcdef.max(\r");
-  ASSERT_TRUE(t.wait_for("... ")) << t.seen();
-  t.type("1 +\x03");
-  ASSERT_TRUE(t.wait_for("^C")) << t.seen();
-  ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();  // a fresh prompt, not "... "
-  t.type("print(abcdef.min() + 40 + 2)\r");
-  ASSERT_TRUE(t.wait_for("42\r\n")) << t.seen();
+  ASSERT_TRUE(t.answers("print(abcdef.max(\r", "... "));
+  ASSERT_TRUE(t.answers("1 +\x03", "^C"));
+  ASSERT_TRUE(t.wait_for(">>> "));  // a fresh prompt, not "... "
+  ASSERT_TRUE(t.answers("print(abcdef.min() + 40 + 2)\r", "42\r\n"));
   // :step waits for Enter between its stages; q stops the walk
-  t.type(":step abcdef.sum()\r");
-  ASSERT_TRUE(t.wait_for("── 1/7 the lazy graph ──")) << t.seen();
-  ASSERT_TRUE(t.wait_for("[Enter: the schedule · q: stop] ")) << t.seen();
-  t.type("\r");
-  ASSERT_TRUE(t.wait_for("── 2/7 the schedule ──")) << t.seen();
-  ASSERT_TRUE(t.wait_for("[Enter: kernel 0: its AST · q: stop] ")) << t.seen();
-  t.type("q\r");
-  ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+  ASSERT_TRUE(t.answers(":step abcdef.sum()\r", "── 1/7 the lazy graph ──"));
+  ASSERT_TRUE(t.wait_for("[Enter: the schedule · q: stop] "));
+  ASSERT_TRUE(t.answers("\r", "── 2/7 the schedule ──"));
+  ASSERT_TRUE(t.wait_for("[Enter: kernel 0: its AST · q: stop] "));
+  ASSERT_TRUE(t.answers("q\r", ">>> "));
   EXPECT_EQ(t.seen().find("── 3/7"), std::string::npos) << t.seen();
   t.type(":quit\r");
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
@@ -196,14 +194,11 @@ TEST(CliPlainRepl, ReadlineCompletesAndKeepsTheHistory) {
   const TempDir home;
   {
     Terminal t({"--plain"}, home.path().string());
-    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
-    t.type("abcdef = arange(6)\r");
-    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    ASSERT_TRUE(t.wait_for(">>> "));
+    ASSERT_TRUE(t.answers("abcdef = arange(6)\r", ">>> "));
     // Tab completes the variable, then the method after the dot, then a meta command
-    t.type("abcd\t.resh\t(3, 2)\r");
-    ASSERT_TRUE(t.wait_for("<Tensor (3, 2) dtypes.int on CPU, lazy>")) << t.seen();
-    t.type(":ker\tabcdef\r");
-    ASSERT_TRUE(t.wait_for("kernel  E_6")) << t.seen();
+    ASSERT_TRUE(t.answers("abcd\t.resh\t(3, 2)\r", "<Tensor (3, 2) dtypes.int on CPU, lazy>"));
+    ASSERT_TRUE(t.answers(":ker\tabcdef\r", "kernel  E_6"));
     t.type(":quit\r");
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }
@@ -214,16 +209,15 @@ TEST(CliPlainRepl, ReadlineCompletesAndKeepsTheHistory) {
   {
     // the next session starts with that history: Up brings back ":quit"
     Terminal t({"--plain"}, home.path().string());
-    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    ASSERT_TRUE(t.wait_for(">>> "));
     t.type("\x1b[A\r");
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }
   {
     // Ctrl-D leaves too, and saves what was typed
     Terminal t({"--plain"}, home.path().string());
-    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
-    t.type("zz = 5\r");
-    ASSERT_TRUE(t.wait_for(">>> ")) << t.seen();
+    ASSERT_TRUE(t.wait_for(">>> "));
+    ASSERT_TRUE(t.answers("zz = 5\r", ">>> "));
     t.type("\x04");
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }

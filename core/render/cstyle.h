@@ -36,8 +36,8 @@ struct CStyleLanguage {
   std::function<std::string(const std::string& type, const std::vector<std::string>& lanes)> vector_make{};
   std::function<std::string(const std::string& x, int lane)> gep{};
   // A whole vector read from (written to) a buffer at any element, aligned to the vector or not:
-  // {type} the vector type, {n} its width, {buf}, {idx}, and {val} the value stored. Where empty,
-  // vectors move lane by lane, since nothing tells the renderer that an index is aligned.
+  // {type} the vector type, {n} its width, {buf}, {idx}, and {val} the value stored. Where empty, and
+  // the aligned form below does not apply, vectors move lane by lane.
   std::string vector_load{};
   std::string vector_store{};
   // A whole vector at an aligned address (a plain dereference: one wide access on a GPU). Used where
