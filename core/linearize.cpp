@@ -197,6 +197,7 @@ class Linearizer {
     }
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) close_range(*it);
     p.uops = eliminate_dead(std::move(e_.uops));
+    p.passes.push_back({"linearize", p.uops});
     p.flops = e_.flops;
     return p;
   }

@@ -52,9 +52,16 @@ struct Target {
   bool vector_alu = false;   // vectors support + * and unary - directly (else only loads and stores)
 };
 
+// The UOps as one lowering pass left them; DEBUG 6 and `:uops K all` print each in turn.
+struct PassSnapshot {
+  std::string pass;  // the pass's name, as its file in core/codegen/ is named
+  std::vector<UOp> uops;
+};
+
 struct UOpProgram {
   std::string name;
   std::vector<UOp> uops;
+  std::vector<PassSnapshot> passes;  // after each lowering pass, in order; the last one's UOps are `uops`
   LaunchDims dims;
   int64_t flops = 0;  // estimated from the ALU UOps and the trip counts around them
   int64_t bytes = 0;  // estimated bytes moved: every global buffer once
