@@ -5,16 +5,13 @@
 #include "core/realize.h"
 #include "core/schedule.h"
 #include "core/tensor.h"
+#include "tests/tensor_testing.h"
 #include "viz/stages.h"
 
 namespace tr {
 namespace {
 
-Tensor ints(std::vector<int64_t> v) {
-  HostData d(DType::Int32, static_cast<int64_t>(v.size()));
-  for (size_t i = 0; i < v.size(); i++) d.set(static_cast<int64_t>(i), v[i]);
-  return Tensor::from_host(d, {static_cast<int64_t>(v.size())});
-}
+using testing::tensor;
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -24,7 +21,7 @@ size_t count(const std::string& text, const std::string& what) {
 
 TEST(VizStages, TheWalkHasEveryKernelsStagesBetweenTheScheduleAndTheRun) {
   const Tensor a = Tensor::arange(int64_t{0}, int64_t{16}).reshape({4, 4}).cast(DType::Float32);
-  const Tensor b = a.matmul(a).sum(std::vector<int>{1}).add(ints({1, 2, 3, 4}).cast(DType::Float32));
+  const Tensor b = a.matmul(a).sum(std::vector<int>{1}).add(tensor({1, 2, 3, 4}));
   const std::vector<ScheduleItem> items = create_schedule({base_of(b.node())});
   std::vector<StageStop> expected{{Stage::Graph}, {Stage::Schedule}};
   for (size_t i = 0; i < items.size(); i++)
@@ -40,7 +37,7 @@ TEST(VizStages, TheWalkHasEveryKernelsStagesBetweenTheScheduleAndTheRun) {
 }
 
 TEST(VizStages, NothingToRunLeavesTheGraphAndTheSchedule) {
-  Tensor x = ints({5, 6});
+  Tensor x = tensor({5, 6}, DType::Int32);
   x.realize();
   const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
   EXPECT_EQ(stage_walk(items), (std::vector<StageStop>{{Stage::Graph}, {Stage::Schedule}}));

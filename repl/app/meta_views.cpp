@@ -12,7 +12,6 @@
 #include "viz/graph_dot.h"
 #include "viz/schedule_view.h"
 #include "viz/stages.h"
-#include "viz/timings.h"
 #include "viz/trace.h"
 
 namespace tr::repl::meta {
@@ -93,7 +92,7 @@ Status src(Host& h, const MetaCall& c) {
 Status time(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   if (c.size() == 1 && c.arg(0) != "all") c.fail(0, "command", "usage: :time [all]");
-  h.show(c.name(), timings_table(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+  h.show(c.name(), run_text(c.size() == 1 ? h.session_runs() : h.last_run().runs));
   return Status::Ok;
 }
 
