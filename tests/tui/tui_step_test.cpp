@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/context.h"
 #include "core/render/render.h"
 #include "core/schedule.h"
@@ -72,6 +74,8 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
   ASSERT_TRUE(walk.forward());
   EXPECT_EQ(walk.pane(), PaneId::Uops);
   const std::string uops = joined(*walk.content(PaneId::Uops, 0, 60));
+  EXPECT_NE(walk.explanation().find(fmt::format("each of its {} lowering pass", walk.kernel()->program.passes.size())),
+            std::string::npos) << walk.explanation();
   EXPECT_EQ(uops.rfind(print_uops(walk.kernel()->program.uops), 0), 0u) << "the final listing first\n" << uops;
   size_t at = 0;
   for (size_t i = 0; i < walk.kernel()->program.passes.size(); i++) {

@@ -114,9 +114,11 @@ std::string StepWalk::explanation() const {
                                 "upcast, unroll); {}.", k->name, shape_str(k->kernel.full_shape), applied);
     }
     case Stage::Uops:
-      return head + fmt::format("the linearizer turns {} into {} UOps: a DEFINE_GLOBAL per buffer, loops or "
-                                "launch ids for the dims, then LOADs, ALU ops and the STORE ({} FLOPs, {} bytes).",
-                                k->name, k->program.uops.size(), k->program.flops, k->program.bytes);
+      return head + fmt::format("lowering turns {} into {} UOps: a DEFINE_GLOBAL per buffer, loops or "
+                                "launch ids for the dims, then LOADs, ALU ops and the STORE ({} FLOPs, {} bytes). "
+                                "Below the listing, the UOps after each of its {}.",
+                                k->name, k->program.uops.size(), k->program.flops, k->program.bytes,
+                                plural(k->program.passes.size(), "lowering pass", "lowering passes"));
     case Stage::Source:
       return head + fmt::format("the renderer spells the UOps of {} in {} for {}; Left/Right or 1-9 show them "
                                 "in every other backend.", k->name, backend(), k->device);
