@@ -4,6 +4,7 @@
 
 #include "core/device.h"
 #include "core/render/render.h"
+#include "core/value_str.h"
 #include "viz/debug_output.h"
 #include "viz/schedule_view.h"
 #include "viz/timings.h"
@@ -21,7 +22,7 @@ std::string buffer_label(const AstNode& n) {
   switch (n.op) {
     case AstOp::Store: return fmt::format("STORE idx={}", n.idx);
     case AstOp::Load: return fmt::format("LOAD idx={}", n.idx);
-    case AstOp::Const: return "CONST";
+    case AstOp::Const: return fmt::format("CONST {}", const_str(n.value, n.dtype));
     case AstOp::Arange: return "ARANGE";
     case AstOp::Alu:
     case AstOp::Reduce: break;
