@@ -121,7 +121,8 @@ TEST(CliMeta, StepShowsTheStopsOfTheStageModel) {
   const Result r = session(std::string(kMatmul) + ":step b\n");
   // the same graph built here: the walk the stage model gives it, which the TUI's :step walks too
   const Tensor a = Tensor::arange(int64_t{0}, int64_t{16}).reshape({4, 4}).cast(DType::Float32);
-  const std::vector<StageStop> stops = stage_walk(create_schedule({base_of(a.matmul(a).sum(std::vector<int>{1}).node())}));
+  const Tensor b = a.matmul(a).sum(std::vector<int>{1});
+  const std::vector<StageStop> stops = stage_walk(create_schedule({base_of(b.node())}));
   ASSERT_EQ(stops.size(), 11u) << "graph, schedule, two kernels' four stages, run";
   size_t at = 0;
   for (size_t i = 0; i < stops.size(); i++) {

@@ -132,8 +132,9 @@ TEST(CliDebug, HigherLevelsAddTheAstTheSourceAndTheUOps) {
 TEST(CliDebug, LevelThreeShowsTheViewsAndTheDimsBeforeTheKernelsLine) {
   const Result r = run_here({"--debug", "3", "-e", "x = tensor([[1, 2, 3, 4], [5, 6, 7, 8]]); print(x.T.sum(axis=1))"});
   EXPECT_EQ(r.status, 0);
-  const size_t tree = r.out.find("━┳ STORE MemBuffer("), views = r.out.find("ShapeTracker views:\n  STORE idx=0  view 0: "),
-               dims = r.out.find("dims (AXIS for :opt):\n"), line = r.out.find(" r_4_2");
+  const size_t tree = r.out.find("━┳ STORE MemBuffer(");
+  const size_t views = r.out.find("ShapeTracker views:\n  STORE idx=0  view 0: ");
+  const size_t dims = r.out.find("dims (AXIS for :opt):\n"), line = r.out.find(" r_4_2");
   ASSERT_NE(line, std::string::npos) << r.out;
   EXPECT_LT(tree, views) << r.out;
   EXPECT_LT(views, dims) << r.out;
@@ -146,7 +147,8 @@ TEST(CliDebug, LevelSixShowsTheUOpsAfterEachPassEndingWithTheFinalListing) {
   const Result six = run_here({"--debug", "6", "-e", code});
   EXPECT_EQ(six.status, 0);
   // the passes of this kernel's lowering, whatever they are, each named in order
-  const std::vector<ScheduleItem> items = create_schedule({base_of(Tensor::arange(int64_t{0}, int64_t{4}).sum().node())});
+  const Tensor sum = Tensor::arange(int64_t{0}, int64_t{4}).sum();
+  const std::vector<ScheduleItem> items = create_schedule({base_of(sum.node())});
   ASSERT_EQ(items.size(), 1u);
   const UOpProgram program = lower(items[0], "CPU").program;
   ASSERT_FALSE(program.passes.empty());
