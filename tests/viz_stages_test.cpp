@@ -65,7 +65,7 @@ TEST(VizStages, AstAndOptsTextsShowTheViewsAndTheDimsWithRoles) {
 
 TEST(VizStages, PassesTextNamesEachPassInOrderAndEndsWithTheFinalListing) {
   UOpProgram p;
-  const UOp global{.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .name = "data0"};
+  const UOp global{.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true};
   const UOp one{.kind = UOpKind::Const, .dtype = DType::Float32, .value = 1.0};
   p.passes = {{"first", {global}}, {"second", {global, one}}, {"third", {global, one, one}}};
   p.uops = p.passes.back().uops;
