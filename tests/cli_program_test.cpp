@@ -150,18 +150,19 @@ TEST(CliDebug, LevelSixShowsTheUOpsAfterEachPassEndingWithTheFinalListing) {
   const Tensor sum = Tensor::arange(int64_t{0}, int64_t{4}).sum();
   const std::vector<ScheduleItem> items = create_schedule({base_of(sum.node())});
   ASSERT_EQ(items.size(), 1u);
-  const UOpProgram program = lower(items[0], "CPU").program;
-  ASSERT_FALSE(program.passes.empty());
+  const KernelRecord lowered = lower(items[0], "CPU");
+  const std::vector<PassSnapshot> passes_run = lowering_passes(lowered);
+  ASSERT_FALSE(passes_run.empty());
   size_t at = 0;
-  for (size_t i = 0; i < program.passes.size(); i++) {
-    const size_t next = six.out.find(pass_heading(program, i), at);
-    ASSERT_NE(next, std::string::npos) << pass_heading(program, i) << " in\n" << six.out;
+  for (size_t i = 0; i < passes_run.size(); i++) {
+    const size_t next = six.out.find(pass_heading(passes_run, i), at);
+    ASSERT_NE(next, std::string::npos) << pass_heading(passes_run, i) << " in\n" << six.out;
     at = next;
   }
   // the last pass leaves the final listing, which DEBUG 5 prints next; then the source and the *** line
   const size_t from = six.out.find('\n', at) + 1, launch = six.out.find("launch: ", at);
   ASSERT_NE(launch, std::string::npos) << six.out;
-  EXPECT_EQ(six.out.substr(from, launch - from), print_uops(program.uops) + print_uops(program.uops));
+  EXPECT_EQ(six.out.substr(from, launch - from), print_uops(lowered.program.uops) + print_uops(lowered.program.uops));
   EXPECT_LT(launch, six.out.find("void r_4"));
   EXPECT_LT(six.out.find("void r_4"), six.out.find("*** CPU"));
 }

@@ -69,7 +69,7 @@ TEST(VizStages, PassesTextNamesEachPassInOrderAndEndsWithTheFinalListing) {
   const UOp one{.kind = UOpKind::Const, .dtype = DType::Float32, .value = 1.0};
   p.passes = {{"first", {global}}, {"second", {global, one}}, {"third", {global, one, one}}};
   p.uops = p.passes.back().uops;
-  const std::string text = passes_text(p);
+  const std::string text = passes_text(p.passes);
   const size_t first = text.find("── after pass 1 of 3, first: 1 uops ──\n");
   const size_t second = text.find("── after pass 2 of 3, second: 2 uops ──\n");
   const size_t third = text.find("── after pass 3 of 3, third: 3 uops ──\n");

@@ -38,7 +38,7 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
   if (level == 1) return fmt::format("{}\n", k.name);
   // the kernel's stages, in the order they were made, come before its *** line, as in tinygrad
   if (level >= 3) out += ast_text(k.kernel) + opts_text(k.kernel);
-  if (level >= 6) out += passes_text(k.program);
+  if (level >= 6) out += passes_text(lowering_passes(k));
   if (level >= 5) out += uops_text(k.program);
   if (level >= 4) out += source_text(k, shown_backends(k, render));
   const double gflops = k.program.flops / std::max(s, 1e-20) / 1e9, gbs = k.program.bytes / std::max(s, 1e-20) / 1e9;

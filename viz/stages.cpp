@@ -97,14 +97,14 @@ std::string uops_text(const UOpProgram& p) {
                                           p.bytes);
 }
 
-std::string pass_heading(const UOpProgram& p, size_t pass) {
-  return fmt::format("── after pass {} of {}, {}: {} uops ──\n", pass + 1, p.passes.size(), p.passes[pass].pass,
-                     p.passes[pass].uops.size());
+std::string pass_heading(const std::vector<PassSnapshot>& passes, size_t pass) {
+  return fmt::format("── after pass {} of {}, {}: {} uops ──\n", pass + 1, passes.size(), passes[pass].pass,
+                     passes[pass].uops.size());
 }
 
-std::string passes_text(const UOpProgram& p) {
+std::string passes_text(const std::vector<PassSnapshot>& passes) {
   std::string out;
-  for (size_t i = 0; i < p.passes.size(); i++) out += pass_heading(p, i) + print_uops(p.passes[i].uops);
+  for (size_t i = 0; i < passes.size(); i++) out += pass_heading(passes, i) + print_uops(passes[i].uops);
   return out;
 }
 

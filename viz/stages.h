@@ -38,9 +38,9 @@ std::string opts_text(const Kernel& k);
 // Uops: the final listing and the launch dims.
 std::string uops_text(const UOpProgram& p);
 // Uops, pass by pass: a heading naming each lowering pass, then the listing it left.
-std::string passes_text(const UOpProgram& p);
+std::string passes_text(const std::vector<PassSnapshot>& passes);
 // "── after pass 2 of 5, expand: 31 uops ──"
-std::string pass_heading(const UOpProgram& p, size_t pass);
+std::string pass_heading(const std::vector<PassSnapshot>& passes, size_t pass);
 // The backends whose source is shown: the `render` list (the :render setting), else the device's own.
 std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector<std::string>& render);
 // Source: one backend's rendering, ending with a newline.

@@ -68,7 +68,7 @@ Status uops(Host& h, const MetaCall& c) {
   if (c.size() == 2 && !all) c.fail(1, "command", "usage: :uops [K] [all]");
   const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !all) ? 0 : c.size());
   const KernelRecord& r = h.focus().kernel(k);
-  h.show(c.name(), kernel_title(k, r) + (all ? passes_text(r.program) : uops_text(r.program)));
+  h.show(c.name(), kernel_title(k, r) + (all ? passes_text(lowering_passes(r)) : uops_text(r.program)));
   return Status::Ok;
 }
 

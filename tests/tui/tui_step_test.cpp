@@ -74,12 +74,13 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
   ASSERT_TRUE(walk.forward());
   EXPECT_EQ(walk.pane(), PaneId::Uops);
   const std::string uops = joined(*walk.content(PaneId::Uops, 0, 60));
-  EXPECT_NE(walk.explanation().find(fmt::format("each of its {} lowering pass", walk.kernel()->program.passes.size())),
+  EXPECT_NE(walk.explanation().find(fmt::format("each of its {} lowering pass", lowering_passes(*walk.kernel()).size())),
             std::string::npos) << walk.explanation();
   EXPECT_EQ(uops.rfind(print_uops(walk.kernel()->program.uops), 0), 0u) << "the final listing first\n" << uops;
+  const std::vector<PassSnapshot> passes = lowering_passes(*walk.kernel());
   size_t at = 0;
-  for (size_t i = 0; i < walk.kernel()->program.passes.size(); i++) {
-    const std::string heading = pass_heading(walk.kernel()->program, i);
+  for (size_t i = 0; i < passes.size(); i++) {
+    const std::string heading = pass_heading(passes, i);
     const size_t next = uops.find(heading.substr(0, heading.size() - 1), at);
     ASSERT_NE(next, std::string::npos) << heading << " after " << at << " in\n" << uops;
     at = next;

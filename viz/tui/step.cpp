@@ -118,7 +118,7 @@ std::string StepWalk::explanation() const {
                                 "launch ids for the dims, then LOADs, ALU ops and the STORE ({} FLOPs, {} bytes). "
                                 "Below the listing, the UOps after each of its {}.",
                                 k->name, k->program.uops.size(), k->program.flops, k->program.bytes,
-                                plural(k->program.passes.size(), "lowering pass", "lowering passes"));
+                                plural(lowering_passes(*k).size(), "lowering pass", "lowering passes"));
     case Stage::Source:
       return head + fmt::format("the renderer spells the UOps of {} in {} for {}; Left/Right or 1-9 show them "
                                 "in every other backend.", k->name, backend(), k->device);
