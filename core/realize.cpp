@@ -1,11 +1,14 @@
 #include "core/realize.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/interrupt.h"
+#include "core/progress.h"
 #include "core/linearize.h"
 #include "core/render/render.h"
 #include "core/search.h"
@@ -101,10 +104,12 @@ void run_copy(const ScheduleItem& item) {
   record(std::move(r));
 }
 
-void run_kernel(const ScheduleItem& item) {
+// kernel `at` of the schedule's `total`, for the progress line
+void run_kernel(const ScheduleItem& item, int at, int total) {
   const LazyRef& out = item.outputs[0];
   Device& dev = device(out->device);
   RunRecord r{.is_copy = false, .start_us = now_us()};
+  report_progress(Phase::Compile, at, total, item.ast ? Kernel::from_ast(item.ast).base_name() : "");
   r.kernel = lower(item, dev.name());
   const BufferRef buf = dev.alloc(out->dtype, prod(out->shape));
   std::vector<const Buffer*> bufs{buf.get()};
@@ -115,6 +120,7 @@ void run_kernel(const ScheduleItem& item) {
     bufs.push_back(in->buffer.get());
   }
   const auto program = compiled(dev, r.kernel.program, r.kernel.source, r.kernel.cached);
+  report_progress(Phase::Run, at, total, r.kernel.name);
   r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
   out->buffer = buf;
   record(std::move(r));
@@ -162,9 +168,15 @@ Realization realize(const std::vector<LazyRef>& outs) {
   for (const ScheduleItem& item : schedule)
     for (const LazyRef& n : item.outputs) check_alloc(checked_numel(n->shape), n->dtype);
   last() = Realization{schedule, {}, (now_us() - t0) / 1000.0};
+  const ProgressScope progress;
+  const int kernels = static_cast<int>(std::count_if(schedule.begin(), schedule.end(), [](const ScheduleItem& i) {
+    return i.kind != ScheduleItem::Kind::Copy;
+  }));
+  int at = 0;
   for (const ScheduleItem& item : schedule) {
+    check_interrupt();
     if (item.kind == ScheduleItem::Kind::Copy) run_copy(item);
-    else run_kernel(item);
+    else run_kernel(item, at++, kernels);
   }
   return last();
 }

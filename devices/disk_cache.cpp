@@ -1,16 +1,23 @@
 #include "devices/disk_cache.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/interrupt.h"
+
+extern char** environ;
 
 namespace tr {
 
@@ -68,13 +75,48 @@ std::string cached_file(const std::string& key, const std::string& ext,
   return path;
 }
 
+// The command runs in its own process group, so that Ctrl-C reaches this process alone, which ends
+// the compiler (the shell and all it started) when the interrupt flag goes up.
 int run_command(const std::string& cmd, std::string& output) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) fail("device", "cannot run `{}`", cmd);
+  int out[2];
+  if (::pipe(out) != 0) fail("device", "cannot run `{}`: no pipe", cmd);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(out[1]);
+  if (spawned != 0) {
+    ::close(out[0]);
+    fail("device", "cannot run `{}`", cmd);
+  }
+  bool stopped = false;
   char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
-  const int status = ::pclose(p);
+  for (;;) {
+    if (interrupted() && !stopped) {
+      ::kill(-pid, SIGKILL);
+      stopped = true;
+    }
+    pollfd p{.fd = out[0], .events = POLLIN, .revents = 0};
+    // a tenth of a second between looks at the interrupt flag
+    if (::poll(&p, 1, 100) <= 0) continue;
+    const ssize_t n = ::read(out[0], buf, sizeof buf);
+    if (n > 0) output.append(buf, static_cast<size_t>(n));
+    else if (n == 0 || errno != EINTR) break;
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (stopped) throw_interrupt();
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Reads the lines of the plain REPL. On a terminal with GNU readline: editing, history kept in
-// ~/.tinyrepl_history (read at the start, written at the end) and tab completion. Otherwise (a pipe,
+// ~/.tinyrepl_history (read at the start, each statement appended as it runs) and tab completion. Otherwise (a pipe,
 // or a build without readline) plain lines, with the prompt shown only to a terminal. On a terminal,
 // Ctrl-C at the prompt drops what is typed, as a shell does.
 #include <functional>
@@ -28,8 +28,9 @@ class LineEditor {
   LineEditor& operator=(const LineEditor&) = delete;
 
   Input read(const std::string& prompt);
-  // Adds a line to the history (a terminal session only: piped input is no one's history).
-  void remember(const std::string& line);
+  // Adds a statement, all its lines as one entry, to the history and its file (a terminal session
+  // only: piped input is no one's history).
+  void remember(const std::string& statement);
 
   bool terminal() const { return terminal_; }
 
@@ -41,6 +42,7 @@ class LineEditor {
   bool readline_ = false;  // GNU readline reads the terminal
   Completer completer_;
   std::string history_file_;
+  bool history_warned_ = false;
 };
 
 // $HOME/.tinyrepl_history, or "" when there is no HOME.

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/context.h"
@@ -64,9 +66,9 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
         << (mode == Mode::Repl && !tui_built() ? " (plain REPL: this build has no TUI)" : "")
         << " · :help for the commands, Ctrl-D to leave\n";
   }
-  run_repl(host, editor);
+  const Status status = run_repl(host, editor);
   host.finish();
-  return 0;
+  return status == Status::Interrupted ? exit_code(status) : 0;
 }
 
 }  // namespace
@@ -89,7 +91,11 @@ int run_program(const std::vector<std::string>& args, std::istream& in, std::ost
     return 0;
   }
   const bool script = o.mode == Mode::Script || o.mode == Mode::Code;
-  Host host(HostConfig{.json = o.json, .echo = !script}, out, err);
+  const bool tui = tui_built() && o.mode == Mode::Repl && terminal && isatty(STDOUT_FILENO);
+  // the bar writes to the terminal itself: never under the TUI, into --json, or into a pipe
+  std::optional<ProgressBar> bar;
+  if (!tui && !o.json && &err == &std::cerr && isatty(STDERR_FILENO)) bar.emplace(STDERR_FILENO);
+  Host host(HostConfig{.json = o.json, .echo = !script, .bar = bar ? &*bar : nullptr}, out, err);
   try {
     apply_settings(o);
   } catch (const Error& e) {
@@ -99,7 +105,7 @@ int run_program(const std::vector<std::string>& args, std::istream& in, std::ost
   }
   if (script) return run_script(host, o);
 #ifdef TINYREPL_TUI
-  if (o.mode == Mode::Repl && terminal && isatty(STDOUT_FILENO))
+  if (tui)
     if (const std::optional<int> status = run_tui_session(host, out, err)) return *status;
 #endif
   return run_session(host, in, out, terminal, o.mode);

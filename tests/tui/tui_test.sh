@@ -216,6 +216,29 @@ keys C-u
 keys C-d
 expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves with status 0"
 
+# A long statement runs off the terminal's thread: the status line shows its progress, F1 answers,
+# and Ctrl-C (SIGINT to the program, as the terminal's driver sends it) stops it within a second,
+# keeping the names made before.
+start
+line 'x = arange(3) + 1; print(x)'
+expect REPL '^\[1 2 3\]' "x is made"
+line 'r = rand(4096,4096) @ rand(4096,4096); print(r[0,0])'
+expect_screen 'running kernel' "the status line shows the running kernel"
+keys F1
+expect Keys 'zoom' "F1 shows the keys while a statement runs"
+keys Escape
+program=$(pgrep -P "$(t list-panes -t "$session" -F '#{pane_pid}')" -f tinyrepl)
+sent=$(date +%s%N)
+kill -INT "$program"
+expect REPL 'KeyboardInterrupt' "Ctrl-C stops the matmul"
+waited_ms=$(( ($(date +%s%N) - sent) / 1000000 ))
+[ "$waited_ms" -lt 1000 ] && echo "ok: the REPL pane answered Ctrl-C in $waited_ms ms" ||
+  fail "the REPL pane answered Ctrl-C in $waited_ms ms, not under 1000"
+line 'print(x)'
+expect REPL '^\[1 2 3\] *$' "x survives the interrupt"
+keys C-d
+expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves after an interrupt"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures checks failed"
   exit 1
