@@ -27,9 +27,17 @@ void on_abort_signal(int) {
   if (sigjmp_buf* e = escape) siglongjmp(*e, 1);
 }
 
+// This thread, when it is inside a kernel itself (the SIGINT handler runs on any thread), comes last:
+// its jump leaves this loop, and every other thread must have been signalled by then.
 void wake_kernels() {
-  for (size_t i = 0; i < kSlots; i++)
-    if (ready[i].load()) ::pthread_kill(threads[i], kAbortSignal);
+  const pthread_t self = ::pthread_self();
+  bool self_inside = false;
+  for (size_t i = 0; i < kSlots; i++) {
+    if (!ready[i].load()) continue;
+    if (::pthread_equal(threads[i], self)) self_inside = true;
+    else ::pthread_kill(threads[i], kAbortSignal);
+  }
+  if (self_inside) ::pthread_kill(self, kAbortSignal);
 }
 
 void install() {
