@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 
+#include "core/compile_parallel.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -43,16 +44,38 @@ std::string unique_name(const std::string& base, const AstRef& ast) {
 }
 
 // Compiled programs of this process by device and source: a re-run compiles nothing.
-std::shared_ptr<Program> compiled(Device& dev, const UOpProgram& program, const std::string& source, bool& cached) {
-  static std::map<std::pair<std::string, std::string>, std::shared_ptr<Program>> programs;
-  const auto key = std::make_pair(dev.name(), source);
-  if (const auto it = programs.find(key); it != programs.end()) {
-    cached = true;
-    return it->second;
-  }
-  std::shared_ptr<Program> p = dev.compile(program, source, cached);
-  programs.emplace(key, p);
+using ProgramKey = std::pair<std::string, std::string>;
+std::map<ProgramKey, std::shared_ptr<Program>>& programs() {
+  static std::map<ProgramKey, std::shared_ptr<Program>> p;
   return p;
+}
+
+// The program of each kernel record (null for a copy): those this process has not compiled yet are
+// compiled in parallel, each source once.
+std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) {
+  std::vector<std::shared_ptr<Program>> out(recs.size());
+  std::vector<CompileJob> jobs;
+  std::map<ProgramKey, size_t> job_of;
+  std::vector<std::pair<size_t, size_t>> waiting;  // record, job
+  for (size_t i = 0; i < recs.size(); i++) {
+    if (recs[i].device.empty()) continue;
+    const ProgramKey key{recs[i].device, recs[i].source};
+    if (const auto it = programs().find(key); it != programs().end()) {
+      out[i] = it->second;
+      recs[i].cached = true;
+      continue;
+    }
+    if (job_of.emplace(key, jobs.size()).second)
+      jobs.push_back(CompileJob{.device = &device(recs[i].device), .program = &recs[i].program, .source = &recs[i].source});
+    waiting.emplace_back(i, job_of[key]);
+  }
+  compile_parallel(jobs);
+  for (const auto& [i, j] : waiting) {
+    out[i] = jobs[j].result;
+    recs[i].cached = jobs[j].cached;
+    programs().emplace(ProgramKey{recs[i].device, recs[i].source}, jobs[j].result);
+  }
+  return out;
 }
 
 void record(RunRecord r) {
@@ -105,12 +128,10 @@ void run_copy(const ScheduleItem& item) {
 }
 
 // kernel `at` of the schedule's `total`, for the progress line
-void run_kernel(const ScheduleItem& item, int at, int total) {
+void run_kernel(const ScheduleItem& item, KernelRecord lowered, Program& program, int at, int total) {
   const LazyRef& out = item.outputs[0];
   Device& dev = device(out->device);
-  RunRecord r{.is_copy = false, .start_us = now_us()};
-  report_progress(Phase::Compile, at, total, item.ast ? Kernel::from_ast(item.ast).base_name() : "");
-  r.kernel = lower(item, dev.name());
+  RunRecord r{.is_copy = false, .kernel = std::move(lowered), .start_us = now_us()};
   const BufferRef buf = dev.alloc(out->dtype, prod(out->shape));
   std::vector<const Buffer*> bufs{buf.get()};
   for (const LazyRef& in : item.inputs) {
@@ -119,9 +140,8 @@ void run_kernel(const ScheduleItem& item, int at, int total) {
       fail("device", "kernel {} on {} reads a buffer on {}; move it with .to()", r.kernel.name, dev.name(), in->buffer->device);
     bufs.push_back(in->buffer.get());
   }
-  const auto program = compiled(dev, r.kernel.program, r.kernel.source, r.kernel.cached);
   report_progress(Phase::Run, at, total, r.kernel.name);
-  r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
+  r.kernel.seconds = program.run(bufs, r.kernel.program.dims);
   out->buffer = buf;
   record(std::move(r));
 }
@@ -172,11 +192,16 @@ Realization realize(const std::vector<LazyRef>& outs) {
   const int kernels = static_cast<int>(std::count_if(schedule.begin(), schedule.end(), [](const ScheduleItem& i) {
     return i.kind != ScheduleItem::Kind::Copy;
   }));
+  // every kernel is lowered and compiled before the first runs, so that the compiles go in parallel
+  std::vector<KernelRecord> lowered(schedule.size());
+  for (size_t i = 0; i < schedule.size(); i++)
+    if (schedule[i].kind != ScheduleItem::Kind::Copy) lowered[i] = lower(schedule[i], schedule[i].outputs[0]->device);
+  const std::vector<std::shared_ptr<Program>> ready = compiled(lowered);
   int at = 0;
-  for (const ScheduleItem& item : schedule) {
+  for (size_t i = 0; i < schedule.size(); i++) {
     check_interrupt();
-    if (item.kind == ScheduleItem::Kind::Copy) run_copy(item);
-    else run_kernel(item, at++, kernels);
+    if (schedule[i].kind == ScheduleItem::Kind::Copy) run_copy(schedule[i]);
+    else run_kernel(schedule[i], std::move(lowered[i]), *ready[i], at++, kernels);
   }
   return last();
 }
