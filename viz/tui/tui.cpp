@@ -34,7 +34,7 @@ std::optional<tui::Key> read_key() {
   const int r2 = wget_wch(stdscr, &c);
   wtimeout(stdscr, kTickMs);
   if (r2 == ERR) return k;
-  return {.code = r2 == KEY_CODE_YES, .value = static_cast<int>(c), .alt = r2 != KEY_CODE_YES};
+  return tui::Key{.code = r2 == KEY_CODE_YES, .value = static_cast<int>(c), .alt = r2 != KEY_CODE_YES};
 }
 
 }  // namespace
