@@ -81,7 +81,10 @@ void ProgressBar::loop() {
     }
     if (!busy_since) busy_since = Clock::now();
     if (Clock::now() - *busy_since < kQuiet) continue;
-    put(fd_, "\r\033[K" + bar_line(p, columns(fd_)));
+    const std::string line = bar_line(p, columns(fd_));
+    if (shown_ && line == drawn_) continue;
+    put(fd_, "\r\033[K" + line);
+    drawn_ = line;
     shown_ = true;
   }
 }

@@ -4,6 +4,7 @@
 // a few times a second by its own thread and erased before anything else is written.
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace tr::repl {
@@ -27,6 +28,7 @@ class ProgressBar {
   std::condition_variable wake_;
   bool stop_ = false;
   bool shown_ = false;
+  std::string drawn_;  // what the bar shows: redrawn only when that changes
   std::thread thread_;
 };
 
