@@ -515,7 +515,8 @@ class Linearizer {
   int leaf(const AstNode& n, bool epilogue) {
     const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
     if (n.op == AstOp::Const) return guarded(valid, n.dtype, [&] { return e_.cnst(n.value, n.dtype); });
-    return guarded(valid, n.dtype, [&] { return e_.alu(Op::Cast, n.dtype, {index(idx)}, false); });
+    // idx copied into the capture: clang before 16 cannot capture a structured binding
+    return guarded(valid, n.dtype, [&, idx = idx] { return e_.alu(Op::Cast, n.dtype, {index(idx)}, false); });
   }
 
   // n's value for one upcast combination; `epilogue` when outside the reduce (reduce axes read 0).

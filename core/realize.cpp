@@ -142,6 +142,11 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, Program& program
   }
   report_progress(Phase::Run, at, total, r.kernel.name);
   r.kernel.seconds = program.run(bufs, r.kernel.program.dims);
+  // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same
+  for (int i = 0; i < settings().repeat; i++) {
+    check_interrupt();
+    r.kernel.repeats.push_back(program.run(bufs, r.kernel.program.dims));
+  }
   out->buffer = buf;
   record(std::move(r));
 }
@@ -169,6 +174,22 @@ KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {
   if (settings().beam > 0) opted = beam_search(k, dev, bufs, settings().beam);
   else if (!settings().noopt) opted = default_opts(k, dev.target());
   return lowered(opted, dev, &item, bufs);
+}
+
+std::vector<double> time_again(const KernelRecord& k, int n) {
+  Device& dev = device(k.device);
+  std::vector<KernelRecord> one{k};
+  const std::shared_ptr<Program> program = compiled(one)[0];
+  const std::vector<BufferRef> owned = zeroed_buffers(dev, k.buffers);
+  const std::vector<const Buffer*> bufs = pointers(owned);
+  const ProgressScope progress;
+  std::vector<double> out;
+  for (int i = 0; i < n; i++) {
+    check_interrupt();
+    report_progress(Phase::Run, i, n, k.name);
+    out.push_back(program->run(bufs, k.program.dims));
+  }
+  return out;
 }
 
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts) {

@@ -14,14 +14,8 @@ namespace tr {
 
 double time_program(Device& dev, const UOpProgram& program, const std::string& source,
                     const std::vector<std::pair<DType, int64_t>>& buffers, bool& cached) {
-  std::vector<BufferRef> owned;
-  std::vector<const Buffer*> bufs;
-  for (const auto& [t, n] : buffers) {
-    owned.push_back(dev.alloc(t, n));
-    const std::vector<std::byte> zeros(owned.back()->nbytes());
-    dev.copyin(*owned.back(), zeros.data());
-    bufs.push_back(owned.back().get());
-  }
+  const std::vector<BufferRef> owned = zeroed_buffers(dev, buffers);
+  const std::vector<const Buffer*> bufs = pointers(owned);
   const std::unique_ptr<Program> p = dev.compile(program, source, cached);
   double best = std::numeric_limits<double>::infinity();
   for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims));

@@ -35,6 +35,7 @@ class CommandLineReader {
       else if (a == "--device") o_.device = value_of(a);
       else if (a == "--debug") o_.debug = int_option(a, value_of(a));
       else if (a == "--beam") o_.beam = int_option(a, value_of(a));
+      else if (a == "--repeat") o_.repeat = int_option(a, value_of(a));
       else if (a == "--render") o_.render = value_of(a);
       else if (a.starts_with("--") && a.find('=') != std::string::npos) split_equals(a);
       else if (a == "run" && !script_seen_ && o_.mode == Mode::Repl) run_seen_ = true;
@@ -55,6 +56,7 @@ class CommandLineReader {
     if (flag == "--device") o_.device = value;
     else if (flag == "--debug") o_.debug = int_option(flag, value);
     else if (flag == "--beam") o_.beam = int_option(flag, value);
+    else if (flag == "--repeat") o_.repeat = int_option(flag, value);
     else if (flag == "--render") o_.render = value;
     else fail("usage", "unknown option '{}'", a);
   }
@@ -120,6 +122,7 @@ options:
   --debug N        0..5: kernels run, one line per kernel, + AST, + source, + UOps; env DEBUG
   --noopt          apply no kernel optimisations; env NOOPT=1
   --beam N         search kernel optimisations keeping the N fastest; env BEAM
+  --repeat N       run every kernel N more times: min and median in the timings and --json
   --render LIST    backends whose source --debug 4 shows, e.g. c,opencl,metal,cuda
   --json           one JSON object per event on stdout (print, schedule, kernel, copy, assert,
                    error, source, summary)

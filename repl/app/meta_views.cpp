@@ -9,6 +9,8 @@
 #include "repl/app/files.h"
 #include "repl/app/kernel_views.h"
 #include "repl/app/meta_commands.h"
+#include "repl/app/settings_input.h"
+#include "viz/debug_output.h"
 #include "viz/graph_dot.h"
 #include "viz/schedule_view.h"
 #include "viz/timings.h"
@@ -86,10 +88,23 @@ Status src(Host& h, const MetaCall& c) {
   return Status::Ok;
 }
 
+// `:time K N`: kernel K's program again, N times on zeroed buffers of its sizes.
 Status time(Host& h, const MetaCall& c) {
-  c.expect(0, 1);
-  if (c.size() == 1 && c.arg(0) != "all") c.fail(0, "command", "usage: :time [all]");
-  h.show(c.name(), timings_table(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+  c.expect(0, 2);
+  if (c.size() == 0 || (c.size() == 1 && c.arg(0) == "all")) {
+    h.show(c.name(), timings_table(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+    return Status::Ok;
+  }
+  if (!is_index(c.arg(0))) c.fail(0, "command", "usage: :time [all | K [N]]");
+  const int k = kernel_arg(h, c, 0);
+  const int n = c.size() == 2 ? c.checked(1, [&] { return bounded_int(c.arg(1), 1, kMaxRepeat, "the number of runs"); })
+                              : 10;
+  KernelRecord r = h.focus().kernel(k);
+  r.repeats = time_again(r, n);
+  const Spread s = *spread(r.repeats);
+  h.show(c.name(), kernel_title(k, r) + fmt::format("{} runs on zeroed buffers: min {}, median {} (its first run: {})\n",
+                                                    s.runs, time_str(s.min), time_str(s.median),
+                                                    r.seconds > 0 ? time_str(r.seconds) : "none yet"));
   return Status::Ok;
 }
 
