@@ -127,7 +127,8 @@ options:
   --json           one JSON object per event on stdout (print, schedule, kernel, copy, assert,
                    error, source, summary)
 
-exit status: 0 success, 1 a failed assert, 2 any other error (syntax, shape, device, compile, usage).
+exit status: 0 success, 1 a failed assert, 2 any other error (syntax, shape, device, compile, usage),
+130 stopped by Ctrl-C.
 In a session, :help lists the meta commands (:kernels, :ast, :uops, :src, :time, :step, :opt, ...).
 )";
 }

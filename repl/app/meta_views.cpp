@@ -32,6 +32,11 @@ int kernel_arg(Host& h, const MetaCall& c, size_t i) {
   });
 }
 
+std::string trim(std::string_view s) {
+  const size_t b = s.find_first_not_of(' ');
+  return b == std::string_view::npos ? "" : std::string(s.substr(b));
+}
+
 std::string lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   return s;
@@ -102,9 +107,10 @@ Status time(Host& h, const MetaCall& c) {
   KernelRecord r = h.focus().kernel(k);
   r.repeats = time_again(r, n);
   const Spread s = *spread(r.repeats);
+  auto shown = [](double seconds) { return trim(time_str(seconds)); };
   h.show(c.name(), kernel_title(k, r) + fmt::format("{} runs on zeroed buffers: min {}, median {} (its first run: {})\n",
-                                                    s.runs, time_str(s.min), time_str(s.median),
-                                                    r.seconds > 0 ? time_str(r.seconds) : "none yet"));
+                                                    s.runs, shown(s.min), shown(s.median),
+                                                    r.seconds > 0 ? shown(r.seconds) : "none yet"));
   return Status::Ok;
 }
 
