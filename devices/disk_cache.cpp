@@ -1,10 +1,12 @@
 #include "devices/disk_cache.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include <fmt/format.h>
 #include <poll.h>
@@ -53,26 +55,65 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-std::string cached_file(const std::string& key, const std::string& ext,
-                        const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
-  const std::string dir = cache_dir();
-  const std::string path = fmt::format("{}/{:016x}{}", dir, fnv1a(key), ext);
-  cached = fs::exists(path);
-  if (cached) return path;
-  const TempDir work;
-  const std::string made = build(work.path());
-  // copy next to the final name first: a rename within one folder is atomic
+namespace {
+
+// One warning per kind of trouble and process: a read-only cache would otherwise warn at every kernel.
+void warn_once(std::atomic<bool>& said, const std::string& text) {
+  if (!said.exchange(true)) std::cerr << "tinyrepl: warning: " << text << "\n" << std::flush;
+}
+
+std::atomic<bool> said_unwritable{false}, said_damaged{false};
+
+// Where files built without a usable cache stay until the process exits (a loaded program may still
+// need its file, and a later load of the same key finds it here).
+const std::string& private_dir() {
+  static const TempDir dir;
+  return dir.path();
+}
+
+// Copies made into dir under name: first next to it, then a rename, which is atomic within one folder.
+bool store(const std::string& made, const std::string& dir, const std::string& path) {
   std::string staging = fmt::format("{}/.tmp.XXXXXX", dir);
   const int fd = ::mkstemp(staging.data());
-  if (fd < 0) fail("device", "cannot write into the cache folder {}", dir);
+  if (fd < 0) return false;
   ::close(fd);
   std::error_code ec;
   fs::copy_file(made, staging, fs::copy_options::overwrite_existing, ec);
-  if (ec || ::rename(staging.c_str(), path.c_str()) != 0) {
-    fs::remove(staging, ec);
-    fail("device", "cannot store {} in the cache", path);
+  if (!ec && ::rename(staging.c_str(), path.c_str()) == 0) return true;
+  fs::remove(staging, ec);
+  return false;
+}
+
+}  // namespace
+
+std::string cached_file(const std::string& key, const std::string& ext,
+                        const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
+  const std::string name = fmt::format("{:016x}{}", fnv1a(key), ext);
+  std::string dir;
+  try {
+    dir = cache_dir();
+  } catch (const Error& e) {
+    warn_once(said_unwritable, fmt::format("{}: kernels are compiled without the cache", e.what()));
   }
-  return path;
+  const std::string path = dir.empty() ? "" : dir + "/" + name;
+  cached = !path.empty() && fs::exists(path);
+  if (cached) return path;
+  const std::string kept = private_dir() + "/" + name;
+  if (fs::exists(kept)) return kept;
+  const TempDir work;
+  const std::string made = build(work.path());
+  if (!dir.empty() && store(made, dir, path)) return path;
+  if (!dir.empty())
+    warn_once(said_unwritable, fmt::format("cannot write into the cache folder {} (read-only or full): kernels are "
+                                           "compiled without the cache", dir));
+  if (!store(made, private_dir(), kept)) fail("device", "cannot keep the compiled {} in {}", name, private_dir());
+  return kept;
+}
+
+void drop_damaged(const std::string& path, const std::string& why) {
+  warn_once(said_damaged, fmt::format("the compile cache's {} does not load ({}): compiled again", path, why));
+  std::error_code ec;
+  fs::remove(path, ec);
 }
 
 // The command runs in its own process group, so that Ctrl-C reaches this process alone, which ends

@@ -1,9 +1,14 @@
 #include "devices/shared_object.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "core/error.h"
 #include "core/interrupt.h"
@@ -37,9 +42,28 @@ class SharedObjectProgram : public Program {
   ThreadPool& pool_;
 };
 
+// dlopen maps a truncated object as if it were whole, and the first touch of a page past its end is a
+// SIGBUS: every segment and the section table must lie inside the file.
+void check_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64)
+    fail("compile", "{} is not a 64-bit ELF object", path);
+  uint64_t end = eh.e_shoff + uint64_t{eh.e_shnum} * eh.e_shentsize;
+  for (int i = 0; i < eh.e_phnum; i++) {
+    Elf64_Phdr ph{};
+    in.seekg(static_cast<std::streamoff>(eh.e_phoff + uint64_t(i) * eh.e_phentsize));
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) fail("compile", "{} is cut short", path);
+    end = std::max<uint64_t>(end, ph.p_offset + ph.p_filesz);
+  }
+  if (std::filesystem::file_size(path) < end) fail("compile", "{} is cut short", path);
+}
+
 }  // namespace
 
 std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool) {
+  check_whole(path);
   void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) fail("compile", "cannot load {}: {}", path, ::dlerror());
   auto entry = reinterpret_cast<KernelEntry>(::dlsym(lib, "tinyrepl_entry"));
