@@ -185,13 +185,17 @@ TEST(CliPlainRepl, OnATerminalItPromptsContinuesInterruptsAndPauses) {
   ASSERT_TRUE(t.answers("1 +\x03", "^C"));
   ASSERT_TRUE(t.wait_for(">>> "));  // a fresh prompt, not "... "
   ASSERT_TRUE(t.answers("print(abcdef.min() + 40 + 2)\r", "42\r\n"));
-  // :step waits for Enter between its stages; q stops the walk
+  // :step waits for Enter between its stages; q alone, no Enter, stops the walk
   ASSERT_TRUE(t.answers(":step abcdef.sum()\r", "── 1/7 the lazy graph ──"));
   ASSERT_TRUE(t.wait_for("[Enter: the schedule · q: stop] "));
   ASSERT_TRUE(t.answers("\r", "── 2/7 the schedule ──"));
   ASSERT_TRUE(t.wait_for("[Enter: kernel 0: its AST · q: stop] "));
-  ASSERT_TRUE(t.answers("q\r", ">>> "));
+  ASSERT_TRUE(t.answers("q", ">>> "));
   EXPECT_EQ(t.seen().find("── 3/7"), std::string::npos) << t.seen();
+  // a statement typed at a pause stops the walk and runs, as if typed at the prompt
+  ASSERT_TRUE(t.answers(":step abcdef.sum()\r", "[Enter: the schedule · q: stop] "));
+  ASSERT_TRUE(t.answers("print(abcdef.max() + 100)\r", "105\r\n"));
+  EXPECT_EQ(t.seen().find("── 2/7", t.seen().rfind("── 1/7")), std::string::npos) << t.seen();
   t.type(":quit\r");
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
 }

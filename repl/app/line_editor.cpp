@@ -80,8 +80,9 @@ void on_line(char* line) {
   std::free(line);
 }
 
-// readline's callback interface, so that the wait for a key can notice Ctrl-C.
-Input read_with_readline(const std::string& prompt) {
+// readline's callback interface, so that the wait for a key can notice Ctrl-C. With q_answers, a
+// buffer of `q` alone is the answer at once.
+Input read_with_readline(const std::string& prompt, bool q_answers) {
   got.reset();
   got_end = false;
   rl_callback_handler_install(prompt.c_str(), on_line);
@@ -94,6 +95,11 @@ Input read_with_readline(const std::string& prompt) {
       return {Input::Kind::Interrupt, ""};
     }
     rl_callback_read_char();
+    if (q_answers && !got && !got_end && std::string_view(rl_line_buffer) == "q") {
+      rl_callback_handler_remove();
+      std::fputs("\n", rl_outstream);
+      return {Input::Kind::Line, "q"};
+    }
   }
   if (got) return {Input::Kind::Line, *got};
   rl_callback_handler_remove();
@@ -137,8 +143,20 @@ LineEditor::~LineEditor() {
 }
 
 Input LineEditor::read(const std::string& prompt) {
+  if (!pushed_.empty()) {
+    Input in{Input::Kind::Line, std::move(pushed_.front())};
+    pushed_.pop_front();
+    return in;
+  }
 #ifdef TINYREPL_HAVE_READLINE
-  if (readline_) return read_with_readline(prompt);
+  if (readline_) return read_with_readline(prompt, false);
+#endif
+  return read_plain(prompt);
+}
+
+Input LineEditor::read_answer(const std::string& prompt) {
+#ifdef TINYREPL_HAVE_READLINE
+  if (readline_) return read_with_readline(prompt, true);
 #endif
   return read_plain(prompt);
 }

@@ -3,6 +3,7 @@
 // ~/.tinyrepl_history (read at the start, each statement appended as it runs) and tab completion. Otherwise (a pipe,
 // or a build without readline) plain lines, with the prompt shown only to a terminal. On a terminal,
 // Ctrl-C at the prompt drops what is typed, as a shell does.
+#include <deque>
 #include <functional>
 #include <istream>
 #include <string>
@@ -28,6 +29,10 @@ class LineEditor {
   LineEditor& operator=(const LineEditor&) = delete;
 
   Input read(const std::string& prompt);
+  // An answer to a question (:step's pause): a line, or `q` alone, which answers at once, no Enter needed.
+  Input read_answer(const std::string& prompt);
+  // A line that the next read() returns before reading anything (a statement typed at a pause).
+  void push_back(std::string line) { pushed_.push_back(std::move(line)); }
   // Adds a statement, all its lines as one entry, to the history and its file (a terminal session
   // only: piped input is no one's history).
   void remember(const std::string& statement);
@@ -43,6 +48,7 @@ class LineEditor {
   Completer completer_;
   std::string history_file_;
   bool history_warned_ = false;
+  std::deque<std::string> pushed_;
 };
 
 // $HOME/.tinyrepl_history, or "" when there is no HOME.

@@ -61,8 +61,12 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
   });
   if (terminal) {
     host.set_pause([&editor](std::string_view next) {
-      const Input answer = editor.read(fmt::format("[Enter: {} · q: stop] ", next));
-      return answer.kind == Input::Kind::Line && answer.line != "q";
+      const Input answer = editor.read_answer(fmt::format("[Enter: {} · q: stop] ", next));
+      if (answer.kind != Input::Kind::Line) return false;
+      if (answer.line.empty()) return true;
+      // anything else stops the walk too; a statement typed there runs next, as at the prompt
+      if (answer.line != "q") editor.push_back(answer.line);
+      return false;
     });
     out << "tinyrepl " << TINYREPL_VERSION
         << (mode == Mode::Repl && !tui_built() ? " (plain REPL: this build has no TUI)" : "")

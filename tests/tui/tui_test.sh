@@ -107,6 +107,8 @@ keys Left
 expect Source '\[[0-9]+:opencl\]' "Left goes back a tab"
 keys Right
 expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
+keys 7
+expect Source '\[[0-9]+:metal\]' "7, beyond the last tab, leaves the tab as it was"
 
 # The second kernel of var: it reads x and the mean (idx=2), the first only x
 keys Enter

@@ -189,7 +189,7 @@ void App::pane_key(const Key& k) {
     zoomed_ = !zoomed_;
     relayout();
   } else if (v >= '1' && v <= '9') {
-    set_tab(v - '1');
+    if (v - '1' < static_cast<int>(backends().size())) set_tab(v - '1');  // a digit beyond the last tab does nothing
   } else if (v == kEsc && zoomed_) {
     zoomed_ = false;
     relayout();
@@ -225,9 +225,7 @@ void App::scroll(int by) {
 
 void App::set_tab(int tab) {
   const int n = static_cast<int>(backends().size());
-  if (tab < 0 || tab >= n) tab = (tab + n) % n;
-  if (tab < 0 || tab >= n) return;  // a digit beyond the last tab
-  tab_ = tab;
+  tab_ = (tab + n) % n;  // Left and Right go round
   tab_chosen_ = true;
   stale_ = true;
 }
