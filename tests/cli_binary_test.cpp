@@ -240,36 +240,6 @@ TEST(CliPlainRepl, CtrlCEndsAScriptWithStatus130AfterItsSummary) {
   EXPECT_EQ(t.seen().find("12345"), std::string::npos) << t.seen();
 }
 
-// Each statement goes into the history file as it runs, all the lines of one as one entry: a
-// session that is killed keeps them.
-TEST(CliPlainRepl, TheHistoryIsAppendedAfterEachStatement) {
-#ifndef TINYREPL_HAVE_READLINE
-  GTEST_SKIP() << "this build has no GNU readline";
-#else
-  const TempDir home;
-  {
-    Terminal t({"--plain"}, home.path().string());
-    ASSERT_TRUE(t.wait_for(">>> "));
-    ASSERT_TRUE(t.answers("first = 1\r", ">>> "));
-    ASSERT_TRUE(t.answers("both = (first +\r", "... "));
-    ASSERT_TRUE(t.answers("2)\r", ">>> "));
-    t.kill_now();
-  }
-  const std::string history = read_file(home.file(".tinyrepl_history"));
-  EXPECT_CONTAINS(history, "first = 1\n");
-  EXPECT_CONTAINS(history, "both = (first +\n2)\n");
-  {
-    // the next session gets the two lines back as one entry: Up, then Enter, runs both
-    Terminal t({"--plain"}, home.path().string());
-    ASSERT_TRUE(t.wait_for(">>> "));
-    ASSERT_TRUE(t.answers("\x1b[A\r", ">>> "));
-    ASSERT_TRUE(t.answers("print(both)\r", "3\r\n"));
-    t.type(":quit\r");
-    EXPECT_EQ(t.wait_exit(), 0) << t.seen();
-  }
-#endif
-}
-
 TEST(CliPlainRepl, ReadlineCompletesAndKeepsTheHistory) {
 #ifndef TINYREPL_HAVE_READLINE
   GTEST_SKIP() << "this build has no GNU readline";
@@ -305,6 +275,24 @@ TEST(CliPlainRepl, ReadlineCompletesAndKeepsTheHistory) {
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }
   EXPECT_CONTAINS(read_file(home.file(".tinyrepl_history")), "zz = 5\n");
+  {
+    // each statement is appended as it runs, all its lines one entry: a session that is killed keeps it
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> "));
+    ASSERT_TRUE(t.answers("both = (1 +\r", "... "));
+    ASSERT_TRUE(t.answers("2)\r", ">>> "));
+    t.kill_now();
+  }
+  EXPECT_CONTAINS(read_file(home.file(".tinyrepl_history")), "both = (1 +\n2)\n");
+  {
+    // the next session gets the two lines back as one entry: Up, then Enter, runs both
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> "));
+    ASSERT_TRUE(t.answers("\x1b[A\r", ">>> "));
+    ASSERT_TRUE(t.answers("print(both)\r", "3\r\n"));
+    t.type(":quit\r");
+    EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+  }
 #endif
 }
 

@@ -126,6 +126,7 @@ LineEditor::LineEditor(std::istream& in, bool terminal, Completer completer)
   rl_attempted_completion_function = attempt_completion;
   stifle_history(kHistoryLines);
   // a statement of several lines is one entry: the file marks where each starts with its time stamp
+  history_comment_char = '#';  // readline writes a time stamp only after this character
   history_write_timestamps = 1;
   history_multiline_entries = 1;
   history_file_ = history_path();
