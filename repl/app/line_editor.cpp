@@ -137,7 +137,8 @@ LineEditor::LineEditor(std::istream& in, bool terminal, Completer completer)
 LineEditor::~LineEditor() {
 #ifdef TINYREPL_HAVE_READLINE
   if (!readline_) return;
-  if (!history_file_.empty()) history_truncate_file(history_file_.c_str(), kHistoryLines);
+  // the file has a time stamp line before each entry
+  if (!history_file_.empty()) history_truncate_file(history_file_.c_str(), 2 * kHistoryLines);
   rl_attempted_completion_function = nullptr;
   active_completer = nullptr;
 #endif
