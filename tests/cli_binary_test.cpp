@@ -226,6 +226,21 @@ TEST(CliPlainRepl, CtrlCStopsAComputationAndKeepsEveryName) {
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
 }
 
+// A BEAM search shows which candidate it times, and Ctrl-C stops it between two.
+TEST(CliPlainRepl, ABeamSearchShowsItsProgressAndStopsOnCtrlC) {
+  const TempDir home;
+  Terminal t({"--plain", "--beam", "4"}, home.path().string());
+  ASSERT_TRUE(t.wait_for(">>> "));
+  t.type("a = rand(512,512); print((a @ a).sum())\r");
+  ASSERT_TRUE(t.wait_for("BEAM candidate "));
+  t.interrupt();
+  ASSERT_TRUE(t.wait_for("KeyboardInterrupt"));
+  ASSERT_TRUE(t.answers(":beam 0\r", ">>> "));
+  ASSERT_TRUE(t.answers("print(a.shape)\r", "(512, 512)"));
+  t.type(":quit\r");
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
 // A script that Ctrl-C stops ends with exit status 130, after the summary it would have printed.
 TEST(CliPlainRepl, CtrlCEndsAScriptWithStatus130AfterItsSummary) {
   const TempDir home;
