@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <map>
 
 #include "core/compile_parallel.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/codegen/codegen.h"
 #include "core/interrupt.h"
 #include "core/progress.h"
-#include "core/linearize.h"
 #include "core/render/render.h"
 #include "core/search.h"
 
@@ -33,20 +34,52 @@ std::function<void(const RunRecord&)>& listener() {
 }
 
 // Kernel names repeat for different ASTs of the same shape: those get n1, n2, ... as tinygrad does.
+// Keyed by the AST's structural hash; past kMaxNamed ASTs the numbering starts again.
 std::string unique_name(const std::string& base, const AstRef& ast) {
-  static std::map<std::string, std::vector<std::string>> seen;
-  const std::string key = print_ast(ast);
+  constexpr size_t kMaxNamed = 4096;
+  static std::map<std::string, std::vector<size_t>> seen;
+  static size_t named = 0;
+  if (named >= kMaxNamed) {
+    seen.clear();
+    named = 0;
+  }
   auto& asts = seen[base];
   size_t i = 0;
-  while (i < asts.size() && asts[i] != key) i++;
-  if (i == asts.size()) asts.push_back(key);
+  while (i < asts.size() && asts[i] != ast->hash) i++;
+  if (i == asts.size()) {
+    asts.push_back(ast->hash);
+    named++;
+  }
   return i == 0 ? base : fmt::format("{}n{}", base, i);
 }
 
-// Compiled programs of this process by device and source: a re-run compiles nothing.
-using ProgramKey = std::pair<std::string, std::string>;
-std::map<ProgramKey, std::shared_ptr<Program>>& programs() {
-  static std::map<ProgramKey, std::shared_ptr<Program>> p;
+// Compiled programs of this process by device and a hash of the source: a re-run compiles nothing.
+// Bounded: the oldest program is dropped past kMaxPrograms.
+using ProgramKey = std::pair<std::string, size_t>;
+ProgramKey program_key(const KernelRecord& r) { return {r.device, std::hash<std::string>{}(r.source)}; }
+
+class Programs {
+ public:
+  std::shared_ptr<Program> find(const ProgramKey& key) const {
+    const auto it = programs_.find(key);
+    return it == programs_.end() ? nullptr : it->second;
+  }
+  void add(const ProgramKey& key, std::shared_ptr<Program> p) {
+    if (!programs_.emplace(key, std::move(p)).second) return;
+    order_.push_back(key);
+    if (order_.size() <= kMaxPrograms) return;
+    programs_.erase(order_.front());
+    order_.pop_front();
+  }
+
+ private:
+  static constexpr size_t kMaxPrograms = 1024;
+  std::map<ProgramKey, std::shared_ptr<Program>> programs_;
+  std::deque<ProgramKey> order_;
+};
+
+Programs& programs() {
+  static Programs p;
   return p;
 }
 
@@ -59,9 +92,9 @@ std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) 
   std::vector<std::pair<size_t, size_t>> waiting;  // record, job
   for (size_t i = 0; i < recs.size(); i++) {
     if (recs[i].device.empty()) continue;
-    const ProgramKey key{recs[i].device, recs[i].source};
-    if (const auto it = programs().find(key); it != programs().end()) {
-      out[i] = it->second;
+    const ProgramKey key = program_key(recs[i]);
+    if (std::shared_ptr<Program> p = programs().find(key)) {
+      out[i] = std::move(p);
       recs[i].cached = true;
       continue;
     }
@@ -73,7 +106,7 @@ std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) 
   for (const auto& [i, j] : waiting) {
     out[i] = jobs[j].result;
     recs[i].cached = jobs[j].cached;
-    programs().emplace(ProgramKey{recs[i].device, recs[i].source}, jobs[j].result);
+    programs().add(program_key(recs[i]), jobs[j].result);
   }
   return out;
 }
@@ -89,7 +122,7 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.device = dev.name();
   rec.kernel = k;
   rec.name = unique_name(k.base_name(), k.ast);
-  rec.program = linearize(k, dev.target(), rec.name);
+  rec.program = codegen(k, dev.target(), rec.name);
   for (const auto& [t, n] : bufs) rec.program.bytes += n * itemsize(t);
   rec.source = render(dev.backend(), rec.program);
   rec.buffers = std::move(bufs);

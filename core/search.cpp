@@ -5,9 +5,9 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/codegen/codegen.h"
 #include "core/interrupt.h"
 #include "core/progress.h"
-#include "core/linearize.h"
 #include "core/render/render.h"
 
 namespace tr {
@@ -55,7 +55,7 @@ Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DTy
   const Target target = dev.target();
   auto time = [&](const Kernel& c) {
     check_interrupt();
-    const UOpProgram p = linearize(c, target, "beam_candidate");
+    const UOpProgram p = codegen(c, target, "beam_candidate");
     bool cached = false;
     return time_program(dev, p, render(dev.backend(), p), buffers, cached);
   };
