@@ -9,6 +9,7 @@ struct Settings {
   int debug = 0;
   bool noopt = false;
   int beam = 0;
+  int repeat = 0;  // every kernel runs this many more times after its first run, for min and median
   std::string device = "CPU";
   std::vector<std::string> render;  // backends whose source DEBUG>=4 shows; empty: the device's own
 };

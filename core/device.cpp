@@ -1,6 +1,7 @@
 #include "core/device.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <mutex>
 
@@ -71,6 +72,22 @@ std::string canonical_device(const std::string& name) {
   if (up == "GPU" || up == "CL") return "OPENCL";
   if (up == "CLANG" || up == "C") return "CPU";
   return up;
+}
+
+std::vector<BufferRef> zeroed_buffers(Device& dev, const std::vector<std::pair<DType, int64_t>>& sizes) {
+  std::vector<BufferRef> out;
+  for (const auto& [t, n] : sizes) {
+    out.push_back(dev.alloc(t, n));
+    const std::vector<std::byte> zeros(out.back()->nbytes());
+    dev.copyin(*out.back(), zeros.data());
+  }
+  return out;
+}
+
+std::vector<const Buffer*> pointers(const std::vector<BufferRef>& bufs) {
+  std::vector<const Buffer*> out;
+  for (const BufferRef& b : bufs) out.push_back(b.get());
+  return out;
 }
 
 }  // namespace tr

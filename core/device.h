@@ -34,6 +34,11 @@ class Device {
   virtual std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) = 0;
 };
 
+// Fresh buffers of these dtypes and sizes, filled with zeros: what a kernel is timed on away from its
+// own data (BEAM's candidates, :time K N).
+std::vector<BufferRef> zeroed_buffers(Device& dev, const std::vector<std::pair<DType, int64_t>>& sizes);
+std::vector<const Buffer*> pointers(const std::vector<BufferRef>& bufs);
+
 struct DeviceEntry {
   std::string name;
   std::function<std::unique_ptr<Device>()> open;  // throws tr::Error("device", why) when it cannot

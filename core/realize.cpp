@@ -1,13 +1,17 @@
 #include "core/realize.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <map>
 
+#include "core/compile_parallel.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/codegen/codegen.h"
+#include "core/interrupt.h"
+#include "core/progress.h"
 #include "core/render/render.h"
 #include "core/search.h"
 
@@ -51,24 +55,60 @@ std::string unique_name(const std::string& base, const AstRef& ast) {
 
 // Compiled programs of this process by device and a hash of the source: a re-run compiles nothing.
 // Bounded: the oldest program is dropped past kMaxPrograms.
-std::shared_ptr<Program> compiled(Device& dev, const UOpProgram& program, const std::string& source, bool& cached) {
-  constexpr size_t kMaxPrograms = 1024;
-  using Key = std::pair<std::string, size_t>;
-  static std::map<Key, std::shared_ptr<Program>> programs;
-  static std::deque<Key> order;
-  const Key key{dev.name(), std::hash<std::string>{}(source)};
-  if (const auto it = programs.find(key); it != programs.end()) {
-    cached = true;
-    return it->second;
+using ProgramKey = std::pair<std::string, size_t>;
+ProgramKey program_key(const KernelRecord& r) { return {r.device, std::hash<std::string>{}(r.source)}; }
+
+class Programs {
+ public:
+  std::shared_ptr<Program> find(const ProgramKey& key) const {
+    const auto it = programs_.find(key);
+    return it == programs_.end() ? nullptr : it->second;
   }
-  std::shared_ptr<Program> p = dev.compile(program, source, cached);
-  programs.emplace(key, p);
-  order.push_back(key);
-  if (order.size() > kMaxPrograms) {
-    programs.erase(order.front());
-    order.pop_front();
+  void add(const ProgramKey& key, std::shared_ptr<Program> p) {
+    if (!programs_.emplace(key, std::move(p)).second) return;
+    order_.push_back(key);
+    if (order_.size() <= kMaxPrograms) return;
+    programs_.erase(order_.front());
+    order_.pop_front();
   }
+
+ private:
+  static constexpr size_t kMaxPrograms = 1024;
+  std::map<ProgramKey, std::shared_ptr<Program>> programs_;
+  std::deque<ProgramKey> order_;
+};
+
+Programs& programs() {
+  static Programs p;
   return p;
+}
+
+// The program of each kernel record (null for a copy): those this process has not compiled yet are
+// compiled in parallel, each source once.
+std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) {
+  std::vector<std::shared_ptr<Program>> out(recs.size());
+  std::vector<CompileJob> jobs;
+  std::map<ProgramKey, size_t> job_of;
+  std::vector<std::pair<size_t, size_t>> waiting;  // record, job
+  for (size_t i = 0; i < recs.size(); i++) {
+    if (recs[i].device.empty()) continue;
+    const ProgramKey key = program_key(recs[i]);
+    if (std::shared_ptr<Program> p = programs().find(key)) {
+      out[i] = std::move(p);
+      recs[i].cached = true;
+      continue;
+    }
+    if (job_of.emplace(key, jobs.size()).second)
+      jobs.push_back(CompileJob{.device = &device(recs[i].device), .program = &recs[i].program, .source = &recs[i].source});
+    waiting.emplace_back(i, job_of[key]);
+  }
+  compile_parallel(jobs);
+  for (const auto& [i, j] : waiting) {
+    out[i] = jobs[j].result;
+    recs[i].cached = jobs[j].cached;
+    programs().add(program_key(recs[i]), jobs[j].result);
+  }
+  return out;
 }
 
 void record(RunRecord r) {
@@ -120,11 +160,11 @@ void run_copy(const ScheduleItem& item) {
   record(std::move(r));
 }
 
-void run_kernel(const ScheduleItem& item) {
+// kernel `at` of the schedule's `total`, for the progress line
+void run_kernel(const ScheduleItem& item, KernelRecord lowered, Program& program, int at, int total) {
   const LazyRef& out = item.outputs[0];
   Device& dev = device(out->device);
-  RunRecord r{.is_copy = false, .start_us = now_us()};
-  r.kernel = lower(item, dev.name());
+  RunRecord r{.is_copy = false, .kernel = std::move(lowered), .start_us = now_us()};
   const BufferRef buf = dev.alloc(out->dtype, prod(out->shape));
   std::vector<const Buffer*> bufs{buf.get()};
   for (const LazyRef& in : item.inputs) {
@@ -133,8 +173,13 @@ void run_kernel(const ScheduleItem& item) {
       fail("device", "kernel {} on {} reads a buffer on {}; move it with .to()", r.kernel.name, dev.name(), in->buffer->device);
     bufs.push_back(in->buffer.get());
   }
-  const auto program = compiled(dev, r.kernel.program, r.kernel.source, r.kernel.cached);
-  r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
+  report_progress(Phase::Run, at, total, r.kernel.name);
+  r.kernel.seconds = program.run(bufs, r.kernel.program.dims);
+  // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same
+  for (int i = 0; i < settings().repeat; i++) {
+    check_interrupt();
+    r.kernel.repeats.push_back(program.run(bufs, r.kernel.program.dims));
+  }
   out->buffer = buf;
   record(std::move(r));
 }
@@ -168,6 +213,22 @@ std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec) {
   return codegen(rec.kernel, device(rec.device).target(), rec.name, true).passes;
 }
 
+std::vector<double> time_again(const KernelRecord& k, int n) {
+  Device& dev = device(k.device);
+  std::vector<KernelRecord> one{k};
+  const std::shared_ptr<Program> program = compiled(one)[0];
+  const std::vector<BufferRef> owned = zeroed_buffers(dev, k.buffers);
+  const std::vector<const Buffer*> bufs = pointers(owned);
+  const ProgressScope progress;
+  std::vector<double> out;
+  for (int i = 0; i < n; i++) {
+    check_interrupt();
+    report_progress(Phase::Run, i, n, k.name);
+    out.push_back(program->run(bufs, k.program.dims));
+  }
+  return out;
+}
+
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts) {
   Device& dev = device(base.device);
   Kernel k = Kernel::from_ast(base.kernel.ast);
@@ -185,9 +246,20 @@ Realization realize(const std::vector<LazyRef>& outs) {
   for (const ScheduleItem& item : schedule)
     for (const LazyRef& n : item.outputs) check_alloc(checked_numel(n->shape), n->dtype);
   last() = Realization{schedule, {}, (now_us() - t0) / 1000.0};
-  for (const ScheduleItem& item : schedule) {
-    if (item.kind == ScheduleItem::Kind::Copy) run_copy(item);
-    else run_kernel(item);
+  const ProgressScope progress;
+  const int kernels = static_cast<int>(std::count_if(schedule.begin(), schedule.end(), [](const ScheduleItem& i) {
+    return i.kind != ScheduleItem::Kind::Copy;
+  }));
+  // every kernel is lowered and compiled before the first runs, so that the compiles go in parallel
+  std::vector<KernelRecord> lowered(schedule.size());
+  for (size_t i = 0; i < schedule.size(); i++)
+    if (schedule[i].kind != ScheduleItem::Kind::Copy) lowered[i] = lower(schedule[i], schedule[i].outputs[0]->device);
+  const std::vector<std::shared_ptr<Program>> ready = compiled(lowered);
+  int at = 0;
+  for (size_t i = 0; i < schedule.size(); i++) {
+    check_interrupt();
+    if (schedule[i].kind == ScheduleItem::Kind::Copy) run_copy(schedule[i]);
+    else run_kernel(schedule[i], std::move(lowered[i]), *ready[i], at++, kernels);
   }
   return last();
 }

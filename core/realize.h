@@ -22,6 +22,7 @@ struct KernelRecord {
   std::string reason;  // why the scheduler ended this kernel where it did
   std::vector<std::pair<DType, int64_t>> buffers;  // dtype and size of each argument, output first
   double seconds = 0;
+  std::vector<double> repeats;  // the seconds of each run after the first (--repeat N, :time K N)
   bool cached = false;  // the compiled program came from the on-disk cache
 };
 
@@ -53,6 +54,10 @@ KernelRecord lower(const ScheduleItem& item, const std::string& device);
 std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec);
 // Lowers k with the given opts (for :opt), compiles and times it on its device over fresh buffers.
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts);
+
+// Times n more runs of a kernel that has run, on fresh zeroed buffers of its sizes (its own may be
+// gone), with the program this process compiled for it.
+std::vector<double> time_again(const KernelRecord& k, int n);
 
 // Called with each record as soon as its item has run (DEBUG output prints from here).
 void set_run_listener(std::function<void(const RunRecord&)> listener);

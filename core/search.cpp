@@ -6,20 +6,16 @@
 
 #include "core/error.h"
 #include "core/codegen/codegen.h"
+#include "core/interrupt.h"
+#include "core/progress.h"
 #include "core/render/render.h"
 
 namespace tr {
 
 double time_program(Device& dev, const UOpProgram& program, const std::string& source,
                     const std::vector<std::pair<DType, int64_t>>& buffers, bool& cached) {
-  std::vector<BufferRef> owned;
-  std::vector<const Buffer*> bufs;
-  for (const auto& [t, n] : buffers) {
-    owned.push_back(dev.alloc(t, n));
-    const std::vector<std::byte> zeros(owned.back()->nbytes());
-    dev.copyin(*owned.back(), zeros.data());
-    bufs.push_back(owned.back().get());
-  }
+  const std::vector<BufferRef> owned = zeroed_buffers(dev, buffers);
+  const std::vector<const Buffer*> bufs = pointers(owned);
   const std::unique_ptr<Program> p = dev.compile(program, source, cached);
   double best = std::numeric_limits<double>::infinity();
   for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims));
@@ -58,6 +54,7 @@ std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
 Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers, int width) {
   const Target target = dev.target();
   auto time = [&](const Kernel& c) {
+    check_interrupt();
     const UOpProgram p = codegen(c, target, "beam_candidate");
     bool cached = false;
     return time_program(dev, p, render(dev.backend(), p), buffers, cached);
@@ -66,15 +63,20 @@ Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DTy
   Kernel best = k;
   double best_time = beam[0].first;
   for (int step = 0; step < 3; step++) {
-    std::vector<std::pair<double, Kernel>> next;
+    std::vector<Kernel> candidates;
     std::set<std::string> seen;
     for (const auto& [t, b] : beam)
       for (Kernel& c : neighbours(b, target)) {
         std::string key;
         for (const Opt& o : c.opts) key += o.str();
-        if (!seen.insert(key).second) continue;
-        next.emplace_back(time(c), std::move(c));
+        if (seen.insert(key).second) candidates.push_back(std::move(c));
       }
+    std::vector<std::pair<double, Kernel>> next;
+    const int n = static_cast<int>(candidates.size());
+    for (int i = 0; i < n; i++) {
+      report_progress(Phase::Beam, i, n, fmt::format("{} (step {})", k.base_name(), step + 1));
+      next.emplace_back(time(candidates[i]), std::move(candidates[i]));
+    }
     if (next.empty()) break;
     std::sort(next.begin(), next.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     if (next.size() > static_cast<size_t>(width)) next.resize(width);

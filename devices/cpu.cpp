@@ -39,14 +39,13 @@ class CpuDevice : public HostMemoryDevice {
     const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
                                          program.name, args);
     const std::string flags = "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard";
-    const std::string so = cached_file(version_ + flags + full, ".so", [&](const std::string& dir) {
+    return load_cached(version_ + flags + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.c") << full;
       std::string log;
       const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.c -lm", compiler_, flags, dir, dir);
       if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", compiler_, log, full);
       return dir + "/kernel.so";
-    }, cached);
-    return load_shared_object(so, pool_);
+    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_); });
   }
 
   static int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }

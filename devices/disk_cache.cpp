@@ -1,16 +1,25 @@
 #include "devices/disk_cache.h"
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/interrupt.h"
+
+extern char** environ;
 
 namespace tr {
 
@@ -46,35 +55,109 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-std::string cached_file(const std::string& key, const std::string& ext,
-                        const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
-  const std::string dir = cache_dir();
-  const std::string path = fmt::format("{}/{:016x}{}", dir, fnv1a(key), ext);
-  cached = fs::exists(path);
-  if (cached) return path;
-  const TempDir work;
-  const std::string made = build(work.path());
-  // copy next to the final name first: a rename within one folder is atomic
+namespace {
+
+// One warning per kind of trouble and process: a read-only cache would otherwise warn at every kernel.
+void warn_once(std::atomic<bool>& said, const std::string& text) {
+  if (!said.exchange(true)) std::cerr << "tinyrepl: warning: " << text << "\n" << std::flush;
+}
+
+std::atomic<bool> said_unwritable{false}, said_damaged{false};
+
+// Where files built without a usable cache stay until the process exits (a loaded program may still
+// need its file, and a later load of the same key finds it here).
+const std::string& private_dir() {
+  static const TempDir dir;
+  return dir.path();
+}
+
+// Copies made into dir under name: first next to it, then a rename, which is atomic within one folder.
+bool store(const std::string& made, const std::string& dir, const std::string& path) {
   std::string staging = fmt::format("{}/.tmp.XXXXXX", dir);
   const int fd = ::mkstemp(staging.data());
-  if (fd < 0) fail("device", "cannot write into the cache folder {}", dir);
+  if (fd < 0) return false;
   ::close(fd);
   std::error_code ec;
   fs::copy_file(made, staging, fs::copy_options::overwrite_existing, ec);
-  if (ec || ::rename(staging.c_str(), path.c_str()) != 0) {
-    fs::remove(staging, ec);
-    fail("device", "cannot store {} in the cache", path);
-  }
-  return path;
+  if (!ec && ::rename(staging.c_str(), path.c_str()) == 0) return true;
+  fs::remove(staging, ec);
+  return false;
 }
 
+}  // namespace
+
+std::string cached_file(const std::string& key, const std::string& ext,
+                        const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
+  const std::string name = fmt::format("{:016x}{}", fnv1a(key), ext);
+  std::string dir;
+  try {
+    dir = cache_dir();
+  } catch (const Error& e) {
+    warn_once(said_unwritable, fmt::format("{}: kernels are compiled without the cache", e.what()));
+  }
+  const std::string path = dir.empty() ? "" : dir + "/" + name;
+  cached = !path.empty() && fs::exists(path);
+  if (cached) return path;
+  const std::string kept = private_dir() + "/" + name;
+  if (fs::exists(kept)) return kept;
+  const TempDir work;
+  const std::string made = build(work.path());
+  if (!dir.empty() && store(made, dir, path)) return path;
+  if (!dir.empty())
+    warn_once(said_unwritable, fmt::format("cannot write into the cache folder {} (read-only or full): kernels are "
+                                           "compiled without the cache", dir));
+  if (!store(made, private_dir(), kept)) fail("device", "cannot keep the compiled {} in {}", name, private_dir());
+  return kept;
+}
+
+void drop_damaged(const std::string& path, const std::string& why) {
+  warn_once(said_damaged, fmt::format("the compile cache's {} does not load ({}): compiled again", path, why));
+  std::error_code ec;
+  fs::remove(path, ec);
+}
+
+// The command runs in its own process group, so that Ctrl-C reaches this process alone, which ends
+// the compiler (the shell and all it started) when the interrupt flag goes up.
 int run_command(const std::string& cmd, std::string& output) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) fail("device", "cannot run `{}`", cmd);
+  int out[2];
+  if (::pipe(out) != 0) fail("device", "cannot run `{}`: no pipe", cmd);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(out[1]);
+  if (spawned != 0) {
+    ::close(out[0]);
+    fail("device", "cannot run `{}`", cmd);
+  }
+  bool stopped = false;
   char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
-  const int status = ::pclose(p);
+  for (;;) {
+    if (interrupted() && !stopped) {
+      ::kill(-pid, SIGKILL);
+      stopped = true;
+    }
+    pollfd p{.fd = out[0], .events = POLLIN, .revents = 0};
+    // a tenth of a second between looks at the interrupt flag
+    if (::poll(&p, 1, 100) <= 0) continue;
+    const ssize_t n = ::read(out[0], buf, sizeof buf);
+    if (n > 0) output.append(buf, static_cast<size_t>(n));
+    else if (n == 0 || errno != EINTR) break;
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (stopped) throw_interrupt();
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -6,15 +6,41 @@
 #include <functional>
 #include <string>
 
+#include "core/error.h"
+#include "core/interrupt.h"
+
 namespace tr {
 
 std::string cache_dir();
 uint64_t fnv1a(const std::string& text);
 
 // The path of the cached file for `key`; when absent, `build(workdir)` makes it inside a private
-// temporary folder and returns its path there, and it is moved into the cache.
+// temporary folder and returns its path there, and it is moved into the cache. A cache folder that
+// cannot be created or written (read-only, full) costs one warning on stderr; the file is then kept
+// in a folder of this process's own until it exits, uncached.
 std::string cached_file(const std::string& key, const std::string& ext,
                         const std::function<std::string(const std::string& workdir)>& build, bool& cached);
+
+// Removes a cached file that did not load, saying so once per process.
+void drop_damaged(const std::string& path, const std::string& why);
+
+// cached_file, then load(path). A cached entry that does not load (truncated, overwritten) is removed
+// and built again, with one warning on stderr; two processes may do this at once, each writing its
+// own copy before renaming it into place.
+template <typename Load>
+auto load_cached(const std::string& key, const std::string& ext,
+                 const std::function<std::string(const std::string& workdir)>& build, bool& cached, Load load)
+    -> decltype(load(std::string())) {
+  const std::string path = cached_file(key, ext, build, cached);
+  if (!cached) return load(path);
+  try {
+    return load(path);
+  } catch (const Error& e) {
+    if (is_interrupt(e)) throw;
+    drop_damaged(path, e.what());
+  }
+  return load(cached_file(key, ext, build, cached));
+}
 
 // A private temporary folder, removed with everything in it when this goes out of scope.
 class TempDir {

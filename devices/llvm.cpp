@@ -66,14 +66,13 @@ class LlvmDevice : public HostMemoryDevice {
         fail("compile", "the LLVM device runs CPU kernels; {} has the GPU launch id {}", program.name, uop_name(u));
     const std::string ir = typed_pointers_ ? render_llvm_typed_pointers(program) : source;
     const std::string full = ir + "\n" + entry_wrapper(program, typed_pointers_);
-    const std::string so = cached_file(version_ + flags_ + full, ".so", [&](const std::string& dir) {
+    return load_cached(version_ + flags_ + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.ll") << full;
       std::string log;
       const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.ll -lm", clang_, flags_, dir, dir);
       if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", clang_, log, full);
       return dir + "/kernel.so";
-    }, cached);
-    return load_shared_object(so, pool_);
+    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_); });
   }
 
  private:

@@ -1,19 +1,25 @@
 #include "devices/shared_object.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 
+#include <atomic>
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "core/error.h"
+#include "core/interrupt.h"
+#include "devices/abortable.h"
 
 namespace tr {
 namespace {
 
-using Entry = void (*)(void**, int);
-
 class SharedObjectProgram : public Program {
  public:
-  SharedObjectProgram(void* lib, Entry entry, ThreadPool& pool) : lib_(lib), entry_(entry), pool_(pool) {}
+  SharedObjectProgram(void* lib, KernelEntry entry, ThreadPool& pool) : lib_(lib), entry_(entry), pool_(pool) {}
   ~SharedObjectProgram() override { ::dlclose(lib_); }
   SharedObjectProgram(const SharedObjectProgram&) = delete;
   SharedObjectProgram& operator=(const SharedObjectProgram&) = delete;
@@ -22,22 +28,45 @@ class SharedObjectProgram : public Program {
     std::vector<void*> ptrs;
     for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
     const auto t0 = std::chrono::steady_clock::now();
-    pool_.run(static_cast<int>(dims.global[0]), [&](int core) { entry_(ptrs.data(), core); });
+    std::atomic<bool> stopped{false};
+    pool_.run(static_cast<int>(dims.global[0]), [&](int core) {
+      if (!run_abortable(entry_, ptrs.data(), core)) stopped = true;
+    });
+    if (stopped) throw_interrupt();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
  private:
   void* lib_;
-  Entry entry_;
+  KernelEntry entry_;
   ThreadPool& pool_;
 };
+
+// dlopen maps a truncated object as if it were whole, and the first touch of a page past its end is a
+// SIGBUS: every segment and the section table must lie inside the file.
+void check_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64)
+    fail("compile", "{} is not a 64-bit ELF object", path);
+  uint64_t end = eh.e_shoff + uint64_t{eh.e_shnum} * eh.e_shentsize;
+  for (int i = 0; i < eh.e_phnum; i++) {
+    Elf64_Phdr ph{};
+    in.seekg(static_cast<std::streamoff>(eh.e_phoff + uint64_t(i) * eh.e_phentsize));
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) fail("compile", "{} is cut short", path);
+    end = std::max<uint64_t>(end, ph.p_offset + ph.p_filesz);
+  }
+  if (std::filesystem::file_size(path) < end) fail("compile", "{} is cut short", path);
+}
 
 }  // namespace
 
 std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool) {
+  check_whole(path);
   void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) fail("compile", "cannot load {}: {}", path, ::dlerror());
-  auto entry = reinterpret_cast<Entry>(::dlsym(lib, "tinyrepl_entry"));
+  auto entry = reinterpret_cast<KernelEntry>(::dlsym(lib, "tinyrepl_entry"));
   if (!entry) {
     ::dlclose(lib);
     fail("compile", "{} has no entry point", path);

@@ -111,7 +111,7 @@ void add_argless(Table& t) {
       {"contiguous", &Tensor::contiguous},
   };
   for (const auto& [name, op] : ops) {
-    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       bind(call, {});
       return (x.*op)();
     };
@@ -126,7 +126,7 @@ void add_binary(Table& t) {
       {"ge", &Tensor::ge},   {"dot", &Tensor::dot},         {"matmul", &Tensor::matmul},
   };
   for (const auto& [name, op] : ops) {
-    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"x", kRequired}});
       const auto [l, r] = tensor_operands(x, b["x"].value, call.name);
       return (l.*op)(r);
@@ -139,7 +139,7 @@ void add_casts(Table& t) {
                                                  {"double", DType::Float64}, {"int", DType::Int32},
                                                  {"long", DType::Int64},     {"bool", DType::Bool}};
   for (const auto& [name, dtype] : casts) {
-    t[name] = [dtype](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [dtype = dtype](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       bind(call, {});
       return x.cast(dtype);
     };
@@ -154,21 +154,21 @@ void add_reductions(Table& t) {
                                                     {"min", &Tensor::min},   {"mean", &Tensor::mean},
                                                     {"prod", &Tensor::prod}, {"logsumexp", &Tensor::logsumexp}};
   for (const auto& [name, op] : reduces) {
-    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"axis"}, {"keepdim"}});
       return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b));
     };
   }
   const std::pair<const char*, Spread> spreads[] = {{"var", &Tensor::var}, {"std", &Tensor::std}};
   for (const auto& [name, op] : spreads) {
-    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"axis"}, {"keepdim"}, {"correction"}});
       return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b), b.find("correction") ? to_float(b["correction"]) : 1.0);
     };
   }
   const std::pair<const char*, ArgReduce> args[] = {{"argmax", &Tensor::argmax}, {"argmin", &Tensor::argmin}};
   for (const auto& [name, op] : args) {
-    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"axis"}, {"keepdim"}});
       return (x.*op)(optional_dim(b, "axis"), keepdim_arg(b));
     };
@@ -176,7 +176,7 @@ void add_reductions(Table& t) {
   const std::pair<const char*, Softmax> softmaxes[] = {{"softmax", &Tensor::softmax},
                                                        {"log_softmax", &Tensor::log_softmax}};
   for (const auto& [name, op] : softmaxes) {
-    t[name] = [op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       return (x.*op)(dim_or(bind(call, {{"axis"}}), "axis", -1));
     };
   }

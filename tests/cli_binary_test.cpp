@@ -108,6 +108,15 @@ class Terminal {
   Terminal(const Terminal&) = delete;
   Terminal& operator=(const Terminal&) = delete;
 
+  // Ctrl-C as the terminal's driver sends it: SIGINT to the program.
+  void interrupt() { kill(pid_, SIGINT); }
+  // The program dies as a killed process does: nothing of it runs after this.
+  void kill_now() {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    exited_ = true;
+  }
+
   void type(const std::string& keys) { ASSERT_EQ(write(fd_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size())); }
 
   // Reads until the screen has shown `text` since the last wait; fails, with what the screen showed,
@@ -176,15 +185,74 @@ TEST(CliPlainRepl, OnATerminalItPromptsContinuesInterruptsAndPauses) {
   ASSERT_TRUE(t.answers("1 +\x03", "^C"));
   ASSERT_TRUE(t.wait_for(">>> "));  // a fresh prompt, not "... "
   ASSERT_TRUE(t.answers("print(abcdef.min() + 40 + 2)\r", "42\r\n"));
-  // :step waits for Enter between its stages; q stops the walk
+  // :step waits for Enter between its stages; q alone, no Enter, stops the walk
   ASSERT_TRUE(t.answers(":step abcdef.sum()\r", "── 1/7 the lazy graph ──"));
   ASSERT_TRUE(t.wait_for("[Enter: the schedule · q: stop] "));
   ASSERT_TRUE(t.answers("\r", "── 2/7 the schedule ──"));
   ASSERT_TRUE(t.wait_for("[Enter: kernel 0: its AST · q: stop] "));
-  ASSERT_TRUE(t.answers("q\r", ">>> "));
+  ASSERT_TRUE(t.answers("q", ">>> "));
   EXPECT_EQ(t.seen().find("── 3/7"), std::string::npos) << t.seen();
+  // a statement typed at a pause stops the walk and runs, as if typed at the prompt
+  ASSERT_TRUE(t.answers(":step abcdef.sum()\r", "[Enter: the schedule · q: stop] "));
+  ASSERT_TRUE(t.answers("print(abcdef.max() + 100)\r", "105\r\n"));
+  EXPECT_EQ(t.seen().find("── 2/7", t.seen().rfind("── 1/7")), std::string::npos) << t.seen();
   t.type(":quit\r");
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
+// A 4096x4096 matmul runs for many seconds on a CPU: Ctrl-C stops it inside the kernel, the prompt
+// comes back at once, and the names made before are all there.
+TEST(CliPlainRepl, CtrlCStopsAComputationAndKeepsEveryName) {
+  const TempDir home;
+  Terminal t({"--plain"}, home.path().string());
+  ASSERT_TRUE(t.wait_for(">>> "));
+  ASSERT_TRUE(t.answers("x = arange(3) + 1; print(x)\r", "[1 2 3]"));
+  t.type("r = rand(4096,4096) @ rand(4096,4096); print(r[0,0])\r");
+  // the progress bar: work that lasts shows what it is at
+  ASSERT_TRUE(t.wait_for("running kernel"));
+  t.interrupt();
+  const auto sent = std::chrono::steady_clock::now();
+  ASSERT_TRUE(t.wait_for("KeyboardInterrupt"));
+  ASSERT_TRUE(t.wait_for(">>> "));
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  EXPECT_LT(waited, 1.0) << "the prompt came back " << waited << " s after Ctrl-C";
+  ASSERT_TRUE(t.answers("print(x)\r", "[1 2 3]"));
+  // at the prompt, Ctrl-C drops the line, as a shell does
+  ASSERT_TRUE(t.answers("print(99", "print(99"));
+  t.interrupt();
+  ASSERT_TRUE(t.wait_for("^C"));
+  ASSERT_TRUE(t.answers("print(x.sum())\r", "6\r\n"));
+  t.type(":quit\r");
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
+// A BEAM search shows which candidate it times, and Ctrl-C stops it between two.
+TEST(CliPlainRepl, ABeamSearchShowsItsProgressAndStopsOnCtrlC) {
+  const TempDir home;
+  Terminal t({"--plain", "--beam", "4"}, home.path().string());
+  ASSERT_TRUE(t.wait_for(">>> "));
+  t.type("a = rand(512,512); print((a @ a).sum())\r");
+  ASSERT_TRUE(t.wait_for("BEAM candidate "));
+  t.interrupt();
+  ASSERT_TRUE(t.wait_for("KeyboardInterrupt"));
+  ASSERT_TRUE(t.answers(":beam 0\r", ">>> "));
+  ASSERT_TRUE(t.answers("print(a.shape)\r", "(512, 512)"));
+  t.type(":quit\r");
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
+// A script that Ctrl-C stops ends with exit status 130, after the summary it would have printed.
+TEST(CliPlainRepl, CtrlCEndsAScriptWithStatus130AfterItsSummary) {
+  const TempDir home;
+  const std::string script = home.write("long.tg", "print(arange(4).sum())\nr = rand(4096,4096) @ rand(4096,4096)\n"
+                                                   "print(r[0,0])\nprint(12345)\n");
+  Terminal t({"--debug", "2", script}, home.path().string());
+  ASSERT_TRUE(t.wait_for("running kernel"));
+  t.interrupt();
+  EXPECT_EQ(t.wait_exit(), 130) << t.seen();
+  EXPECT_NE(t.seen().find("KeyboardInterrupt"), std::string::npos) << t.seen();
+  EXPECT_NE(t.seen().find("avg: "), std::string::npos) << t.seen();
+  EXPECT_EQ(t.seen().find("12345"), std::string::npos) << t.seen();
 }
 
 TEST(CliPlainRepl, ReadlineCompletesAndKeepsTheHistory) {
@@ -222,6 +290,24 @@ TEST(CliPlainRepl, ReadlineCompletesAndKeepsTheHistory) {
     EXPECT_EQ(t.wait_exit(), 0) << t.seen();
   }
   EXPECT_CONTAINS(read_file(home.file(".tinyrepl_history")), "zz = 5\n");
+  {
+    // each statement is appended as it runs, all its lines one entry: a session that is killed keeps it
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> "));
+    ASSERT_TRUE(t.answers("both = (1 +\r", "... "));
+    ASSERT_TRUE(t.answers("2)\r", ">>> "));
+    t.kill_now();
+  }
+  EXPECT_CONTAINS(read_file(home.file(".tinyrepl_history")), "both = (1 +\n2)\n");
+  {
+    // the next session gets the two lines back as one entry: Up, then Enter, runs both
+    Terminal t({"--plain"}, home.path().string());
+    ASSERT_TRUE(t.wait_for(">>> "));
+    ASSERT_TRUE(t.answers("\x1b[A\r", ">>> "));
+    ASSERT_TRUE(t.answers("print(both)\r", "3\r\n"));
+    t.type(":quit\r");
+    EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+  }
 #endif
 }
 

@@ -58,12 +58,14 @@ TEST(CliCommandLine, EachFormOfSpecSectionOne) {
 }
 
 TEST(CliCommandLine, OptionsGoWithEveryForm) {
-  const Options o = parse({"--device", "cpu", "--debug", "3", "--noopt", "--beam", "2", "--render", "c,opencl", "x.tg"});
+  const Options o = parse({"--device", "cpu", "--debug", "3", "--noopt", "--beam", "2", "--render", "c,opencl",
+                           "--repeat", "5", "x.tg"});
   EXPECT_EQ(o.device, "cpu");
   EXPECT_EQ(o.debug, 3);
   EXPECT_TRUE(o.noopt);
   EXPECT_EQ(o.beam, 2);
   EXPECT_EQ(o.render, "c,opencl");
+  EXPECT_EQ(o.repeat, 5);
   EXPECT_EQ(o.mode, Mode::Script);
 
   const Options eq = parse({"--plain", "--debug=4", "--device=LLVM", "--render=cuda"});
@@ -90,7 +92,7 @@ TEST(CliCommandLine, MistakesAreUsageErrors) {
 TEST(CliCommandLine, UsageNamesEveryOptionAndTheExitStatuses) {
   const std::string u = usage_text();
   for (const char* word : {"--plain", "run", "--json", "-e", "--device", "--debug", "--noopt", "--beam", "--render",
-                           "DEBUG", "NOOPT", "BEAM", "DEV", "exit status", "TUI"})
+                           "--repeat", "130", "DEBUG", "NOOPT", "BEAM", "DEV", "exit status", "TUI"})
     EXPECT_CONTAINS(u, word);
   EXPECT_EQ(version_text(), std::string("tinyrepl ") + TINYREPL_VERSION + "\n");
 }
@@ -185,7 +187,7 @@ TEST_F(CliCompletion, MethodsAfterADotAndDtypesAfterDtypes) {
 
 TEST_F(CliCompletion, MetaCommandsAndTheirArguments) {
   EXPECT_EQ(at_end(":k").candidates, (std::vector<std::string>{":kernels"}));
-  EXPECT_EQ(at_end(":re").candidates, (std::vector<std::string>{":render", ":reset"}));
+  EXPECT_EQ(at_end(":re").candidates, (std::vector<std::string>{":render", ":repeat", ":reset"}));
   EXPECT_EQ(at_end(":src 0 op").candidates, (std::vector<std::string>{"opencl"}));
   EXPECT_EQ(at_end(":render c,cu").candidates, (std::vector<std::string>{"cuda"}));
   EXPECT_EQ(at_end(":device cp").candidates.size(), 0u);  // device names are upper case

@@ -90,7 +90,34 @@ TEST(CliMeta, TimeShowsTheLastRealizeAndTheSession) {
   EXPECT_CONTAINS(last, "total: 1 kernel, 0 copies");
   const std::string all = r.out.substr(r.out.rfind("kernel                   device"));
   EXPECT_CONTAINS(all, "total: 2 kernels, 0 copies");
-  EXPECT_CONTAINS(r.err, "error: usage: :time [all]\n");
+  EXPECT_CONTAINS(r.err, "error: usage: :time [all | K [N]]\n");
+}
+
+TEST(CliMeta, RepeatAndTimeKNRunKernelsAgainForMinAndMedian) {
+  const Result r = session(std::string(kMatmul) + ":repeat 3\nprint(b)\n:time\n:time 1 4\n:repeat 0\nprint(b.max())\n:time\n"
+                                                  ":time 9\n:time 0 0\n",
+                           2);
+  EXPECT_CONTAINS(r.out, "repeat 3\n");
+  // while :repeat is on, the table has the repeats' columns, and each kernel ran 3 more times
+  const std::string repeated = r.out.substr(r.out.find("kernel                   device"));
+  EXPECT_CONTAINS(repeated, "GB/s         min      median  runs\n");
+  EXPECT_CONTAINS(repeated.substr(repeated.find("\nr_") + 1, 100), "     3 ");
+  EXPECT_CONTAINS(r.out, "4 runs on zeroed buffers: min ");
+  EXPECT_CONTAINS(r.out, "(its first run: ");
+  // with :repeat 0 the columns are gone again
+  const std::string plain = r.out.substr(r.out.rfind("kernel                   device"));
+  EXPECT_EQ(plain.find("median"), std::string::npos) << plain;
+  EXPECT_CONTAINS(r.err, "error: no kernel 9 in the last schedule");
+  EXPECT_CONTAINS(r.err, "error: the number of runs");
+}
+
+TEST(CliMeta, RepeatedRunsAreInTheJsonKernelEvents) {
+  const Result r = run_here({"--json", "--repeat", "2", "-e", "print((arange(8) * 2).sum())"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "\"repeats\":2,\"min_us\":");
+  EXPECT_CONTAINS(r.out, "\"median_us\":");
+  const Result once = run_here({"--json", "-e", "print((arange(8) * 2).sum())"});
+  EXPECT_EQ(once.out.find("repeats"), std::string::npos) << once.out;
 }
 
 TEST(CliMeta, ExplainTellsTheFusionStory) {

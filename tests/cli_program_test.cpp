@@ -317,5 +317,16 @@ TEST_F(CliJson, AStartUpErrorIsAnEventToo) {
   EXPECT_EQ(events[1]["event"], "summary");
 }
 
+// Found by the session fuzzer: a byte that is not UTF-8 in a line whose error --json reports ended the
+// program (nlohmann::json refuses to write it); it becomes U+FFFD and the run ends as any error does.
+TEST(CliJsonEvents, BytesThatAreNotUtf8AreReplaced) {
+  const Result r = run_here({"--json", "-e", ":\xf4x\nprint(1)"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::vector<nlohmann::json> events = json_lines(r.out);
+  ASSERT_FALSE(events.empty()) << r.out;
+  EXPECT_EQ(events[0]["event"], "error");
+  EXPECT_CONTAINS(r.out, "\xef\xbf\xbd");  // U+FFFD in UTF-8
+}
+
 }  // namespace
 }  // namespace tr::repl

@@ -15,6 +15,15 @@ RunRates rates(const RunRecord& r) {
   return {s, r.kernel.program.flops / t / 1e9, r.kernel.program.bytes / t / 1e9};
 }
 
+std::optional<Spread> spread(const std::vector<double>& repeats) {
+  if (repeats.empty()) return std::nullopt;
+  std::vector<double> sorted = repeats;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  return Spread{sorted.front(), median, static_cast<int>(n)};
+}
+
 std::string timings_table(const std::vector<RunRecord>& runs, int width) {
   if (runs.empty()) return "no kernel has run yet\n";
   double longest = 0, total = 0;
@@ -29,7 +38,10 @@ std::string timings_table(const std::vector<RunRecord>& runs, int width) {
       bytes += r.kernel.program.bytes;
     }
   }
-  std::string out = fmt::format("{:<24} {:<7} {:>11} {:>9} {:>8}\n", "kernel", "device", "time", "GFLOPS", "GB/s");
+  // the repeats' columns only when some kernel was run again
+  const bool repeated = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return !r.kernel.repeats.empty(); });
+  std::string out = fmt::format("{:<24} {:<7} {:>11} {:>9} {:>8}{}\n", "kernel", "device", "time", "GFLOPS", "GB/s",
+                                repeated ? fmt::format(" {:>11} {:>11} {:>5}", "min", "median", "runs") : "");
   for (const RunRecord& r : runs) {
     const RunRates x = rates(r);
     const std::string name = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;
@@ -37,8 +49,12 @@ std::string timings_table(const std::vector<RunRecord>& runs, int width) {
     const int bar = width > 0 && longest > 0 ? std::max(1, static_cast<int>(x.seconds / longest * width)) : 0;
     std::string bars;
     for (int i = 0; i < bar; i++) bars += "█";
-    out += fmt::format("{:<24} {:<7} {} {:>9} {:>8.2f} {}\n", name, device, time_str(x.seconds),
-                       r.is_copy ? "-" : fmt::format("{:.2f}", x.gflops), x.gbs, bars);
+    const std::optional<Spread> again = spread(r.kernel.repeats);
+    const std::string repeats = !repeated ? ""
+                                : again   ? fmt::format(" {} {} {:>5}", time_str(again->min), time_str(again->median), again->runs)
+                                          : fmt::format(" {:>11} {:>11} {:>5}", "-", "-", "-");
+    out += fmt::format("{:<24} {:<7} {} {:>9} {:>8.2f}{} {}\n", name, device, time_str(x.seconds),
+                       r.is_copy ? "-" : fmt::format("{:.2f}", x.gflops), x.gbs, repeats, bars);
   }
   const size_t copies = runs.size() - kernels;
   out += fmt::format("total: {} kernel{}, {} cop{}, {:.3f} GFLOP, {:.3f} GB, {:.3f} ms\n", kernels, kernels == 1 ? "" : "s",

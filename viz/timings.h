@@ -1,5 +1,6 @@
 #pragma once
 // The timings table: per kernel and copy, time, GFLOPS and GB/s with a bar, and the totals.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,13 @@ struct RunRates {
   double seconds, gflops, gbs;
 };
 RunRates rates(const RunRecord& r);
+
+// The fastest and the median of a kernel's repeated runs (--repeat N, :time K N); none without repeats.
+struct Spread {
+  double min, median;
+  int runs;
+};
+std::optional<Spread> spread(const std::vector<double>& repeats);
 
 // `width` is the bar's room in columns (0: no bars).
 std::string timings_table(const std::vector<RunRecord>& runs, int width = 20);

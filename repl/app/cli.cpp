@@ -35,6 +35,7 @@ class CommandLineReader {
       else if (a == "--device") o_.device = value_of(a);
       else if (a == "--debug") o_.debug = int_option(a, value_of(a));
       else if (a == "--beam") o_.beam = int_option(a, value_of(a));
+      else if (a == "--repeat") o_.repeat = int_option(a, value_of(a));
       else if (a == "--render") o_.render = value_of(a);
       else if (a.starts_with("--") && a.find('=') != std::string::npos) split_equals(a);
       else if (a == "run" && !script_seen_ && o_.mode == Mode::Repl) run_seen_ = true;
@@ -55,6 +56,7 @@ class CommandLineReader {
     if (flag == "--device") o_.device = value;
     else if (flag == "--debug") o_.debug = int_option(flag, value);
     else if (flag == "--beam") o_.beam = int_option(flag, value);
+    else if (flag == "--repeat") o_.repeat = int_option(flag, value);
     else if (flag == "--render") o_.render = value;
     else fail("usage", "unknown option '{}'", a);
   }
@@ -121,11 +123,13 @@ options:
                    each lowering pass; env DEBUG
   --noopt          apply no kernel optimisations; env NOOPT=1
   --beam N         search kernel optimisations keeping the N fastest; env BEAM
+  --repeat N       run every kernel N more times: min and median in the timings and --json
   --render LIST    backends whose source --debug 4 shows, e.g. c,opencl,metal,cuda
   --json           one JSON object per event on stdout (print, schedule, kernel, copy, assert,
                    error, source, summary)
 
-exit status: 0 success, 1 a failed assert, 2 any other error (syntax, shape, device, compile, usage).
+exit status: 0 success, 1 a failed assert, 2 any other error (syntax, shape, device, compile, usage),
+130 stopped by Ctrl-C.
 In a session, :help lists the meta commands (:kernels, :ast, :uops, :src, :time, :step, :opt, ...).
 )";
 }

@@ -24,6 +24,7 @@ struct Options {
   std::optional<int> debug;
   bool noopt = false;
   std::optional<int> beam;
+  std::optional<int> repeat;
   std::optional<std::string> render;  // the list as given: "c,opencl"
 };
 

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "repl/app/json_reporter.h"
 #include "repl/app/meta.h"
 #include "repl/app/text_reporter.h"
@@ -19,9 +20,9 @@ namespace {
 // A script that runs itself through :run would otherwise recurse until the stack runs out.
 constexpr int kMaxDepth = 16;
 
-std::unique_ptr<Reporter> make_reporter(bool json, std::ostream& out, std::ostream& err) {
-  if (json) return std::make_unique<JsonReporter>(out, err);
-  return std::make_unique<TextReporter>(out, err);
+std::unique_ptr<Reporter> make_reporter(const HostConfig& config, std::ostream& out, std::ostream& err) {
+  if (config.json) return std::make_unique<JsonReporter>(out, err);
+  return std::make_unique<TextReporter>(out, err, config.bar);
 }
 
 size_t offset_of(std::string_view source, Span span) {
@@ -57,7 +58,7 @@ bool worth_saving(const Stmt& s) {
 
 Host::Host(HostConfig config, std::ostream& out, std::ostream& err)
     : config_(config),
-      reporter_(make_reporter(config.json, out, err)),
+      reporter_(make_reporter(config, out, err)),
       session_([this](const PrintEvent& e) { reporter_->print(e, at_); }),
       first_run_(history().size()) {
   set_run_listener([this](const RunRecord& r) { on_run(r); });
@@ -68,10 +69,14 @@ Host::~Host() { set_run_listener(nullptr); }
 Status Host::run_source(std::string_view source, const std::string& file) {
   if (depth_ >= kMaxDepth) fail("value", "scripts run inside each other {} deep: does one run itself?", kMaxDepth);
   depth_++;
+  // the prompt that follows must not be erased by the progress bar
   struct Leave {
     int& depth;
-    ~Leave() { depth--; }
-  } leave{depth_};
+    ProgressBar* bar;
+    ~Leave() {
+      if (--depth == 0 && bar) bar->hold();
+    }
+  } leave{depth_, config_.bar};
   std::vector<Stmt> stmts;
   try {
     stmts = parse_program(source);
@@ -80,7 +85,7 @@ Status Host::run_source(std::string_view source, const std::string& file) {
     return Status::Error;
   }
   for (size_t i = 0; i < stmts.size(); i++) {
-    const Status s = execute(stmts[i], source, file);
+    const Status s = interrupted() ? interrupt(stmts[i].span, source, file) : execute(stmts[i], source, file);
     if (s != Status::Ok) return s;
     if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(source, stmts, i));
   }
@@ -95,9 +100,9 @@ Status Host::execute(const Stmt& stmt, std::string_view source, const std::strin
   try {
     status = outcome(session_.execute(stmt), stmt, source, file);
   } catch (const SourceError& e) {
-    report(e.kind(), e.what(), e.span(), source, file);
+    status = is_interrupt(e) ? interrupt(e.span(), source, file) : report(e.kind(), e.what(), e.span(), source, file);
   } catch (const Error& e) {
-    report(e.kind(), e.what(), stmt.span, source, file);
+    status = is_interrupt(e) ? interrupt(stmt.span, source, file) : report(e.kind(), e.what(), stmt.span, source, file);
   } catch (const std::bad_alloc&) {
     report("memory", "out of memory", stmt.span, source, file);
   } catch (const std::exception& e) {
@@ -125,9 +130,17 @@ Status Host::outcome(const Outcome& o, const Stmt& stmt, std::string_view source
   return Status::Ok;
 }
 
-void Host::report(const std::string& kind, const std::string& message, Span span, std::string_view source,
-                  const std::string& file) {
+Status Host::report(const std::string& kind, const std::string& message, Span span, std::string_view source,
+                    const std::string& file) {
   reporter_->error(Diagnostic{kind, message, file, std::string(source_line(source, span.line)), span});
+  return Status::Error;
+}
+
+// Ctrl-C is answered once: the flag goes down when it is reported.
+Status Host::interrupt(Span span, std::string_view source, const std::string& file) {
+  clear_interrupt();
+  report("interrupt", "KeyboardInterrupt", span, source, file);
+  return Status::Interrupted;
 }
 
 void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}}); }

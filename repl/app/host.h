@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/realize.h"
 #include "repl/app/focus.h"
+#include "repl/app/progress_bar.h"
 #include "repl/app/reporter.h"
 #include "repl/app/status.h"
 #include "repl/session.h"
@@ -20,6 +21,7 @@ namespace tr::repl {
 struct HostConfig {
   bool json = false;         // --json events instead of text
   bool echo = false;  // show each expression statement's value, as a Python shell does
+  ProgressBar* bar = nullptr;  // the plain REPL's progress bar on a terminal, erased before any output
 };
 
 class Host {
@@ -57,8 +59,9 @@ class Host {
  private:
   Status execute(const Stmt& stmt, std::string_view source, const std::string& file);
   Status outcome(const Outcome& o, const Stmt& stmt, std::string_view source, const std::string& file);
-  void report(const std::string& kind, const std::string& message, Span span, std::string_view source,
-              const std::string& file);
+  Status report(const std::string& kind, const std::string& message, Span span, std::string_view source,
+                const std::string& file);
+  Status interrupt(Span span, std::string_view source, const std::string& file);
   void on_run(const RunRecord& r);
   void look_at_runs();
 

@@ -87,6 +87,11 @@ Json run_json(const RunRecord& r, const Location& at) {
   j["gflops"] = rounded(x.gflops, 6);
   j["gbs"] = rounded(x.gbs, 6);
   j["cached"] = k.cached;
+  if (const std::optional<Spread> again = spread(k.repeats)) {
+    j["repeats"] = again->runs;
+    j["min_us"] = rounded(again->min * 1e6, 3);
+    j["median_us"] = rounded(again->median * 1e6, 3);
+  }
   return j;
 }
 

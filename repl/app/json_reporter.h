@@ -22,7 +22,8 @@ class JsonReporter : public Reporter {
  private:
   template <typename J>
   void emit(const J& j) {
-    out_ << j.dump() << '\n' << std::flush;
+    // a byte that is not UTF-8 (typed, or in a file) becomes U+FFFD: JSON holds only Unicode
+    out_ << j.dump(-1, ' ', false, J::error_handler_t::replace) << '\n' << std::flush;
   }
 
   std::ostream& out_;

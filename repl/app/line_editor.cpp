@@ -18,44 +18,22 @@
 #include <readline/readline.h>
 #endif
 
+#include "core/interrupt.h"
+
 namespace tr::repl {
 namespace {
 
 constexpr int kHistoryLines = 1000;
 
-volatile std::sig_atomic_t interrupted = 0;
-
-void on_interrupt(int) { interrupted = 1; }
-
-// Ctrl-C goes to on_interrupt while the prompt waits; at any other time it ends the program as usual,
-// since a running kernel cannot be stopped halfway.
-class CatchInterrupt {
- public:
-  CatchInterrupt() {
-    interrupted = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR
-    sigaction(SIGINT, &sa, &old_);
-  }
-  ~CatchInterrupt() { sigaction(SIGINT, &old_, nullptr); }
-  CatchInterrupt(const CatchInterrupt&) = delete;
-  CatchInterrupt& operator=(const CatchInterrupt&) = delete;
-
- private:
-  struct sigaction old_ {};
-};
-
-// Waits until fd has input; false when Ctrl-C comes first. SIGINT stays blocked outside pselect, so
-// that one arriving just before the wait still ends it instead of being missed.
+// Waits until fd has input; false when Ctrl-C comes first, which it answers. SIGINT stays blocked
+// outside pselect, so that one arriving just before the wait still ends it instead of being missed.
 bool wait_for_input(int fd) {
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
   sigprocmask(SIG_BLOCK, &block, &old);
   bool ready = false;
-  while (!interrupted && !ready) {
+  while (!interrupted() && !ready) {
     fd_set fds;
     FD_ZERO(&fds);
     FD_SET(fd, &fds);
@@ -63,7 +41,9 @@ bool wait_for_input(int fd) {
     ready = n > 0 || (n < 0 && errno != EINTR);  // a failing fd: the read that follows reports it
   }
   sigprocmask(SIG_SETMASK, &old, nullptr);
-  return !interrupted;
+  if (!interrupted()) return true;
+  clear_interrupt();
+  return false;
 }
 
 #ifdef TINYREPL_HAVE_READLINE
@@ -100,9 +80,9 @@ void on_line(char* line) {
   std::free(line);
 }
 
-// readline's callback interface, so that the wait for a key can notice Ctrl-C.
-Input read_with_readline(const std::string& prompt) {
-  const CatchInterrupt catching;
+// readline's callback interface, so that the wait for a key can notice Ctrl-C. With q_answers, a
+// buffer of `q` alone is the answer at once.
+Input read_with_readline(const std::string& prompt, bool q_answers) {
   got.reset();
   got_end = false;
   rl_callback_handler_install(prompt.c_str(), on_line);
@@ -115,6 +95,11 @@ Input read_with_readline(const std::string& prompt) {
       return {Input::Kind::Interrupt, ""};
     }
     rl_callback_read_char();
+    if (q_answers && !got && !got_end && std::string_view(rl_line_buffer) == "q") {
+      rl_callback_handler_remove();
+      std::fputs("\n", rl_outstream);
+      return {Input::Kind::Line, "q"};
+    }
   }
   if (got) return {Input::Kind::Line, *got};
   rl_callback_handler_remove();
@@ -136,10 +121,14 @@ LineEditor::LineEditor(std::istream& in, bool terminal, Completer completer)
   if (!readline_) return;
   active_completer = &completer_;
   rl_readline_name = "tinyrepl";
-  rl_catch_signals = 0;  // Ctrl-C is the prompt's (CatchInterrupt), not readline's
+  rl_catch_signals = 0;  // Ctrl-C is the program's (ctrl_c.h), which the prompt's wait notices
   rl_completer_word_break_characters = kWordBreaks.data();
   rl_attempted_completion_function = attempt_completion;
   stifle_history(kHistoryLines);
+  // a statement of several lines is one entry: the file marks where each starts with its time stamp
+  history_comment_char = '#';  // readline writes a time stamp only after this character
+  history_write_timestamps = 1;
+  history_multiline_entries = 1;
   history_file_ = history_path();
   if (!history_file_.empty()) read_history(history_file_.c_str());  // a first session has none yet
 #endif
@@ -148,44 +137,58 @@ LineEditor::LineEditor(std::istream& in, bool terminal, Completer completer)
 LineEditor::~LineEditor() {
 #ifdef TINYREPL_HAVE_READLINE
   if (!readline_) return;
-  if (!history_file_.empty() && write_history(history_file_.c_str()) != 0)
-    std::fprintf(stderr, "tinyrepl: cannot save the history to %s\n", history_file_.c_str());
+  // the file has a time stamp line before each entry
+  if (!history_file_.empty()) history_truncate_file(history_file_.c_str(), 2 * kHistoryLines);
   rl_attempted_completion_function = nullptr;
   active_completer = nullptr;
 #endif
 }
 
 Input LineEditor::read(const std::string& prompt) {
+  if (!pushed_.empty()) {
+    Input in{Input::Kind::Line, std::move(pushed_.front())};
+    pushed_.pop_front();
+    return in;
+  }
 #ifdef TINYREPL_HAVE_READLINE
-  if (readline_) return read_with_readline(prompt);
+  if (readline_) return read_with_readline(prompt, false);
+#endif
+  return read_plain(prompt);
+}
+
+Input LineEditor::read_answer(const std::string& prompt) {
+#ifdef TINYREPL_HAVE_READLINE
+  if (readline_) return read_with_readline(prompt, true);
 #endif
   return read_plain(prompt);
 }
 
 Input LineEditor::read_plain(const std::string& prompt) {
-  std::optional<CatchInterrupt> catching;
-  if (terminal_) {
-    catching.emplace();
-    std::cout << prompt << std::flush;
-  }
+  if (terminal_) std::cout << prompt << std::flush;
   // a terminal hands over whole lines, so once fd 0 is readable getline does not wait for long
   const bool from_terminal = terminal_ && &in_ == &std::cin;
-  std::string line;
-  if ((from_terminal && !wait_for_input(STDIN_FILENO)) || !std::getline(in_, line)) {
-    if (!interrupted) return {Input::Kind::End, ""};
-    in_.clear();
+  if (from_terminal && !wait_for_input(STDIN_FILENO)) {
     std::cout << "^C\n";
     return {Input::Kind::Interrupt, ""};
   }
+  std::string line;
+  if (!std::getline(in_, line)) return {Input::Kind::End, ""};
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return {Input::Kind::Line, line};
 }
 
-void LineEditor::remember(const std::string& line) {
+void LineEditor::remember(const std::string& statement) {
 #ifdef TINYREPL_HAVE_READLINE
-  if (readline_ && !line.empty()) add_history(line.c_str());
+  if (!readline_ || statement.empty()) return;
+  add_history(statement.c_str());
+  if (history_file_.empty()) return;
+  // appended at once, so that a session that dies keeps what it ran; a first session has no file yet
+  if (append_history(1, history_file_.c_str()) != 0 && write_history(history_file_.c_str()) != 0 && !history_warned_) {
+    std::fprintf(stderr, "tinyrepl: cannot save the history to %s\n", history_file_.c_str());
+    history_warned_ = true;
+  }
 #else
-  (void)line;
+  (void)statement;
 #endif
 }
 

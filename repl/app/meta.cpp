@@ -25,7 +25,10 @@ const std::vector<MetaCommand>& meta_commands() {
       {"uops", ":uops [K] [all]", "the UOps of kernel K; with all, the UOps after each lowering pass", meta::uops},
       {"src", ":src [K] [BACKEND]", "kernel K's source for BACKEND (default: the :render list or the device's)",
        meta::src},
-      {"time", ":time [all]", "time, GFLOPS and GB/s of each kernel and copy of the last realize (all: the session)",
+      {"repeat", ":repeat [N]", "run every kernel N more times after its first run: min and median in :time", meta::repeat},
+      {"time", ":time [all | K [N]]",
+       "time, GFLOPS and GB/s of each kernel and copy of the last realize (all: the session); K N: kernel K run N "
+       "more times (default 10), min and median",
        meta::time},
       {"explain", ":explain x", "the fusion story of x: its graph, what fuses into each kernel, and why", meta::explain},
       {"step", ":step x", "walk through x's stages: graph, schedule, AST, opts, UOps, source, run", meta::step},

@@ -19,6 +19,7 @@ Status render(Host& h, const MetaCall& c);
 Status debug(Host& h, const MetaCall& c);
 Status noopt(Host& h, const MetaCall& c);
 Status beam(Host& h, const MetaCall& c);
+Status repeat(Host& h, const MetaCall& c);
 // the views of a schedule (meta_views.cpp)
 Status kernels(Host& h, const MetaCall& c);
 Status ast(Host& h, const MetaCall& c);

@@ -60,4 +60,12 @@ Status beam(Host& h, const MetaCall& c) {
   return Status::Ok;
 }
 
+Status repeat(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  if (c.size() == 1)
+    settings().repeat = c.checked(0, [&] { return bounded_int(c.arg(0), 0, kMaxRepeat, "the number of repeats"); });
+  h.show(c.name(), fmt::format("repeat {}\n", settings().repeat));
+  return Status::Ok;
+}
+
 }  // namespace tr::repl::meta

@@ -9,6 +9,9 @@
 #include "core/schedule.h"
 #include "repl/app/files.h"
 #include "repl/app/meta_commands.h"
+#include "repl/app/settings_input.h"
+#include "viz/debug_output.h"
+#include "viz/timings.h"
 #include "viz/graph_dot.h"
 #include "viz/schedule_view.h"
 #include "viz/stages.h"
@@ -28,6 +31,11 @@ int kernel_arg(Host& h, const MetaCall& c, size_t i) {
   return c.checked(i, [&] {
     return h.focus().kernel_index(i < c.size() ? std::optional<std::string>(c.arg(i)) : std::nullopt);
   });
+}
+
+std::string trim(std::string_view s) {
+  const size_t b = s.find_first_not_of(' ');
+  return b == std::string_view::npos ? "" : std::string(s.substr(b));
 }
 
 std::string lowercase(std::string s) {
@@ -89,10 +97,24 @@ Status src(Host& h, const MetaCall& c) {
   return Status::Ok;
 }
 
+// `:time K N`: kernel K's program again, N times on zeroed buffers of its sizes.
 Status time(Host& h, const MetaCall& c) {
-  c.expect(0, 1);
-  if (c.size() == 1 && c.arg(0) != "all") c.fail(0, "command", "usage: :time [all]");
-  h.show(c.name(), run_text(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+  c.expect(0, 2);
+  if (c.size() == 0 || (c.size() == 1 && c.arg(0) == "all")) {
+    h.show(c.name(), run_text(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+    return Status::Ok;
+  }
+  if (!is_index(c.arg(0))) c.fail(0, "command", "usage: :time [all | K [N]]");
+  const int k = kernel_arg(h, c, 0);
+  const int n = c.size() == 2 ? c.checked(1, [&] { return bounded_int(c.arg(1), 1, kMaxRepeat, "the number of runs"); })
+                              : 10;
+  KernelRecord r = h.focus().kernel(k);
+  r.repeats = time_again(r, n);
+  const Spread s = *spread(r.repeats);
+  auto shown = [](double seconds) { return trim(time_str(seconds)); };
+  h.show(c.name(), kernel_title(k, r) + fmt::format("{} runs on zeroed buffers: min {}, median {} (its first run: {})\n",
+                                                    s.runs, shown(s.min), shown(s.median),
+                                                    r.seconds > 0 ? shown(r.seconds) : "none yet"));
   return Status::Ok;
 }
 

@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <iostream>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/context.h"
@@ -23,6 +26,7 @@ void apply_settings(const Options& o) {
   Settings& s = settings();
   if (o.debug) s.debug = bounded_int(std::to_string(*o.debug), 0, 6, "--debug");
   if (o.beam) s.beam = bounded_int(std::to_string(*o.beam), 0, 64, "--beam");
+  if (o.repeat) s.repeat = bounded_int(std::to_string(*o.repeat), 0, kMaxRepeat, "--repeat");
   if (o.noopt) s.noopt = true;
   if (o.render) s.render = render_list(*o.render);
   // DEV=... is checked as --device is: a session on a device that cannot open would fail at every print
@@ -57,16 +61,20 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
   });
   if (terminal) {
     host.set_pause([&editor](std::string_view next) {
-      const Input answer = editor.read(fmt::format("[Enter: {} · q: stop] ", next));
-      return answer.kind == Input::Kind::Line && answer.line != "q";
+      const Input answer = editor.read_answer(fmt::format("[Enter: {} · q: stop] ", next));
+      if (answer.kind != Input::Kind::Line) return false;
+      if (answer.line.empty()) return true;
+      // anything else stops the walk too; a statement typed there runs next, as at the prompt
+      if (answer.line != "q") editor.push_back(answer.line);
+      return false;
     });
     out << "tinyrepl " << TINYREPL_VERSION
         << (mode == Mode::Repl && !tui_built() ? " (plain REPL: this build has no TUI)" : "")
         << " · :help for the commands, Ctrl-D to leave\n";
   }
-  run_repl(host, editor);
+  const Status status = run_repl(host, editor);
   host.finish();
-  return 0;
+  return status == Status::Interrupted ? exit_code(status) : 0;
 }
 
 }  // namespace
@@ -89,7 +97,11 @@ int run_program(const std::vector<std::string>& args, std::istream& in, std::ost
     return 0;
   }
   const bool script = o.mode == Mode::Script || o.mode == Mode::Code;
-  Host host(HostConfig{.json = o.json, .echo = !script}, out, err);
+  const bool tui = tui_built() && o.mode == Mode::Repl && terminal && isatty(STDOUT_FILENO);
+  // the bar writes to the terminal itself: never under the TUI, into --json, or into a pipe
+  std::optional<ProgressBar> bar;
+  if (!tui && !o.json && &err == &std::cerr && isatty(STDERR_FILENO)) bar.emplace(STDERR_FILENO);
+  Host host(HostConfig{.json = o.json, .echo = !script, .bar = bar ? &*bar : nullptr}, out, err);
   try {
     apply_settings(o);
   } catch (const Error& e) {
@@ -99,7 +111,7 @@ int run_program(const std::vector<std::string>& args, std::istream& in, std::ost
   }
   if (script) return run_script(host, o);
 #ifdef TINYREPL_TUI
-  if (o.mode == Mode::Repl && terminal && isatty(STDOUT_FILENO))
+  if (tui)
     if (const std::optional<int> status = run_tui_session(host, out, err)) return *status;
 #endif
   return run_session(host, in, out, terminal, o.mode);

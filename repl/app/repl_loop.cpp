@@ -26,7 +26,6 @@ Status run_repl(Host& host, LineEditor& editor) {
       buffer.clear();
       continue;
     }
-    editor.remember(in.line);
     buffer += in.line;
     if (input_continues(buffer)) {
       buffer += '\n';
@@ -34,7 +33,11 @@ Status run_repl(Host& host, LineEditor& editor) {
     }
     const std::string input = std::move(buffer);
     buffer.clear();
-    if (host.run_source(input, "") == Status::Quit) return Status::Quit;
+    editor.remember(input);
+    const Status s = host.run_source(input, "");
+    if (s == Status::Quit) return Status::Quit;
+    // a person gets the prompt back; piped input has no one to return to
+    if (s == Status::Interrupted && !editor.terminal()) return Status::Interrupted;
   }
   // the end of the input inside an open bracket: run it, so that the error says what is missing
   if (buffer.find_first_not_of(" \t\n") != std::string::npos) host.run_source(buffer, "");

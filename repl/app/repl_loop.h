@@ -14,7 +14,8 @@ inline constexpr std::string_view kContinuation = "... ";
 // True when buffer needs another line before it can run.
 bool input_continues(std::string_view buffer);
 
-// Runs until the end of the input or :quit; returns Status::Quit or Status::Ok.
+// Runs until the end of the input or :quit; returns Status::Quit or Status::Ok, or Status::Interrupted
+// when Ctrl-C stopped a statement of input that is not a terminal's.
 Status run_repl(Host& host, LineEditor& editor);
 
 }  // namespace tr::repl

@@ -7,6 +7,9 @@
 
 namespace tr::repl {
 
+// --repeat and :repeat: more would only wait longer for the same median.
+inline constexpr int kMaxRepeat = 1000;
+
 // The device's canonical name ("cpu" -> "CPU") once it is known to open.
 std::string usable_device(std::string_view name);
 // "c,OpenCL, cuda" -> {"c", "opencl", "cuda"}; every name must be a backend.

@@ -2,6 +2,7 @@
 // Plain output: values and DEBUG lines on one stream, errors with their caret on the other.
 #include <ostream>
 
+#include "repl/app/progress_bar.h"
 #include "repl/app/reporter.h"
 #include "viz/debug_output.h"
 
@@ -11,7 +12,8 @@ std::string format_diagnostic(const Diagnostic& d);
 
 class TextReporter : public Reporter {
  public:
-  TextReporter(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+  // bar: the progress bar on the terminal, erased before each write; null when there is none
+  TextReporter(std::ostream& out, std::ostream& err, ProgressBar* bar) : out_(out), err_(err), bar_(bar) {}
 
   void print(const PrintEvent& e, const Location& at) override;
   void schedule(const Realization& r, const Location& at) override;
@@ -22,8 +24,11 @@ class TextReporter : public Reporter {
   void finish(const std::vector<RunRecord>& runs) override;
 
  private:
+  std::unique_lock<std::mutex> hold_bar();
+
   std::ostream& out_;
   std::ostream& err_;
+  ProgressBar* bar_;
   DebugOutput debug_;
 };
 

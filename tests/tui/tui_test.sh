@@ -107,6 +107,8 @@ keys Left
 expect Source '\[[0-9]+:opencl\]' "Left goes back a tab"
 keys Right
 expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
+keys 7
+expect Source '\[[0-9]+:metal\]' "7, beyond the last tab, leaves the tab as it was"
 
 # The second kernel of var: it reads x and the mean (idx=2), the first only x
 keys Enter
@@ -215,6 +217,31 @@ expect REPL '^>>> :quit' "Up recalls the last session's line"
 keys C-u
 keys C-d
 expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves with status 0"
+
+# A long statement runs off the terminal's thread: the status line shows its progress, F1 answers,
+# and Ctrl-C (SIGINT to the program, as the terminal's driver sends it) stops it within a second,
+# keeping the names made before.
+start
+line 'x = arange(3) + 1; print(x)'
+expect REPL '^\[1 2 3\]' "x is made"
+line 'r = rand(4096,4096) @ rand(4096,4096); print(r[0,0])'
+expect_screen 'running kernel' "the status line shows the running kernel"
+keys F1
+expect Keys 'zoom' "F1 shows the keys while a statement runs"
+keys Escape
+program=$(pgrep -P "$(t list-panes -t "$session" -F '#{pane_pid}')" -f tinyrepl)
+sent=$(date +%s%N)
+kill -INT "$program"
+# a tight look at the whole screen: expect's pane cutting would add its own time to the figure
+for _ in $(seq 1 1500); do screen | grep -q KeyboardInterrupt && break; sleep 0.02; done
+waited_ms=$(( ($(date +%s%N) - sent) / 1000000 ))
+expect REPL 'KeyboardInterrupt' "Ctrl-C stops the matmul"
+[ "$waited_ms" -lt 1000 ] && echo "ok: the REPL pane answered Ctrl-C in $waited_ms ms" ||
+  fail "the REPL pane answered Ctrl-C in $waited_ms ms, not under 1000"
+line 'print(x)'
+expect REPL '^\[1 2 3\] *$' "x survives the interrupt"
+keys C-d
+expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves after an interrupt"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures checks failed"

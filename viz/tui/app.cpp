@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/device.h"
+#include "core/interrupt.h"
 #include "core/render/render.h"
 #include "viz/timings.h"
 #include "viz/tui/pane_content.h"
@@ -47,8 +48,44 @@ int backend_index(const std::string& name) {
 
 }  // namespace
 
-App::App(TuiHost& host) : host_(host), input_(host.history_file, host.complete) {
+// Completion reads the session, which the worker may be changing: none while a statement runs.
+App::App(TuiHost& host)
+    : host_(host), input_(host.history_file, [this](const std::string& line, size_t cursor) {
+        return worker_.busy() ? TuiCompletion{} : host_.complete(line, cursor);
+      }) {
   relayout();
+}
+
+bool App::tick() {
+  if (std::optional<TuiOutput> out = worker_.take()) {
+    finish(running_, *out, history_before_);
+    while (!waiting_.empty() && !worker_.busy() && !quit_) {
+      const std::string next = waiting_.front();
+      waiting_.pop_front();
+      submit(next);
+    }
+    if (stale_) refresh();
+    return true;
+  }
+  if (worker_.busy()) return true;  // the progress line moves
+  if (!interrupted()) return false;
+  // a Ctrl-C signal (kill -INT) with nothing running: as the key at the prompt
+  clear_interrupt();
+  interrupt();
+  if (stale_) refresh();
+  return true;
+}
+
+void App::interrupt() {
+  if (worker_.busy()) {
+    request_interrupt();
+    waiting_.clear();
+    message_ = "stopping…";
+    return;
+  }
+  unfinished_.clear();
+  stale_ = true;
+  input_.discard();
 }
 
 void App::on_key(const Key& k) {
@@ -93,10 +130,7 @@ void App::edit_key(const Key& k) {
       if (!input_.message().empty()) break;  // readline's history search ends on Esc
       editing_ = false;
       return;
-    case ctrl('C'):
-      unfinished_.clear();
-      stale_ = true;
-      return input_.discard();
+    case ctrl('C'): return interrupt();
     case ctrl('Z'): return;  // suspending would leave the terminal in curses' modes
     default: break;
   }
@@ -155,10 +189,12 @@ void App::pane_key(const Key& k) {
     zoomed_ = !zoomed_;
     relayout();
   } else if (v >= '1' && v <= '9') {
-    set_tab(v - '1');
+    if (v - '1' < static_cast<int>(backends().size())) set_tab(v - '1');  // a digit beyond the last tab does nothing
   } else if (v == kEsc && zoomed_) {
     zoomed_ = false;
     relayout();
+  } else if (v == ctrl('C')) {
+    interrupt();
   } else if (v == ctrl('D')) {
     quit_ = true;
   } else if (v == ':' || enter) {  // back to the input line, with the ':' of a meta command typed
@@ -189,14 +225,16 @@ void App::scroll(int by) {
 
 void App::set_tab(int tab) {
   const int n = static_cast<int>(backends().size());
-  if (tab < 0 || tab >= n) tab = (tab + n) % n;
-  if (tab < 0 || tab >= n) return;  // a digit beyond the last tab
-  tab_ = tab;
+  tab_ = (tab + n) % n;  // Left and Right go round
   tab_chosen_ = true;
   stale_ = true;
 }
 
 void App::submit(const std::string& typed) {
+  if (worker_.busy()) {  // its turn comes when the running line ends (tick)
+    waiting_.push_back(typed);
+    return;
+  }
   const std::string input = unfinished_.empty() ? typed : unfinished_ + "\n" + typed;
   stale_ = true;  // the REPL pane shows the unfinished input
   if (host_.continues && host_.continues(input)) {
@@ -215,16 +253,13 @@ void App::submit(const std::string& typed) {
 }
 
 void App::execute(const std::string& line) {
-  message_ = "running…";
-  draw();
-  message_.clear();
-  const size_t before = history().size();
-  TuiOutput out;
-  try {
-    out = host_.execute(line);
-  } catch (const std::exception& e) {
-    out.text = fmt::format("error: {}\n", e.what());
-  }
+  running_ = line;
+  history_before_ = history().size();
+  clear_interrupt();  // a Ctrl-C answered before this line is not this line's
+  worker_.start([this, line] { return host_.execute(line); });
+}
+
+void App::finish(const std::string& line, const TuiOutput& out, size_t before) {
   quit_ = out.quit;
   transcript_.add(line, out.text);
   stale_ = true;

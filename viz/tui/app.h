@@ -2,6 +2,7 @@
 // The TUI's state and what each key does to it: the focused pane, the zoom, the selected kernel and
 // source tab, the input line, the :step walk; and the drawing of it all (app_draw.cpp).
 #include <array>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "viz/tui/transcript.h"
 #include "viz/tui/tui.h"
 #include "viz/tui/window.h"
+#include "viz/tui/worker.h"
 
 namespace tr::tui {
 
@@ -29,6 +31,9 @@ class App {
   explicit App(TuiHost& host);
 
   void on_key(const Key& k);
+  // Between keys, a few times a second: takes what the worker finished, runs what waited for it,
+  // answers a Ctrl-C that came as a signal. True when the screen should be drawn again.
+  bool tick();
   void draw();
   bool done() const { return quit_; }
 
@@ -46,6 +51,8 @@ class App {
   // lines
   void submit(const std::string& typed);
   void execute(const std::string& line);
+  void finish(const std::string& line, const TuiOutput& out, size_t history_before);
+  void interrupt();
   void start_step(const std::string& line, const std::string& expr);
   void on_stage();
   void end_step();
@@ -66,6 +73,10 @@ class App {
   void draw_too_small() const;
 
   TuiHost& host_;
+  Worker worker_;
+  std::string running_;                // the line the worker runs
+  size_t history_before_ = 0;          // history().size() when it started
+  std::deque<std::string> waiting_;    // lines typed while it runs, run after it in order
   InputLine input_;
   std::string unfinished_;  // lines typed so far of an input that continues (an open bracket)
   Transcript transcript_;

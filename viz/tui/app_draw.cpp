@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/progress.h"
 #include "viz/tui/app.h"
 #include "viz/tui/help.h"
 #include "viz/tui/pane_content.h"
@@ -76,6 +77,10 @@ Frame App::frame_of(PaneId p) const {
 std::string App::status_text() const {
   if (step_) return step_->explanation() + std::string(kStepKeys);
   if (!message_.empty()) return message_;
+  if (worker_.busy()) {
+    const std::string at = progress_text(progress());
+    return fmt::format("running {}{}{} · Ctrl-C: stop · F1: keys", running_, at.empty() ? "" : " · ", at);
+  }
   if (editing_)
     return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · "
            "Ctrl-D: quit";

@@ -11,6 +11,8 @@
 namespace tr::tui {
 namespace {
 
+constexpr int kHistoryLines = 2000;  // lines of the file: time stamps and entries, as the plain REPL keeps it
+
 InputLine* active = nullptr;
 
 // What readline had before, given back when the TUI ends (the plain REPL may use readline after it).
@@ -71,7 +73,10 @@ struct ReadlineHooks {
     const std::unique_ptr<char, decltype(&std::free)> line(raw, &std::free);
     if (*raw != '\0') {
       const HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
-      if (!last || std::strcmp(last->line, raw) != 0) add_history(raw);
+      if (!last || std::strcmp(last->line, raw) != 0) {
+        add_history(raw);
+        active->append_to_file();
+      }
     }
     active->lines_.emplace_back(raw);
   }
@@ -115,6 +120,11 @@ struct ReadlineHooks {
   }
 };
 
+// Appended at once, so that a session that dies keeps what it ran; a first session creates the file.
+void InputLine::append_to_file() const {
+  if (!history_file_.empty() && append_history(1, history_file_.c_str()) != 0) write_history(history_file_.c_str());
+}
+
 InputLine::InputLine(std::string history_file, Complete complete)
     : history_file_(std::move(history_file)),
       complete_(std::move(complete)),
@@ -136,6 +146,10 @@ InputLine::InputLine(std::string history_file, Complete complete)
   rl_outstream = sink_.get();
   using_history();
   clear_history();
+  // as the plain REPL keeps it (repl/app/line_editor.cpp): time-stamped entries, appended one by one
+  history_comment_char = '#';
+  history_write_timestamps = 1;
+  history_multiline_entries = 1;
   if (!history_file_.empty()) read_history(history_file_.c_str());
   rl_callback_handler_install("", ReadlineHooks::on_line);
   rl_variable_bind("bell-style", "none");
@@ -143,7 +157,7 @@ InputLine::InputLine(std::string history_file, Complete complete)
 
 InputLine::~InputLine() {
   rl_callback_handler_remove();
-  if (!history_file_.empty()) write_history(history_file_.c_str());
+  if (!history_file_.empty()) history_truncate_file(history_file_.c_str(), kHistoryLines);
   saved()->restore();
   saved().reset();
   active = nullptr;

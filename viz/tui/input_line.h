@@ -38,6 +38,7 @@ class InputLine {
 
  private:
   friend struct ReadlineHooks;
+  void append_to_file() const;
 
   std::string history_file_;
   Complete complete_;

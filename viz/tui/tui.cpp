@@ -2,6 +2,7 @@
 
 #include <clocale>
 #include <cstring>
+#include <optional>
 
 #include <langinfo.h>
 
@@ -18,18 +19,22 @@ void use_utf8_locale() {
   if (std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0) std::setlocale(LC_CTYPE, "C.UTF-8");
 }
 
-// The next key; an Esc followed at once by a character is that character with Alt held.
-tui::Key read_key() {
+// How long a wait for a key lasts before the TUI looks at the running statement's progress.
+constexpr int kTickMs = 100;
+
+// The next key, or none within a tick; an Esc followed at once by a character is that character
+// with Alt held.
+std::optional<tui::Key> read_key() {
   wint_t c = 0;
   const int r = wget_wch(stdscr, &c);
-  if (r == ERR) return {.code = true, .value = 0};
+  if (r == ERR) return std::nullopt;
   tui::Key k{.code = r == KEY_CODE_YES, .value = static_cast<int>(c)};
   if (k.code || c != 27) return k;
   nodelay(stdscr, TRUE);
   const int r2 = wget_wch(stdscr, &c);
-  nodelay(stdscr, FALSE);
+  wtimeout(stdscr, kTickMs);
   if (r2 == ERR) return k;
-  return {.code = r2 == KEY_CODE_YES, .value = static_cast<int>(c), .alt = r2 != KEY_CODE_YES};
+  return tui::Key{.code = r2 == KEY_CODE_YES, .value = static_cast<int>(c), .alt = r2 != KEY_CODE_YES};
 }
 
 }  // namespace
@@ -38,9 +43,13 @@ int run_tui(TuiHost& host) {
   use_utf8_locale();
   const tui::Terminal terminal;
   tui::App app(host);
+  wtimeout(stdscr, kTickMs);
+  bool changed = true;
   while (!app.done()) {
-    app.draw();
-    app.on_key(read_key());
+    if (changed) app.draw();
+    const std::optional<tui::Key> key = read_key();
+    if (key) app.on_key(*key);
+    changed = app.tick() || key;
   }
   return 0;
 }

@@ -1,0 +1,37 @@
+#include "core/compile_parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "core/progress.h"
+
+namespace tr {
+
+void compile_parallel(std::vector<CompileJob>& jobs) {
+  const int n = static_cast<int>(jobs.size());
+  std::vector<std::exception_ptr> failures(jobs.size());
+  std::atomic<int> next{0}, finished{0};
+  auto work = [&] {
+    for (int i = next++; i < n; i = next++) {
+      CompileJob& j = jobs[static_cast<size_t>(i)];
+      report_progress(Phase::Compile, finished.load(), n, j.program->name);
+      try {
+        j.result = j.device->compile(*j.program, *j.source, j.cached);
+      } catch (...) {
+        failures[static_cast<size_t>(i)] = std::current_exception();
+      }
+      finished++;
+    }
+  };
+  const int threads = std::min(n, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; t++) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  for (const std::exception_ptr& f : failures)
+    if (f) std::rethrow_exception(f);
+}
+
+}  // namespace tr

@@ -1,0 +1,118 @@
+// The compile cache under abuse: two processes filling one cache at once, entries truncated or
+// overwritten with garbage, a cache folder that cannot be written. Each run must print the right
+// values, exit 0 and say at most one warning; none may crash.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "tests/cli_testing.h"
+
+namespace tr::repl {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Result;
+using testing::run_binary;
+using testing::TempDir;
+
+// Kernels of three kinds: element-wise, a reduce, a matmul.
+constexpr const char* kScript =
+    "x = arange(64).float()\nprint((x * 3 + 1).sum())\nprint((x.reshape(8, 8) @ x.reshape(8, 8)).max())\n";
+constexpr const char* kValues[] = {"6112.0\n", "16996.0\n"};
+
+// XDG_CACHE_HOME for the binaries this test runs (run_binary passes the test's own on).
+class CacheHome {
+ public:
+  explicit CacheHome(const std::string& dir) : old_(std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "") {
+    setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  }
+  ~CacheHome() {
+    if (old_.empty()) unsetenv("XDG_CACHE_HOME");
+    else setenv("XDG_CACHE_HOME", old_.c_str(), 1);
+  }
+  CacheHome(const CacheHome&) = delete;
+  CacheHome& operator=(const CacheHome&) = delete;
+
+ private:
+  std::string old_;
+};
+
+Result run_script() { return run_binary({"--debug", "2", "-"}, kScript); }
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
+  return n;
+}
+
+std::vector<fs::path> entries(const std::string& cache) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(cache + "/tinyrepl")) out.push_back(e.path());
+  return out;
+}
+
+TEST(CliCache, TwoProcessesFillOneCacheAtOnce) {
+  const TempDir home;
+  const CacheHome cache(home.path().string());
+  Result a, b;
+  std::thread first([&] { a = run_script(); });
+  std::thread second([&] { b = run_script(); });
+  first.join();
+  second.join();
+  for (const Result* r : {&a, &b}) {
+    EXPECT_EQ(r->status, 0) << r->err;
+    for (const char* v : kValues) EXPECT_CONTAINS(r->out, v);
+    EXPECT_EQ(r->err, "");
+  }
+  EXPECT_FALSE(entries(home.path().string()).empty());
+  for (const fs::path& p : entries(home.path().string()))
+    EXPECT_FALSE(p.filename().string().starts_with(".tmp")) << "a half-written entry is left: " << p;
+  // a third run finds every kernel there
+  const Result c = run_script();
+  EXPECT_EQ(count(c.out, "(cached)"), count(c.out, "*** CPU") - count(c.out, "copy")) << c.out;
+}
+
+TEST(CliCache, TruncatedOrOverwrittenEntriesAreCompiledAgainWithOneWarning) {
+  const TempDir home;
+  const CacheHome cache(home.path().string());
+  ASSERT_EQ(run_script().status, 0);
+  for (const bool truncate : {true, false}) {
+    for (const fs::path& p : entries(home.path().string())) {
+      const auto size = fs::file_size(p);
+      if (truncate) {
+        fs::resize_file(p, size / 2);
+      } else {
+        std::ofstream garbage(p, std::ios::binary | std::ios::trunc);
+        for (uintmax_t i = 0; i < size; i++) garbage.put(static_cast<char>(i * 131 + 7));
+      }
+    }
+    const Result r = run_script();
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const char* v : kValues) EXPECT_CONTAINS(r.out, v);
+    EXPECT_EQ(count(r.err, "warning:"), 1) << r.err;
+    EXPECT_CONTAINS(r.err, "does not load");
+    // they were replaced: the next run loads them without a word
+    const Result again = run_script();
+    for (const char* v : kValues) EXPECT_CONTAINS(again.out, v);
+    EXPECT_EQ(again.err, "");
+  }
+}
+
+TEST(CliCache, ACacheFolderThatCannotBeWrittenRunsUncachedWithOneWarning) {
+  const TempDir home;
+  const CacheHome cache(home.path().string());
+  // a file where the folder should be: it can be neither created nor written into (as root, whom a
+  // read-only mode would not stop, too)
+  std::ofstream(home.file("tinyrepl")) << "not a folder";
+  const Result r = run_script();
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* v : kValues) EXPECT_CONTAINS(r.out, v);
+  EXPECT_EQ(count(r.err, "warning:"), 1) << r.err;
+  EXPECT_CONTAINS(r.err, "without the cache");
+}
+
+}  // namespace
+}  // namespace tr::repl
