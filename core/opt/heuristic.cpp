@@ -56,9 +56,9 @@ void pad_to_multiple(Kernel& k, int dim, int64_t multiple, const Target& target)
 }
 
 // Upcasts a tile dim by the first amount that fits: the first one after padding the dim to a multiple
-// of it times `then_local` (the workgroup split that follows on a GPU), else any that divides it.
-void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, int64_t then_local, const Target& target) {
-  if (k.dims[dim].size > amounts.front() * then_local) pad_to_multiple(k, dim, amounts.front() * then_local, target);
+// of it times `then_split` (the workgroup or cores that split it next), else any that divides it.
+void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, int64_t then_split, const Target& target) {
+  if (k.dims[dim].size > amounts.front() * then_split) pad_to_multiple(k, dim, amounts.front() * then_split, target);
   for (const int64_t amt : amounts)
     if (k.dims[dim].size % amt == 0 && k.dims[dim].size > amt) {
       k = apply_opt(k, {OptOp::Upcast, dim, amt}, target);
@@ -94,8 +94,10 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       } else {
         std::vector<int64_t> columns{lanes};
         for (int64_t a = lanes / 2; a >= 4; a /= 2) columns.push_back(a);
+        // the rows, when they are the outermost dim, are split over the cores after
+        const bool rows_outermost = tile[1] == 0;
         upcast_tile_dim(out, tile[0], columns, 1, target);
-        upcast_tile_dim(out, tile[1], {4}, 1, target);
+        upcast_tile_dim(out, tile[1], {4}, rows_outermost ? target.cores : 1, target);
       }
     }
   }
