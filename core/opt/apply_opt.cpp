@@ -87,7 +87,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
   if (!info.gives) return padded(k, opt);
-  if (d.size % opt.amount != 0) fail("opt", "{}: amount must be >= 2 and divide the dim's size {}", opt.str(), d.size);
+  if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
   if (info.gives == DimRole::Thread &&
       std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Thread; }))
     fail("opt", "{}: the kernel is already split over threads", opt.str());

@@ -73,6 +73,8 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   int64_t work = 1;
   for (const Dim& d : k.dims) work *= d.size;
   const bool reduces = k.first_reduce < static_cast<int>(k.full_shape.size());
+  // the outermost output dim is split over the cores when there is enough work to pay for threads
+  const bool threads = target_has(target, OptNeeds::CpuCores) && work >= (1 << 16);
   // A CPU's vector registers: a register tile row and the most values kept in registers.
   const int64_t lanes = std::max(4, target.float_lanes());
   // A GPU workgroup of a reduce is 16x4 threads (64 threads measured faster than 256 for the 4096
@@ -95,9 +97,9 @@ Kernel default_opts(const Kernel& k, const Target& target) {
         std::vector<int64_t> columns{lanes};
         for (int64_t a = lanes / 2; a >= 4; a /= 2) columns.push_back(a);
         // the rows, when they are the outermost dim, are split over the cores after
-        const bool rows_outermost = tile[1] == 0;
+        const bool rows_threaded = threads && tile[1] == 0;
         upcast_tile_dim(out, tile[0], columns, 1, target);
-        upcast_tile_dim(out, tile[1], {4}, rows_outermost ? target.cores : 1, target);
+        upcast_tile_dim(out, tile[1], {4}, rows_threaded ? target.cores : 1, target);
       }
     }
   }
@@ -149,8 +151,8 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       threads *= amt;
     }
   }
-  // Split the outermost output dim over the cores when there is enough work to pay for threads.
-  if (target_has(target, OptNeeds::CpuCores) && work >= (1 << 16)) {
+  // Split the outermost output dim over the cores.
+  if (threads) {
     for (int i = 0; i < static_cast<int>(out.dims.size()); i++) {
       if (out.dims[i].role != DimRole::Global) continue;
       const int64_t amt = largest_divisor_upto(out.dims[i].size, target.cores);
