@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/codegen/codegen.h"
 #include "core/device.h"
 #include "core/kernel.h"
-#include "core/linearize.h"
 #include "core/opt/apply_opt.h"
 #include "core/opt/heuristic.h"
 #include "core/opt/opt_table.h"
@@ -47,7 +47,7 @@ Tensor realized(std::mt19937_64& rng, const Shape& shape) {
   Device& dev = device("CPU");
   Kernel k = Kernel::from_ast(item.ast);
   for (const Opt& o : opts) k = apply_opt(k, o, dev.target());
-  const UOpProgram p = linearize(k, dev.target(), "opt_test");
+  const UOpProgram p = codegen(k, dev.target(), "opt_test");
   bool cached = false;
   const std::unique_ptr<Program> program = dev.compile(p, render(dev.backend(), p), cached);
   const LazyRef& out = item.outputs[0];
