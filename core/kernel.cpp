@@ -23,25 +23,6 @@ std::string_view dim_role_name(DimRole r) {
   return "?";
 }
 
-std::string_view opt_name(OptOp op) {
-  switch (op) {
-    case OptOp::Upcast: return "UPCAST";
-    case OptOp::Unroll: return "UNROLL";
-    case OptOp::Local: return "LOCAL";
-    case OptOp::Group: return "GROUP";
-    case OptOp::Thread: return "THREAD";
-  }
-  return "?";
-}
-
-std::optional<OptOp> parse_opt(std::string_view s) {
-  for (OptOp op : {OptOp::Upcast, OptOp::Unroll, OptOp::Local, OptOp::Group, OptOp::Thread})
-    if (opt_name(op) == s) return op;
-  return std::nullopt;
-}
-
-std::string Opt::str() const { return fmt::format("{}({}, {})", opt_name(op), dim, amount); }
-
 namespace {
 
 const AstNode* find_reduce(const AstRef& ast) {
@@ -139,84 +120,6 @@ std::string Kernel::base_name() const {
   return fmt::format("{}_{}", reduces ? "r" : "E", fmt::join(sizes, "_"));
 }
 
-Kernel apply_opt(const Kernel& k, const Opt& opt) {
-  if (opt.dim < 0 || opt.dim >= static_cast<int>(k.dims.size()))
-    fail("opt", "{}: the kernel has dims 0..{}", opt.str(), static_cast<int>(k.dims.size()) - 1);
-  const Dim d = k.dims[opt.dim];
-  const bool output = d.role == DimRole::Global;
-  const bool reduce = d.role == DimRole::Reduce;
-  const bool wants_output = opt.op == OptOp::Upcast || opt.op == OptOp::Local || opt.op == OptOp::Thread;
-  if (wants_output && !output) fail("opt", "{} needs an output (global) dim; dim {} is {}", opt.str(), opt.dim, dim_role_name(d.role));
-  if (!wants_output && !reduce) fail("opt", "{} needs a reduce dim; dim {} is {}", opt.str(), opt.dim, dim_role_name(d.role));
-  if (opt.amount < 2 || d.size % opt.amount != 0)
-    fail("opt", "{}: amount must be >= 2 and divide the dim's size {}", opt.str(), d.size);
-  if (opt.op == OptOp::Thread && std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Thread; }))
-    fail("opt", "{}: the kernel is already split over threads", opt.str());
-  Kernel out = k;
-  const int64_t rest = d.size / opt.amount;
-  Dim outer{d.axis, rest, d.stride * opt.amount, d.role};
-  Dim inner{d.axis, opt.amount, d.stride, d.role};
-  switch (opt.op) {
-    case OptOp::Upcast: inner.role = DimRole::Upcast; break;
-    case OptOp::Unroll: inner.role = DimRole::Unroll; break;
-    case OptOp::Local: inner.role = DimRole::Local; break;
-    case OptOp::Group: inner.role = DimRole::Group; break;
-    case OptOp::Thread:
-      // the outer piece goes to threads so that each core walks one contiguous block
-      outer = {d.axis, opt.amount, d.stride * rest, DimRole::Thread};
-      inner = {d.axis, rest, d.stride, DimRole::Global};
-      break;
-  }
-  out.dims[opt.dim] = outer;
-  out.dims.insert(out.dims.begin() + opt.dim + 1, inner);
-  std::erase_if(out.dims, [](const Dim& x) { return x.size == 1; });
-  out.opts.push_back(opt);
-  return out;
-}
-
-namespace {
-
-int last_dim_with(const Kernel& k, DimRole role) {
-  for (int i = static_cast<int>(k.dims.size()) - 1; i >= 0; i--)
-    if (k.dims[i].role == role) return i;
-  return -1;
-}
-
-int64_t largest_divisor_upto(int64_t n, int64_t limit) {
-  for (int64_t a = std::min(n, limit); a >= 2; a--)
-    if (n % a == 0) return a;
-  return 1;
-}
-
-// Whether some load reads the same element for every value of this axis: upcasting it reuses that load.
-bool broadcast_by_a_load(const Kernel& k, int axis) {
-  bool found = false;
-  walk(k.ast, [&](const AstNode& n) {
-    if (n.op == AstOp::Load && n.st->real_stride(axis) == 0) found = true;
-  });
-  return found;
-}
-
-// Whether every load steps 0 or 1 elements along axis.
-bool loads_in_order(const Kernel& k, int axis) {
-  bool ok = true;
-  walk(k.ast, [&](const AstNode& n) {
-    if (n.op != AstOp::Load) return;
-    const std::optional<int64_t> stride = n.st->real_stride(axis);
-    ok = ok && (stride == 0 || stride == 1);
-  });
-  return ok;
-}
-
-int64_t upcast_product(const Kernel& k) {
-  int64_t n = 1;
-  for (const Dim& d : k.dims)
-    if (d.role == DimRole::Upcast || d.role == DimRole::Unroll) n *= d.size;
-  return n;
-}
-
-}  // namespace
-
 bool vector_values(const Kernel& k) {
   bool ok = true;
   walk(k.ast, [&](const AstNode& n) {
@@ -224,90 +127,6 @@ bool vector_values(const Kernel& k) {
                 n.dtype == DType::Int64);
   });
   return ok;
-}
-
-Kernel default_opts(const Kernel& k, const Target& target) {
-  Kernel out = k;
-  int64_t work = 1;
-  for (const Dim& d : k.dims) work *= d.size;
-  const bool reduces = k.first_reduce < static_cast<int>(k.full_shape.size());
-  // A reduce whose output dims are broadcast by its loads (a matmul): a register tile of 4 rows by
-  // up to 16 columns reuses every load across the tile.
-  if (reduces) {
-    std::vector<int> tile;
-    for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && tile.size() < 2; i--)
-      if (out.dims[i].role == DimRole::Global && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
-    if (tile.size() == 2) {
-      // A GPU thread's wide upcast of columns would scatter its neighbours' loads: 4 columns by 8 rows
-      // there (on an H200 the 4096 matmul went from 12.2 to 19.6 TFLOPS with 8 rows instead of 4).
-      const auto upcast_by_first_fit = [&](int dim, std::vector<int64_t> amounts) {
-        for (int64_t amt : amounts)
-          if (out.dims[dim].size % amt == 0 && out.dims[dim].size > amt) {
-            out = apply_opt(out, {OptOp::Upcast, dim, amt});
-            return;
-          }
-      };
-      upcast_by_first_fit(tile[0], target.gpu ? std::vector<int64_t>{4} : std::vector<int64_t>{16, 8, 4});
-      upcast_by_first_fit(tile[1], target.gpu ? std::vector<int64_t>{8, 4} : std::vector<int64_t>{4});
-    }
-  }
-  // Unroll a reduce dim: wholly when it is tiny, else by 4.
-  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && upcast_product(out) < 64) {
-    const int64_t n = out.dims[r].size;
-    if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n});
-    else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4});
-  }
-  // A GPU that moves aligned vectors: each thread of an element-wise kernel takes 4 neighbouring
-  // elements as one vector, when every load reads them in order (or broadcasts them).
-  if (target.gpu && target.vector_width >= 4 && !reduces && vector_values(out)) {
-    const int g = last_dim_with(out, DimRole::Global);
-    if (g >= 0 && out.dims[g].axis == out.first_reduce - 1 && out.dims[g].size % 4 == 0 &&
-        out.dims[g].size > 4 && loads_in_order(out, out.dims[g].axis))
-      out = apply_opt(out, {OptOp::Upcast, g, 4});
-  }
-  // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4. Not on a
-  // GPU, where neighbouring threads reading neighbouring elements is what makes loads fast.
-  for (int pass = 0; pass < 2 && !target.gpu && upcast_product(out) < 16; pass++) {
-    const int g = last_dim_with(out, DimRole::Global);
-    if (g < 0) break;
-    const int64_t n = out.dims[g].size;
-    const int64_t amt = n <= 4 ? n : (n % 4 == 0 ? 4 : 1);
-    if (amt < 2 || upcast_product(out) * amt > 16) break;
-    out = apply_opt(out, {OptOp::Upcast, g, amt});
-  }
-  // A GPU workgroup: threads along the innermost output dim (neighbours read neighbours), then up
-  // to 8 along the next, within the device's limit.
-  if (target.gpu && target.local_memory) {
-    int64_t threads = 1;
-    // few outputs with a long reduce: a group of threads shares each output's reduce
-    if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && out.output_size() <= 4096 &&
-                                                            out.dims[r].size >= 256 && out.dims[r].size % 16 == 0) {
-      out = apply_opt(out, {OptOp::Group, r, 16});
-      threads = 16;
-    }
-    int placed = 0;
-    for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
-      if (out.dims[i].role != DimRole::Global) continue;
-      // an element-wise kernel fills the workgroup along x; a reduce makes a 16x4 workgroup (64
-      // threads measured faster than 256 for the 4096 matmul on an H200: 20.2 against 17.9 TFLOPS)
-      const int64_t want = placed ? 4 : (reduces ? 16 : 256);
-      const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(want, target.max_local / threads));
-      placed++;
-      if (amt < 2) continue;
-      out = apply_opt(out, {OptOp::Local, i, amt});
-      threads *= amt;
-    }
-  }
-  // Split the outermost output dim over the cores when there is enough work to pay for threads.
-  if (!target.gpu && target.cores > 1 && work >= (1 << 16)) {
-    for (int i = 0; i < static_cast<int>(out.dims.size()); i++) {
-      if (out.dims[i].role != DimRole::Global) continue;
-      const int64_t amt = largest_divisor_upto(out.dims[i].size, target.cores);
-      if (amt >= 2) out = apply_opt(out, {OptOp::Thread, i, amt});
-      break;
-    }
-  }
-  return out;
 }
 
 }  // namespace tr

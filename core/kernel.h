@@ -2,13 +2,12 @@
 // A kernel ready to be lowered: its AST over a full shape (output dims first, reduce dims last) and
 // the dims that opts have split and given roles (loops, threads, workgroup, unrolled).
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <string>
 #include <vector>
 
 #include "core/ast.h"
-#include "core/uops.h"
+#include "core/opt/opt.h"
 
 namespace tr {
 
@@ -21,17 +20,6 @@ struct Dim {
   int64_t size;
   int64_t stride;
   DimRole role;
-};
-
-enum class OptOp : uint8_t { Upcast, Unroll, Local, Group, Thread };
-std::string_view opt_name(OptOp op);
-std::optional<OptOp> parse_opt(std::string_view s);
-
-struct Opt {
-  OptOp op;
-  int dim;         // index into Kernel::dims at the time the opt is applied
-  int64_t amount;  // the size of the new inner (or, for THREAD, outer) piece
-  std::string str() const;  // "UPCAST(0, 4)"
 };
 
 struct Kernel {
@@ -50,10 +38,5 @@ struct Kernel {
 // Whether every value of the kernel has a dtype the linearizer makes vectors of (float32, float64,
 // int32, int64): the condition for its innermost upcast to become one vector value.
 bool vector_values(const Kernel& k);
-
-// Each throws tr::Error("opt", why) when the opt does not fit the kernel.
-Kernel apply_opt(const Kernel& k, const Opt& opt);
-// The hand-written heuristic: THREAD over the cores on CPU, UPCAST/UNROLL of small inner dims.
-Kernel default_opts(const Kernel& k, const Target& target);
 
 }  // namespace tr

@@ -11,9 +11,11 @@
 #include "core/error.h"
 #include "core/codegen/codegen.h"
 #include "core/interrupt.h"
+#include "core/opt/apply_opt.h"
+#include "core/opt/heuristic.h"
+#include "core/opt/search.h"
 #include "core/progress.h"
 #include "core/render/render.h"
-#include "core/search.h"
 
 namespace tr {
 namespace {
@@ -126,7 +128,10 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   for (const auto& [t, n] : bufs) rec.program.bytes += n * itemsize(t);
   rec.source = render(dev.backend(), rec.program);
   rec.buffers = std::move(bufs);
-  if (item) rec.reason = item->reason;
+  if (item) {
+    rec.ast = item->ast;
+    rec.reason = item->reason;
+  }
   return rec;
 }
 
@@ -231,9 +236,10 @@ std::vector<double> time_again(const KernelRecord& k, int n) {
 
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts) {
   Device& dev = device(base.device);
-  Kernel k = Kernel::from_ast(base.kernel.ast);
-  for (const Opt& o : opts) k = apply_opt(k, o);
+  Kernel k = Kernel::from_ast(base.ast);
+  for (const Opt& o : opts) k = apply_opt(k, o, dev.target());
   KernelRecord rec = lowered(k, dev, nullptr, base.buffers);
+  rec.ast = base.ast;
   rec.reason = base.reason;
   rec.seconds = time_program(dev, rec.program, rec.source, rec.buffers, rec.cached);
   return rec;

@@ -16,6 +16,7 @@ namespace tr {
 struct KernelRecord {
   std::string name;
   std::string device;
+  AstRef ast;     // as scheduled, before opts (PADTO pads the trackers of kernel.ast)
   Kernel kernel;
   UOpProgram program;
   std::string source;  // rendered for the device's backend

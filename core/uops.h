@@ -7,6 +7,7 @@
 
 #include "core/dtype.h"
 #include "core/ops.h"
+#include "core/target.h"
 
 namespace tr {
 
@@ -63,16 +64,6 @@ std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
 struct LaunchDims {
   std::array<int64_t, 3> global{1, 1, 1};
   std::array<int64_t, 3> local{1, 1, 1};
-};
-
-// What the linearizer may use on a device.
-struct Target {
-  bool gpu = false;          // output dims become SPECIAL global/local ids instead of loops
-  bool local_memory = false; // LOCAL and GROUP opts are possible
-  int cores = 1;             // CPU: THREAD splits over this many cores
-  int max_local = 256;       // GPU: the most threads in a workgroup
-  int vector_width = 0;      // the widest vector the renderer spells for an upcast dim (0: none)
-  bool vector_alu = false;   // vectors support + * and unary - directly (else only loads and stores)
 };
 
 // The UOps as one lowering pass left them; DEBUG 6 and `:uops K all` print each in turn.

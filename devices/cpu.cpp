@@ -3,13 +3,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/device.h"
 #include "core/error.h"
 #include "devices/disk_cache.h"
+#include "devices/host_cpu.h"
 #include "devices/host_memory.h"
 #include "devices/shared_object.h"
 #include "devices/thread_pool.h"
@@ -19,7 +19,7 @@ namespace {
 
 class CpuDevice : public HostMemoryDevice {
  public:
-  CpuDevice() : HostMemoryDevice("CPU", "c"), pool_(cores() - 1) {
+  CpuDevice() : HostMemoryDevice("CPU", "c"), target_(host_cpu_target()), pool_(host_cores() - 1) {
     const char* cc = std::getenv("CC");
     compiler_ = cc && *cc ? cc : "cc";
     std::string version;
@@ -28,9 +28,7 @@ class CpuDevice : public HostMemoryDevice {
     version_ = version.substr(0, version.find('\n'));
   }
 
-  Target target() const override {
-    return Target{.gpu = false, .local_memory = false, .cores = cores(), .vector_width = 16, .vector_alu = true};
-  }
+  Target target() const override { return target_; }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     // A fixed entry point takes the buffers as an array, so every kernel loads the same way.
@@ -48,9 +46,8 @@ class CpuDevice : public HostMemoryDevice {
     }, cached, [&](const std::string& so) { return load_shared_object(so, pool_); });
   }
 
-  static int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
  private:
+  Target target_;
   ThreadPool pool_;
   std::string compiler_, version_;
 };

@@ -100,16 +100,16 @@ class CudaDevice : public Device {
     max_threads_ = std::min(attribute(kMaxThreadsPerBlock), 256);
     max_block_ = {attribute(kMaxBlockDimX), attribute(kMaxBlockDimY), attribute(kMaxBlockDimZ)};
     max_grid_ = {attribute(kMaxGridDimX), attribute(kMaxGridDimY), attribute(kMaxGridDimZ)};
-    sms_ = attribute(kMultiprocessorCount);
+    // vectors of 4: the CUDA renderer moves them whole where their index is aligned
+    target_ = Target{.gpu = true, .local_memory = attribute(kMaxSharedMemoryPerBlock),
+                     .cores = attribute(kMultiprocessorCount), .max_local = static_cast<int>(max_threads_),
+                     .vector_width = 4, .warp_size = attribute(kWarpSize),
+                     .matrix_units = cuda_matrix_units(major, minor)};
   }
 
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
-  Target target() const override {
-    // vectors of 4: the CUDA renderer moves them whole where their index is aligned
-    return Target{.gpu = true, .local_memory = true, .cores = sms_, .max_local = static_cast<int>(max_threads_),
-                  .vector_width = 4};
-  }
+  Target target() const override { return target_; }
 
   BufferRef alloc(DType dtype, int64_t size) override {
     check_alloc(size, dtype);
@@ -164,7 +164,7 @@ class CudaDevice : public Device {
   CUdevice dev_ = 0;
   int64_t max_threads_ = 1;
   std::array<int64_t, 3> max_block_{1, 1, 1}, max_grid_{1, 1, 1};
-  int sms_ = 1;
+  Target target_;
 
   int attribute(int which) const {
     int v = 0;

@@ -21,6 +21,7 @@ using CUevent = struct CUevent_st*;
 inline constexpr int kMaxThreadsPerBlock = 1;
 inline constexpr int kMaxBlockDimX = 2, kMaxBlockDimY = 3, kMaxBlockDimZ = 4;
 inline constexpr int kMaxGridDimX = 5, kMaxGridDimY = 6, kMaxGridDimZ = 7;
+inline constexpr int kMaxSharedMemoryPerBlock = 8, kWarpSize = 10;
 inline constexpr int kMultiprocessorCount = 16;
 inline constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -13,14 +12,13 @@
 #include "core/error.h"
 #include "core/render/llvm.h"
 #include "devices/disk_cache.h"
+#include "devices/host_cpu.h"
 #include "devices/host_memory.h"
 #include "devices/shared_object.h"
 #include "devices/thread_pool.h"
 
 namespace tr {
 namespace {
-
-int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 // Loads each buffer pointer from the array and calls the kernel with them and the core id.
 std::string entry_wrapper(const UOpProgram& p, bool typed) {
@@ -42,7 +40,7 @@ std::string entry_wrapper(const UOpProgram& p, bool typed) {
 
 class LlvmDevice : public HostMemoryDevice {
  public:
-  LlvmDevice() : HostMemoryDevice("LLVM", "llvm"), pool_(cores() - 1) {
+  LlvmDevice() : HostMemoryDevice("LLVM", "llvm"), target_(host_cpu_target()), pool_(host_cores() - 1) {
     const char* cc = std::getenv("TINYREPL_CLANG");
     clang_ = cc && *cc ? cc : "clang";
     std::string version;
@@ -54,11 +52,11 @@ class LlvmDevice : public HostMemoryDevice {
     // clang before 15 gets the IR spelled with typed pointers (see core/render/llvm.h)
     typed_pointers_ = major > 0 && major < 15;
     flags_ = "-x ir -O2 -march=native -fPIC -shared -Wno-override-module";
+    // the LLVM renderer's vectors are of up to 4 lanes, whatever the registers hold
+    target_.vector_width = std::min(target_.vector_width, 4);
   }
 
-  Target target() const override {
-    return Target{.gpu = false, .local_memory = false, .cores = cores(), .vector_width = 4, .vector_alu = true};
-  }
+  Target target() const override { return target_; }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     for (const UOp& u : program.uops)
@@ -76,6 +74,7 @@ class LlvmDevice : public HostMemoryDevice {
   }
 
  private:
+  Target target_;
   ThreadPool pool_;
   std::string clang_, version_, flags_;
   bool typed_pointers_ = false;

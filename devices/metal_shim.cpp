@@ -117,7 +117,10 @@ class ShimDevice : public HostMemoryDevice {
     header_ = read_file(header_dir_ + "/metal_stdlib");
   }
 
-  Target target() const override { return Target{.gpu = true, .local_memory = true, .cores = 1, .max_local = 256}; }
+  // the limits of an Apple GPU: 32 KiB of threadgroup memory, SIMD groups of 32
+  Target target() const override {
+    return Target{.gpu = true, .local_memory = 32 << 10, .cores = 1, .max_local = 256, .warp_size = 32};
+  }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     const std::string full = source + entry_wrapper(source, program.name);

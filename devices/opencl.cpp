@@ -144,7 +144,17 @@ class ClDevice : public Device {
     size_t sizes[3] = {1, 1, 1};
     clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, nullptr);
     for (int a = 0; a < 3; a++) max_per_axis_[a] = static_cast<int64_t>(sizes[a]);
-    compute_units_ = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS));
+    // the warp is a vendor's query (cl_nv_device_attribute_query, cl_amd_device_attribute_query); 0: unknown
+    constexpr cl_device_info kWarpSizeNv = 0x4003, kWavefrontWidthAmd = 0x4043;
+    int warp = 0;
+    if (ext.find("cl_nv_device_attribute_query") != std::string::npos)
+      warp = static_cast<int>(device_value<cl_uint>(device_, kWarpSizeNv));
+    else if (ext.find("cl_amd_device_attribute_query") != std::string::npos)
+      warp = static_cast<int>(device_value<cl_uint>(device_, kWavefrontWidthAmd));
+    target_ = Target{.gpu = true, .local_memory = static_cast<int64_t>(device_value<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE)),
+                     .cores = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS)),
+                     .max_local = static_cast<int>(max_threads_), .vector_width = 4, .vector_alu = true,
+                     .warp_size = warp};
   }
   ~ClDevice() override {
     clReleaseCommandQueue(queue_);
@@ -155,10 +165,7 @@ class ClDevice : public Device {
 
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
-  Target target() const override {
-    return Target{.gpu = true, .local_memory = true, .cores = compute_units_, .max_local = static_cast<int>(max_threads_),
-                  .vector_width = 4, .vector_alu = true};
-  }
+  Target target() const override { return target_; }
 
   BufferRef alloc(DType dtype, int64_t size) override {
     check_alloc(size, dtype);
@@ -219,7 +226,7 @@ class ClDevice : public Device {
   bool fp16_ = false, fp64_ = false;
   int64_t max_threads_ = 1;
   std::array<int64_t, 3> max_per_axis_{1, 1, 1};
-  int compute_units_ = 1;
+  Target target_;
 
   // Builds; on failure throws with the driver's build log and the source.
   cl_program build(cl_program p, const std::string& source) {

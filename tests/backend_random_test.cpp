@@ -14,6 +14,7 @@
 #include "core/device.h"
 #include "core/kernel.h"
 #include "core/codegen/codegen.h"
+#include "core/opt/heuristic.h"
 #include "core/render/render.h"
 #include "core/schedule.h"
 #include "devices/metal_shim.h"
@@ -335,8 +336,8 @@ std::vector<const ScheduleItem*> kernels(const std::vector<ScheduleItem>& items)
   return out;
 }
 
-const Target kCpuTarget{.gpu = false, .local_memory = false, .cores = 4};
-const Target kGpuTarget{.gpu = true, .local_memory = true, .cores = 1, .max_local = 256};
+const Target kCpuTarget{.gpu = false, .cores = 4};
+const Target kGpuTarget{.gpu = true, .local_memory = 48 << 10, .cores = 1, .max_local = 256};
 
 // Every kernel of the program lowered as a device of `target` would, default opts and none.
 std::vector<UOpProgram> lowered(const Tensor& x, const Target& target) {

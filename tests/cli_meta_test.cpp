@@ -200,7 +200,7 @@ TEST(CliMeta, OptAppliesAnOptByHandAndOptsListsThem) {
   EXPECT_CONTAINS(r.out, " GFLOPS ");
   EXPECT_CONTAINS(r.out, "upcast  size 4");
   EXPECT_CONTAINS(r.err, ":opt 0 UNROLL 9 2\n^~~~~~~~~~~~~~~~~\n");
-  EXPECT_CONTAINS(r.err, "error: unknown opt 'SPLIT' (opts: UPCAST, UNROLL, LOCAL, GROUP, THREAD; or none)\n");
+  EXPECT_CONTAINS(r.err, "error: unknown opt 'SPLIT' (opts: UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO; or none)\n");
   EXPECT_CONTAINS(r.err, "error: no kernel 7 in the last schedule");
 }
 
@@ -250,7 +250,8 @@ TEST(CliMeta, SettingsCommandsShowAndChangeTheSettings) {
                            ":render nope\n:debug 1\nprint(arange(3).sum())\n:debug 0\n:debug six\n:noopt on\n:noopt\n"
                            ":noopt maybe\n:beam 0\n:beam -2\n",
                            5);
-  EXPECT_CONTAINS(r.out, "* CPU      available\n");
+  EXPECT_CONTAINS(r.out, "* CPU      available\n  instruction set: ");
+  EXPECT_CONTAINS(r.out, "float32 lanes)\n  cores: ");
   EXPECT_CONTAINS(r.out, "new tensors go to CPU\n");
   EXPECT_CONTAINS(r.err, "error: unknown device 'nowhere' (devices: CPU");
   EXPECT_CONTAINS(r.out, "render: opencl,cuda\n");
@@ -268,8 +269,12 @@ TEST(CliMeta, NooptChangesWhatKernelsRunWith) {
 }
 
 TEST(CliMeta, HelpAndUnknownCommands) {
-  const Result r = session(":help\n:help sum\n:help keys\n:help nothing_at_all\n:kernal\n:quit now\n", 3);
+  const Result r = session(":help\n:help sum\n:help keys\n:help opts\n:help PADTO\n:help nothing_at_all\n:kernal\n:quit now\n", 3);
   EXPECT_CONTAINS(r.out, ":opt K OP AXIS AMOUNT");
+  EXPECT_CONTAINS(r.out, "opts (:opt K OP AXIS AMOUNT; :opts K shows the dims that AXIS counts):\n  UPCAST  global dim -> ");
+  EXPECT_CONTAINS(r.out, "  THREAD  global dim -> outer piece thread: ");
+  EXPECT_CONTAINS(r.out, "BEAM tries: the cores; needs a CPU with several cores\n");
+  EXPECT_CONTAINS(r.out, "\n  PADTO   global or reduce dim -> padded, masked: pad a dim up to a multiple of AMOUNT");
   EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False)\n");
   EXPECT_CONTAINS(r.out, "Ctrl-D");
   EXPECT_CONTAINS(r.err, "error: no help on 'nothing_at_all'\n");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/opt/opt_table.h"
 #include "repl/app/meta.h"
 #include "repl/convert.h"
 #include "repl/suggest.h"
@@ -155,10 +156,30 @@ and "file" and "line" when it comes from a statement:
   summary   kernels, gflops, gbs, ms (at the end)
 )";
 
+std::string opt_text(const OptInfo& o) {
+  std::vector<std::string_view> takes;
+  for (const DimRole r : o.takes) takes.push_back(dim_role_name(r));
+  const std::string gives = !o.gives ? "padded, masked"
+                            : fmt::format("{} piece {}", o.gives_outer ? "outer" : "inner", dim_role_name(*o.gives));
+  const std::string beam = o.gives == DimRole::Thread ? "the cores"
+                           : o.beam_amounts.empty()   ? "none"
+                                                      : fmt::format("{}", fmt::join(o.beam_amounts, " "));
+  std::string out = fmt::format("  {:<7} {} dim -> {}: {}\n          BEAM tries: {}", o.name, fmt::join(takes, " or "),
+                                gives, o.help, beam);
+  if (o.needs != OptNeeds::Nothing) out += fmt::format("; needs {}", needs_str(o.needs));
+  return out + "\n";
+}
+
+std::string opts_text() {
+  std::string out = "opts (:opt K OP AXIS AMOUNT; :opts K shows the dims that AXIS counts):\n";
+  for (const OptInfo& o : opt_table()) out += opt_text(o);
+  return out;
+}
+
 std::string overview() {
   return commands_text() +
          "\nThe language is Python's expressions over tensors: x = arange(6).reshape(2, 3); print(x.sum(axis=1))\n"
-         "Topics: :help commands | functions | methods | dtypes | keys | debug | json, or :help NAME.\n";
+         "Topics: :help commands | functions | methods | dtypes | opts | keys | debug | json, or :help NAME.\n";
 }
 
 const Entry* find_entry(const std::vector<Group>& groups, std::string_view name) {
@@ -171,7 +192,7 @@ const Entry* find_entry(const std::vector<Group>& groups, std::string_view name)
 }  // namespace
 
 std::vector<std::string> help_topics() {
-  std::vector<std::string> out{"commands", "functions", "methods", "dtypes", "keys", "debug", "json"};
+  std::vector<std::string> out{"commands", "functions", "methods", "dtypes", "opts", "keys", "debug", "json"};
   for (const MetaCommand& c : meta_commands()) out.emplace_back(c.name);
   for (const auto* groups : {&function_groups(), &method_groups()})
     for (const Group& g : *groups)
@@ -185,6 +206,7 @@ std::string help_text(std::string_view topic) {
   if (topic == "functions") return groups_text("functions", function_groups());
   if (topic == "methods") return groups_text("tensor methods and attributes", method_groups());
   if (topic == "dtypes") return dtypes_text();
+  if (topic == "opts") return opts_text();
   if (topic == "keys") return std::string(kKeys);
   if (topic == "debug") return std::string(kDebug);
   if (topic == "json") return std::string(kJson);
@@ -193,6 +215,7 @@ std::string help_text(std::string_view topic) {
   std::string out;
   if (const MetaCommand* c = find_meta_command(bare)) out += fmt::format("{}\n  {}\n", c->usage, c->summary);
   if (!topic.starts_with(':')) {
+    if (const std::optional<OptOp> op = parse_opt(topic)) out += opt_text(opt_info(*op));
     if (const Entry* e = find_entry(function_groups(), topic)) out += fmt::format("function {}\n", e->signature);
     if (const Entry* e = find_entry(method_groups(), topic)) out += fmt::format("method {}\n", e->signature);
   }

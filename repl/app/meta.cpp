@@ -32,7 +32,7 @@ const std::vector<MetaCommand>& meta_commands() {
        meta::time},
       {"explain", ":explain x", "the fusion story of x: its graph, what fuses into each kernel, and why", meta::explain},
       {"step", ":step x", "walk through x's stages: graph, schedule, AST, opts, UOps, source, run", meta::step},
-      {"opt", ":opt K OP AXIS AMOUNT", "apply UPCAST, UNROLL, LOCAL, GROUP or THREAD to kernel K by hand; :opt K none clears",
+      {"opt", ":opt K OP AXIS AMOUNT", "apply an opt (:help opts) to kernel K's dim AXIS by hand; :opt K none clears",
        meta::opt},
       {"opts", ":opts [K]", "the opts applied to kernel K, and its dims", meta::opts},
       {"graph", ":graph x [FILE.dot]", "x's lazy graph as Graphviz DOT, shown or written to FILE.dot", meta::graph},

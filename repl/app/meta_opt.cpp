@@ -23,7 +23,7 @@ OptOp opt_arg(const MetaCall& c, size_t i) {
   std::transform(upper.begin(), upper.end(), upper.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
   if (const std::optional<OptOp> op = parse_opt(upper)) return *op;
-  c.fail(i, "value", "unknown opt '{}' (opts: UPCAST, UNROLL, LOCAL, GROUP, THREAD; or none)", c.arg(i));
+  c.fail(i, "value", "unknown opt '{}' (opts: {}; or none)", c.arg(i), opt_names());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ Status device(Host& h, const MetaCall& c) {
     const std::string why = device_status(d.name);
     out += fmt::format("{} {:<8} {}\n", d.name == s.device ? "*" : " ", d.name,
                        why.empty() ? "available" : "unavailable: " + why);
+    if (why.empty()) out += tr::device(d.name).target().str();
   }
   out += "(* the default; :device NAME changes it; every backend renders on any machine: :src K BACKEND)\n";
   h.show(c.name(), out);

@@ -125,9 +125,15 @@ grep -q "AST · $second" <<<"$(screen)" || fail "the AST is the second kernel's 
 
 # Index spellings come with a GPU kernel: on the OPENCL device when it opens here
 keys Enter
-line ':device'
-if grep -Eq 'OPENCL +available' <<<"$(pane REPL)"; then
-  line ':device OPENCL'
+line ':device OPENCL'
+opencl=""
+for _ in $(seq 1 300); do
+  repl=$(pane REPL)
+  grep -q 'new tensors go to OPENCL' <<<"$repl" && { opencl=yes; break; }
+  grep -q 'device OPENCL is not available' <<<"$repl" && break
+  sleep 0.1
+done
+if [ -n "$opencl" ]; then
   line 'c = (arange(1024)*2).realize()'
   expect Kernels '^E_1024' "an element-wise kernel ran on OPENCL"
   keys Escape

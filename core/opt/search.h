@@ -5,6 +5,7 @@
 
 #include "core/device.h"
 #include "core/kernel.h"
+#include "core/opt/opt.h"
 
 namespace tr {
 

@@ -1,4 +1,4 @@
-#include "core/search.h"
+#include "core/opt/search.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,6 +7,8 @@
 #include "core/error.h"
 #include "core/codegen/codegen.h"
 #include "core/interrupt.h"
+#include "core/opt/apply_opt.h"
+#include "core/opt/opt_table.h"
 #include "core/progress.h"
 #include "core/render/render.h"
 
@@ -24,18 +26,17 @@ double time_program(Device& dev, const UOpProgram& program, const std::string& s
 
 namespace {
 
-// Every kernel one opt away from k that the device can run.
+// Every kernel one opt away from k that the device can run: each opt of the table that the target
+// has what it needs for, at each amount the table lists (THREAD: the target's cores).
 std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
   std::vector<Kernel> out;
-  std::vector<OptOp> ops{OptOp::Upcast, OptOp::Unroll};
-  if (target.gpu && target.local_memory) ops.push_back(OptOp::Local);
-  if (!target.gpu && target.cores > 1) ops.push_back(OptOp::Thread);
-  for (OptOp op : ops) {
+  for (const OptInfo& info : opt_table()) {
+    if (!target_has(target, info.needs)) continue;
+    const std::vector<int64_t> amounts = info.gives == DimRole::Thread ? std::vector<int64_t>{target.cores} : info.beam_amounts;
     for (int d = 0; d < static_cast<int>(k.dims.size()); d++) {
-      for (int64_t amt : {2, 3, 4, 8, 16}) {
-        if (op == OptOp::Thread && amt != target.cores) continue;
+      for (const int64_t amt : amounts) {
         try {
-          Kernel n = apply_opt(k, {op, d, amt});
+          Kernel n = apply_opt(k, {info.op, d, amt}, target);
           int64_t unrolled = 1;
           for (const Dim& x : n.dims)
             if (x.role == DimRole::Upcast || x.role == DimRole::Unroll) unrolled *= x.size;

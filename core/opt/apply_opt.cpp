@@ -1,0 +1,107 @@
+#include "core/opt/apply_opt.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/alu.h"
+#include "core/error.h"
+#include "core/opt/opt_table.h"
+
+namespace tr {
+namespace {
+
+// The value of n at a padded position: every leaf reads 0 there (masked loads, constants and indices).
+ConstValue value_where_padded(const AstNode& n, std::unordered_map<const AstNode*, ConstValue>& memo) {
+  if (const auto it = memo.find(&n); it != memo.end()) return it->second;
+  ConstValue v = cast_const(int64_t{0}, n.dtype);
+  if (n.op == AstOp::Alu) {
+    std::vector<ConstValue> srcs;
+    for (const AstRef& s : n.srcs) srcs.push_back(value_where_padded(*s, memo));
+    v = exec_alu(n.alu, n.dtype, n.srcs.back()->dtype, srcs);
+  }
+  memo.emplace(&n, v);
+  return v;
+}
+
+const AstNode* reduce_of(const AstRef& ast) {
+  const AstNode* r = nullptr;
+  walk(ast, [&](const AstNode& n) {
+    if (n.op == AstOp::Reduce) r = &n;
+  });
+  return r;
+}
+
+Kernel padded(const Kernel& k, const Opt& opt) {
+  const Dim d = k.dims[opt.dim];
+  if (std::count_if(k.dims.begin(), k.dims.end(), [&](const Dim& x) { return x.axis == d.axis; }) > 1)
+    fail("opt", "{}: PADTO pads a whole axis, and axis {} is already split (apply PADTO first)", opt.str(), d.axis);
+  const int64_t size = k.full_shape[d.axis];
+  const int64_t to = (size + opt.amount - 1) / opt.amount * opt.amount;
+  if (to == size) fail("opt", "{}: dim {} ({}) is already a multiple of {}", opt.str(), opt.dim, size, opt.amount);
+  if (to - size >= size)
+    fail("opt", "{}: padding {} up to {} would more than double it", opt.str(), size, to);
+  if (d.role == DimRole::Reduce)
+    if (const std::optional<std::string> why = unsafe_to_pad_reduce(k)) fail("opt", "{}: {}", opt.str(), *why);
+  Kernel out = k;
+  out.ast = map_trackers(k.ast, [&](const ShapeTracker& st) {
+    // trackers outside the reduce have size 1 on reduce axes: nothing to pad there
+    if (st.shape()[d.axis] != size) return st;
+    std::vector<Range> pads(st.shape().size(), {0, 0});
+    pads[d.axis] = {0, to - size};
+    return st.pad(pads);
+  });
+  out.full_shape[d.axis] = to;
+  out.dims[opt.dim].size = to;
+  out.opts.push_back(opt);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> unsafe_to_pad_reduce(const Kernel& k) {
+  const AstNode* red = reduce_of(k.ast);
+  if (!red) return "the kernel has no reduce";
+  if (red->alu != Op::Sum)
+    return fmt::format("a {} reduce would take the padding's zeros in; only a sum ignores them",
+                       red->alu == Op::ReduceMax ? "max" : "product");
+  std::unordered_map<const AstNode*, ConstValue> memo;
+  const ConstValue v = value_where_padded(*red->srcs[0], memo);
+  if (as_double(v) != 0.0)
+    return fmt::format("the summed value is {} where the loads read 0, so padding would change the sum",
+                       as_double(v));
+  return std::nullopt;
+}
+
+Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
+  const OptInfo& info = opt_info(opt.op);
+  if (opt.dim < 0 || opt.dim >= static_cast<int>(k.dims.size()))
+    fail("opt", "{}: the kernel has dims 0..{}", opt.str(), static_cast<int>(k.dims.size()) - 1);
+  if (!target_has(target, info.needs)) fail("opt", "{} needs {}", info.name, needs_str(info.needs));
+  const Dim d = k.dims[opt.dim];
+  if (std::find(info.takes.begin(), info.takes.end(), d.role) == info.takes.end()) {
+    std::vector<std::string_view> roles;
+    for (const DimRole r : info.takes) roles.push_back(dim_role_name(r));
+    fail("opt", "{} needs a {} dim; dim {} is {}", opt.str(), fmt::join(roles, " or "), opt.dim, dim_role_name(d.role));
+  }
+  if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
+  if (!info.gives) return padded(k, opt);
+  if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
+  if (info.gives == DimRole::Thread &&
+      std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Thread; }))
+    fail("opt", "{}: the kernel is already split over threads", opt.str());
+  const int64_t rest = d.size / opt.amount;
+  // the outer piece steps over the inner one's elements
+  const Dim outer{d.axis, info.gives_outer ? opt.amount : rest, d.stride * (info.gives_outer ? rest : opt.amount),
+                  info.gives_outer ? *info.gives : d.role};
+  const Dim inner{d.axis, info.gives_outer ? rest : opt.amount, d.stride, info.gives_outer ? d.role : *info.gives};
+  Kernel out = k;
+  out.dims[opt.dim] = outer;
+  out.dims.insert(out.dims.begin() + opt.dim + 1, inner);
+  std::erase_if(out.dims, [](const Dim& x) { return x.size == 1; });
+  out.opts.push_back(opt);
+  return out;
+}
+
+}  // namespace tr

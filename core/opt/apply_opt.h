@@ -1,0 +1,16 @@
+#pragma once
+// Applying one opt to a kernel, as core/opt/opt_table.h describes it.
+#include "core/kernel.h"
+#include "core/opt/opt.h"
+#include "core/target.h"
+
+namespace tr {
+
+// Throws tr::Error("opt", why) when the opt does not fit the kernel or the target.
+Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target);
+
+// PADTO's condition on a reduce dim: the reduce is a sum and its source is 0 wherever every load,
+// constant and index under it reads 0 (the padded positions). Else why not.
+std::optional<std::string> unsafe_to_pad_reduce(const Kernel& k);
+
+}  // namespace tr

@@ -1,0 +1,166 @@
+#include "core/opt/heuristic.h"
+
+#include <algorithm>
+
+#include "core/opt/apply_opt.h"
+#include "core/opt/opt_table.h"
+
+namespace tr {
+namespace {
+
+int last_dim_with(const Kernel& k, DimRole role) {
+  for (int i = static_cast<int>(k.dims.size()) - 1; i >= 0; i--)
+    if (k.dims[i].role == role) return i;
+  return -1;
+}
+
+int64_t largest_divisor_upto(int64_t n, int64_t limit) {
+  for (int64_t a = std::min(n, limit); a >= 2; a--)
+    if (n % a == 0) return a;
+  return 1;
+}
+
+// Whether some load reads the same element for every value of this axis: upcasting it reuses that load.
+bool broadcast_by_a_load(const Kernel& k, int axis) {
+  bool found = false;
+  walk(k.ast, [&](const AstNode& n) {
+    if (n.op == AstOp::Load && n.st->real_stride(axis) == 0) found = true;
+  });
+  return found;
+}
+
+// Whether every load steps 0 or 1 elements along axis.
+bool loads_in_order(const Kernel& k, int axis) {
+  bool ok = true;
+  walk(k.ast, [&](const AstNode& n) {
+    if (n.op != AstOp::Load) return;
+    const std::optional<int64_t> stride = n.st->real_stride(axis);
+    ok = ok && (stride == 0 || stride == 1);
+  });
+  return ok;
+}
+
+int64_t upcast_product(const Kernel& k) {
+  int64_t n = 1;
+  for (const Dim& d : k.dims)
+    if (d.role == DimRole::Upcast || d.role == DimRole::Unroll) n *= d.size;
+  return n;
+}
+
+// Pads output dim `dim` (still a whole axis) up to a multiple of `multiple` when it is not one, as
+// long as the padding is at most a quarter of the dim (tinygrad's bound).
+void pad_to_multiple(Kernel& k, int dim, int64_t multiple, const Target& target) {
+  const int64_t n = k.dims[dim].size;
+  const int64_t to = (n + multiple - 1) / multiple * multiple;
+  if (to != n && (to - n) * 4 <= n) k = apply_opt(k, {OptOp::Padto, dim, multiple}, target);
+}
+
+// Upcasts a tile dim by the first amount that fits: the first one after padding the dim to a multiple
+// of it times `then_split` (the workgroup or cores that split it next), else any that divides it.
+void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, int64_t then_split, const Target& target) {
+  if (k.dims[dim].size > amounts.front() * then_split) pad_to_multiple(k, dim, amounts.front() * then_split, target);
+  for (const int64_t amt : amounts)
+    if (k.dims[dim].size % amt == 0 && k.dims[dim].size > amt) {
+      k = apply_opt(k, {OptOp::Upcast, dim, amt}, target);
+      return;
+    }
+}
+
+}  // namespace
+
+Kernel default_opts(const Kernel& k, const Target& target) {
+  Kernel out = k;
+  int64_t work = 1;
+  for (const Dim& d : k.dims) work *= d.size;
+  const bool reduces = k.first_reduce < static_cast<int>(k.full_shape.size());
+  // the outermost output dim is split over the cores when there is enough work to pay for threads
+  const bool threads = target_has(target, OptNeeds::CpuCores) && work >= (1 << 16);
+  // A CPU's vector registers: a register tile row and the most values kept in registers.
+  const int64_t lanes = std::max(4, target.float_lanes());
+  // A GPU workgroup of a reduce is 16x4 threads (64 threads measured faster than 256 for the 4096
+  // matmul on an H200: 20.2 against 17.9 TFLOPS); an element-wise one fills it along x.
+  const int64_t reduce_local_x = 16, reduce_local_y = 4, elementwise_local = 256;
+  // A reduce whose output dims are broadcast by its loads (a matmul): a register tile of 4 rows by
+  // one vector register of columns reuses every load across the tile.
+  if (reduces) {
+    std::vector<int> tile;
+    for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && tile.size() < 2; i--)
+      if (out.dims[i].role == DimRole::Global && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
+    if (tile.size() == 2) {
+      // A GPU thread's wide upcast of columns would scatter its neighbours' loads: 4 columns by 8 rows
+      // there (on an H200 the 4096 matmul went from 12.2 to 19.6 TFLOPS with 8 rows instead of 4).
+      // Each tile dim is padded so that the tile (and a GPU's workgroup after it) divides it.
+      if (target.gpu) {
+        upcast_tile_dim(out, tile[0], {4}, reduce_local_x, target);
+        upcast_tile_dim(out, tile[1], {8, 4}, reduce_local_y, target);
+      } else {
+        std::vector<int64_t> columns{lanes};
+        for (int64_t a = lanes / 2; a >= 4; a /= 2) columns.push_back(a);
+        // the rows, when they are the outermost dim, are split over the cores after
+        const bool rows_threaded = threads && tile[1] == 0;
+        upcast_tile_dim(out, tile[0], columns, 1, target);
+        upcast_tile_dim(out, tile[1], {4}, rows_threaded ? target.cores : 1, target);
+      }
+    }
+  }
+  // Unroll a reduce dim: wholly when it is tiny, else by 4.
+  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && upcast_product(out) < 64) {
+    const int64_t n = out.dims[r].size;
+    if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n}, target);
+    else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4}, target);
+  }
+  // A GPU that moves aligned vectors: each thread of an element-wise kernel takes 4 neighbouring
+  // elements as one vector, when every load reads them in order (or broadcasts them).
+  if (target.gpu && target.vector_width >= 4 && !reduces && vector_values(out)) {
+    const int g = last_dim_with(out, DimRole::Global);
+    if (g >= 0 && out.dims[g].axis == out.first_reduce - 1 && out.dims[g].size % 4 == 0 &&
+        out.dims[g].size > 4 && loads_in_order(out, out.dims[g].axis))
+      out = apply_opt(out, {OptOp::Upcast, g, 4}, target);
+  }
+  // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4, up to one
+  // vector register's lanes. Not on a GPU, where neighbouring threads reading neighbouring elements
+  // is what makes loads fast.
+  for (int pass = 0; pass < 2 && !target.gpu && upcast_product(out) < lanes; pass++) {
+    const int g = last_dim_with(out, DimRole::Global);
+    if (g < 0) break;
+    const int64_t n = out.dims[g].size;
+    const int64_t amt = n <= 4 ? n : (n % 4 == 0 ? 4 : 1);
+    if (amt < 2 || upcast_product(out) * amt > lanes) break;
+    out = apply_opt(out, {OptOp::Upcast, g, amt}, target);
+  }
+  // A GPU workgroup: threads along the innermost output dim (neighbours read neighbours), then along
+  // the next, within the device's limit.
+  if (target_has(target, OptNeeds::LocalMemory)) {
+    int64_t threads = 1;
+    // few outputs with a long reduce: a group of threads shares each output's reduce, each thread's
+    // partial results (at most 8 bytes each) in local memory
+    if (const int r = last_dim_with(out, DimRole::Reduce);
+        r >= 0 && out.output_size() <= 4096 && out.dims[r].size >= 256 && out.dims[r].size % reduce_local_x == 0 &&
+        reduce_local_x * upcast_product(out) * 8 <= target.local_memory) {
+      out = apply_opt(out, {OptOp::Group, r, reduce_local_x}, target);
+      threads = reduce_local_x;
+    }
+    int placed = 0;
+    for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
+      if (out.dims[i].role != DimRole::Global) continue;
+      const int64_t want = placed ? reduce_local_y : (reduces ? reduce_local_x : elementwise_local);
+      const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(want, target.max_local / threads));
+      placed++;
+      if (amt < 2) continue;
+      out = apply_opt(out, {OptOp::Local, i, amt}, target);
+      threads *= amt;
+    }
+  }
+  // Split the outermost output dim over the cores.
+  if (threads) {
+    for (int i = 0; i < static_cast<int>(out.dims.size()); i++) {
+      if (out.dims[i].role != DimRole::Global) continue;
+      const int64_t amt = largest_divisor_upto(out.dims[i].size, target.cores);
+      if (amt >= 2) out = apply_opt(out, {OptOp::Thread, i, amt}, target);
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace tr

@@ -1,0 +1,97 @@
+#include "core/target.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace tr {
+
+std::string_view isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::None: return "none";
+    case Isa::Sse: return "SSE";
+    case Isa::Avx2: return "AVX2";
+    case Isa::Avx512: return "AVX-512";
+    case Isa::Neon: return "NEON";
+  }
+  return "?";
+}
+
+std::optional<Isa> parse_isa(std::string_view s) {
+  std::string lower;
+  for (const char c : s)
+    if (c != '-') lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const Isa isa : {Isa::None, Isa::Sse, Isa::Avx2, Isa::Avx512, Isa::Neon}) {
+    std::string name;
+    for (const char c : isa_name(isa))
+      if (c != '-') name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (name == lower) return isa;
+  }
+  return std::nullopt;
+}
+
+int isa_float_lanes(Isa isa) {
+  switch (isa) {
+    case Isa::None: return 1;
+    case Isa::Sse: return 4;
+    case Isa::Avx2: return 8;
+    case Isa::Avx512: return 16;
+    case Isa::Neon: return 4;
+  }
+  return 1;
+}
+
+Isa x86_isa(const X86Features& f) {
+  if (f.avx512f) return Isa::Avx512;
+  // AVX2 without FMA exists on no shipping CPU, but the kernels lean on both
+  if (f.avx2 && f.fma) return Isa::Avx2;
+  if (f.sse2) return Isa::Sse;
+  return Isa::None;
+}
+
+std::vector<MatrixUnit> cuda_matrix_units(int major, int minor) {
+  const int sm = major * 10 + minor;
+  if (sm >= 80) return {{16, 8, 16, DType::Float16, DType::Float32}, {16, 8, 8, DType::Float16, DType::Float32}};
+  if (sm >= 75) return {{16, 8, 8, DType::Float16, DType::Float32}};
+  if (sm >= 70) return {{8, 8, 4, DType::Float16, DType::Float32}};
+  return {};
+}
+
+Target cpu_target(Isa isa, int cores, CacheSizes caches) {
+  const int lanes = isa_float_lanes(isa);
+  return Target{.gpu = false, .local_memory = 0, .cores = std::max(1, cores), .vector_width = lanes > 1 ? lanes : 0,
+                .vector_alu = true, .isa = isa, .caches = caches};
+}
+
+namespace {
+
+std::string bytes_str(int64_t b) {
+  if (b <= 0) return "unknown";
+  if (b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+}  // namespace
+
+std::string Target::str() const {
+  const std::string vectors =
+      vector_width > 1 ? fmt::format("up to {} lanes{}", vector_width, vector_alu ? " with vector arithmetic" : "")
+                       : std::string("none");
+  if (!gpu)
+    return fmt::format("  instruction set: {} ({} float32 lanes)\n  cores: {}\n  caches: L1d {}, L2 {}, L3 {}\n"
+                       "  vectors the renderer spells: {}\n",
+                       isa_name(isa), isa_float_lanes(isa), cores, bytes_str(caches.l1d), bytes_str(caches.l2),
+                       bytes_str(caches.l3), vectors);
+  std::vector<std::string> units;
+  for (const MatrixUnit& u : matrix_units)
+    units.push_back(fmt::format("{}x{}x{} {}->{}", u.m, u.n, u.k, short_name(u.in), short_name(u.acc)));
+  const std::string warp = warp_size > 0 ? fmt::format("{} threads", warp_size) : std::string("unknown");
+  return fmt::format("  warp: {}\n  workgroups: up to {} threads, {} of local memory\n  multiprocessors: {}\n"
+                     "  matrix units: {}\n  vectors the renderer spells: {}\n",
+                     warp, max_local, bytes_str(local_memory), cores,
+                     units.empty() ? std::string("none") : fmt::format("{}", fmt::join(units, ", ")), vectors);
+}
+
+}  // namespace tr

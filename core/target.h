@@ -1,0 +1,74 @@
+#pragma once
+// What the code generator may use on a device and what its hardware is like: the vector instruction
+// set, cores and caches of a CPU; the warp, workgroup memory, multiprocessors and matrix units of a
+// GPU. devices/ read the facts from the hardware; the default opts and the linearizer read this.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace tr {
+
+// The widest vector instruction set of a CPU that its compiler may use (-march=native).
+enum class Isa : uint8_t { None, Sse, Avx2, Avx512, Neon };
+std::string_view isa_name(Isa isa);  // "none", "SSE", "AVX2", "AVX-512", "NEON"
+std::optional<Isa> parse_isa(std::string_view s);  // the names above, any case; "avx512" too
+int isa_float_lanes(Isa isa);        // float32 lanes in one vector register: 4, 8, 16 (1 for none)
+
+// The x86 feature bits that decide the instruction set (cpuid); a pure function so it is tested.
+struct X86Features {
+  bool sse2 = false;
+  bool avx2 = false;
+  bool fma = false;
+  bool avx512f = false;
+};
+Isa x86_isa(const X86Features& f);
+
+// Data cache sizes in bytes; 0 where the hardware did not say.
+struct CacheSizes {
+  int64_t l1d = 0;
+  int64_t l2 = 0;
+  int64_t l3 = 0;
+};
+
+// One shape of a GPU's matrix unit: a warp multiplies an m x k by a k x n tile of `in` and adds into
+// an m x n tile of `acc`.
+struct MatrixUnit {
+  int m = 0;
+  int n = 0;
+  int k = 0;
+  DType in = DType::Float16;
+  DType acc = DType::Float32;
+  bool operator==(const MatrixUnit&) const = default;
+};
+// The half-precision mma.sync shapes of an NVIDIA GPU of compute capability major.minor (none before sm_70).
+std::vector<MatrixUnit> cuda_matrix_units(int major, int minor);
+
+struct Target {
+  bool gpu = false;           // output dims become SPECIAL global/local ids instead of loops
+  int64_t local_memory = 0;   // bytes of workgroup (shared) memory; 0: none, so no LOCAL or GROUP
+  int cores = 1;              // CPU: the cores THREAD splits over; GPU: multiprocessors (compute units)
+  int max_local = 256;        // GPU: the most threads the launcher puts in a workgroup
+  int vector_width = 0;       // the widest vector the renderer spells for an upcast dim (0: none)
+  bool vector_alu = false;    // vectors support + * and unary - directly (else only loads and stores)
+  // a CPU's
+  Isa isa = Isa::None;
+  CacheSizes caches{};
+  // a GPU's
+  int warp_size = 0;                     // threads that run in lockstep (0 on a CPU)
+  std::vector<MatrixUnit> matrix_units{};  // empty where the GPU has none
+
+  // float32 lanes of the CPU's vector registers (1 without an instruction set we know); a GPU's 1
+  int float_lanes() const { return gpu ? 1 : isa_float_lanes(isa); }
+  // Several lines, "  vectors: AVX-512 (16 float32 lanes), ...": what `:device` prints.
+  std::string str() const;
+};
+
+// A CPU with this instruction set, cores and caches, whose renderer spells vectors as wide as its
+// registers and has arithmetic on them (C's vector types).
+Target cpu_target(Isa isa, int cores, CacheSizes caches);
+
+}  // namespace tr

@@ -1,0 +1,263 @@
+// Opts: the table that drives apply_opt and the parser, PADTO's values against the reference
+// evaluator and its refusals, the default opts following the target, and the target's own facts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/codegen/codegen.h"
+#include "core/device.h"
+#include "core/kernel.h"
+#include "core/opt/apply_opt.h"
+#include "core/opt/heuristic.h"
+#include "core/opt/opt_table.h"
+#include "core/reference.h"
+#include "core/render/render.h"
+#include "core/schedule.h"
+#include "tests/tensor_testing.h"
+
+namespace tr {
+namespace {
+
+using namespace tr::testing;
+
+const Target kAvx2 = cpu_target(Isa::Avx2, 4, {});
+const Target kAvx512 = cpu_target(Isa::Avx512, 4, {});
+const Target kGpu{.gpu = true, .local_memory = 48 << 10, .cores = 132, .max_local = 256, .vector_width = 4,
+                  .warp_size = 32};
+
+// The one kernel that computes x (its inputs realized first).
+ScheduleItem only_kernel(const Tensor& x) {
+  const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
+  EXPECT_EQ(items.size(), 1u);
+  return items.back();
+}
+
+Tensor realized(std::mt19937_64& rng, const Shape& shape) {
+  Tensor t = tensor(random_values(rng, prod(shape), DType::Float32, -1, 1), shape);
+  t.realize();
+  return t;
+}
+
+// Runs x's kernel on the CPU with exactly these opts and compares its values with the reference.
+::testing::AssertionResult matches_reference_with(const Tensor& x, const std::vector<Opt>& opts) {
+  const ScheduleItem item = only_kernel(x);
+  Device& dev = device("CPU");
+  Kernel k = Kernel::from_ast(item.ast);
+  for (const Opt& o : opts) k = apply_opt(k, o, dev.target());
+  const UOpProgram p = codegen(k, dev.target(), "opt_test");
+  bool cached = false;
+  const std::unique_ptr<Program> program = dev.compile(p, render(dev.backend(), p), cached);
+  const LazyRef& out = item.outputs[0];
+  const BufferRef result = dev.alloc(out->dtype, prod(out->shape));
+  std::vector<const Buffer*> bufs{result.get()};
+  for (const LazyRef& in : item.inputs) bufs.push_back(in->buffer.get());
+  program->run(bufs, p.dims);
+  HostData host(out->dtype, prod(out->shape));
+  dev.copyout(host.bytes.data(), *result);
+  return all_close(values(host), values(reference_eval(out)), tolerance_for(out->dtype));
+}
+
+std::vector<Opt> without_padto(std::vector<Opt> opts) {
+  std::erase_if(opts, [](const Opt& o) { return o.op == OptOp::Padto; });
+  return opts;
+}
+
+std::string opts_str(const std::vector<Opt>& opts) {
+  std::string out;
+  for (const Opt& o : opts) out += o.str() + " ";
+  return out;
+}
+
+// ---- the table ------------------------------------------------------------------------------
+
+TEST(OptTable, EveryOpHasOneRowAndItsNameParsesBack) {
+  for (const OptOp op : {OptOp::Upcast, OptOp::Unroll, OptOp::Local, OptOp::Group, OptOp::Thread, OptOp::Padto}) {
+    EXPECT_EQ(std::count_if(opt_table().begin(), opt_table().end(), [&](const OptInfo& o) { return o.op == op; }), 1);
+    EXPECT_EQ(parse_opt(opt_name(op)), op) << opt_name(op);
+    EXPECT_EQ(opt_info(op).op, op);
+    EXPECT_FALSE(opt_info(op).help.empty());
+  }
+  EXPECT_EQ(parse_opt("FOO"), std::nullopt);
+  EXPECT_EQ(parse_opt("upcast"), std::nullopt);  // `:opt` upper-cases what the user types first
+  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO");
+  EXPECT_EQ((Opt{OptOp::Padto, 1, 16}).str(), "PADTO(1, 16)");
+}
+
+// Each opt applies to exactly the dim roles its row names, and the new piece takes the row's role.
+TEST(OptTable, DrivesApplyOpt) {
+  std::mt19937_64 rng(1);
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {6, 8}).sum(std::vector<int>{1})).ast);
+  ASSERT_EQ(k.dims.size(), 2u);
+  ASSERT_EQ(k.dims[0].role, DimRole::Global);
+  ASSERT_EQ(k.dims[1].role, DimRole::Reduce);
+  for (const OptInfo& info : opt_table()) {
+    const Target& target = info.needs == OptNeeds::LocalMemory ? kGpu : kAvx512;
+    ASSERT_TRUE(target_has(target, info.needs)) << info.name;
+    for (int d = 0; d < 2; d++) {
+      // 5 divides neither dim (PADTO pads it); 2 divides both
+      const Opt opt{info.op, d, info.gives ? 2 : 5};
+      const bool fits = std::find(info.takes.begin(), info.takes.end(), k.dims[d].role) != info.takes.end();
+      if (!fits) {
+        EXPECT_TRUE(throws([&] { apply_opt(k, opt, target); }, "opt", "needs a")) << opt.str();
+        continue;
+      }
+      const Kernel out = apply_opt(k, opt, target);
+      EXPECT_EQ(out.opts.back().str(), opt.str());
+      if (!info.gives) {
+        EXPECT_EQ(out.dims[d].size, 10) << opt.str();
+        EXPECT_EQ(out.full_shape[out.dims[d].axis], 10) << opt.str();
+        continue;
+      }
+      ASSERT_EQ(out.dims.size(), 3u) << opt.str();
+      const Dim& piece = out.dims[info.gives_outer ? d : d + 1];
+      EXPECT_EQ(piece.role, *info.gives) << opt.str();
+      EXPECT_EQ(piece.size, 2) << opt.str();
+    }
+  }
+}
+
+TEST(OptTable, RefusesWhatTheTargetLacks) {
+  std::mt19937_64 rng(2);
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {64, 64}).sum(std::vector<int>{1})).ast);
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Local, 0, 4}, kAvx512); }, "opt", "LOCAL needs workgroups"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Group, 1, 4}, kAvx512); }, "opt", "GROUP needs workgroups"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Thread, 0, 4}, kGpu); }, "opt", "THREAD needs a CPU"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Thread, 0, 4}, cpu_target(Isa::Avx2, 1, {})); }, "opt",
+                     "THREAD needs a CPU with several cores"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 0, 3}, kAvx512); }, "opt", "divide the dim's size 64"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 2, 2}, kAvx512); }, "opt", "the kernel has dims 0..1"));
+}
+
+// ---- PADTO ----------------------------------------------------------------------------------
+
+TEST(Padto, ReduceDimsOfSumsAndMatmulsMatchTheReference) {
+  std::mt19937_64 rng(3);
+  const Tensor a = realized(rng, {13, 17}), b = realized(rng, {17, 19}), v = realized(rng, {17});
+  const Tensor sum_rows = a.sum(std::vector<int>{1});
+  EXPECT_TRUE(matches_reference_with(sum_rows, {{OptOp::Padto, 1, 4}, {OptOp::Unroll, 1, 4}}));
+  EXPECT_TRUE(matches_reference_with(sum_rows, {{OptOp::Padto, 1, 16}, {OptOp::Unroll, 1, 16}}));
+  // a sum of products and of a shifted relu: each is 0 where the loads read 0
+  EXPECT_TRUE(matches_reference_with(a.matmul(b), {{OptOp::Padto, 2, 4}, {OptOp::Unroll, 2, 4}}));
+  EXPECT_TRUE(matches_reference_with(a.mul(v).relu().sum(std::vector<int>{1}), {{OptOp::Padto, 1, 8}, {OptOp::Unroll, 1, 8}}));
+  EXPECT_TRUE(matches_reference_with(v.sum(), {{OptOp::Padto, 0, 5}, {OptOp::Unroll, 0, 5}}));
+  // a constant is padded like a load, so a + 1 is 0 where the padding is
+  EXPECT_TRUE(matches_reference_with(a.add(Tensor::full({13, 17}, 1.0)).sum(std::vector<int>{1}), {{OptOp::Padto, 1, 4}, {OptOp::Unroll, 1, 4}}));
+}
+
+// Padded output positions are computed and must not be stored: the STORE is gated by its mask.
+TEST(Padto, OutputDimsMatchTheReference) {
+  std::mt19937_64 rng(4);
+  const Tensor a = realized(rng, {13, 17}), b = realized(rng, {17, 19});
+  EXPECT_TRUE(matches_reference_with(a.matmul(b), {{OptOp::Padto, 1, 16}, {OptOp::Upcast, 1, 16}}));
+  EXPECT_TRUE(matches_reference_with(a.matmul(b), {{OptOp::Padto, 0, 4}, {OptOp::Padto, 1, 8}, {OptOp::Padto, 2, 4},
+                                                   {OptOp::Unroll, 2, 4}, {OptOp::Upcast, 1, 8}, {OptOp::Upcast, 0, 4}}));
+  EXPECT_TRUE(matches_reference_with(a.sum(std::vector<int>{1}), {{OptOp::Padto, 0, 16}, {OptOp::Upcast, 0, 4}}));
+  EXPECT_TRUE(matches_reference_with(a.add(Tensor::full({13, 17}, 1.0)), {{OptOp::Padto, 0, 8}, {OptOp::Upcast, 0, 8}}));
+}
+
+TEST(Padto, RefusesReducesThatThePaddingWouldChange) {
+  std::mt19937_64 rng(5);
+  const Tensor a = realized(rng, {13, 17});
+  const auto padded = [&](const Tensor& x) {
+    return [x] { apply_opt(Kernel::from_ast(only_kernel(x).ast), {OptOp::Padto, 1, 4}, kAvx512); };
+  };
+  EXPECT_TRUE(throws(padded(a.max(std::vector<int>{1})), "opt", "a max reduce would take the padding's zeros in"));
+  EXPECT_TRUE(throws(padded(a.prod(std::vector<int>{1})), "opt", "a product reduce"));
+  EXPECT_TRUE(throws(padded(a.exp().sum(std::vector<int>{1})), "opt", "the summed value is 1 where the loads read 0"));
+}
+
+TEST(Padto, RefusesWhatItCannotPad) {
+  std::mt19937_64 rng(6);
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {12, 17}).sum(std::vector<int>{1})).ast);
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Padto, 0, 4}, kAvx512); }, "opt", "already a multiple of 4"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Padto, 0, 32}, kAvx512); }, "opt", "would more than double it"));
+  const Kernel split = apply_opt(k, {OptOp::Upcast, 0, 2}, kAvx512);
+  EXPECT_TRUE(throws([&] { apply_opt(split, {OptOp::Padto, 0, 8}, kAvx512); }, "opt", "apply PADTO first"));
+}
+
+// ---- the default opts -----------------------------------------------------------------------
+
+Kernel matmul_kernel(int64_t n) {
+  std::mt19937_64 rng(8);
+  return Kernel::from_ast(only_kernel(realized(rng, {n, n}).matmul(realized(rng, {n, n}))).ast);
+}
+
+int64_t column_upcast(const Kernel& k) {
+  for (const Opt& o : k.opts)
+    if (o.op == OptOp::Upcast) return o.amount;
+  return 1;
+}
+
+// The register tile's columns are one vector register: 8 floats with AVX2, 16 with AVX-512.
+TEST(DefaultOpts, FollowTheTargetsVectorWidth) {
+  const Kernel k = matmul_kernel(64);
+  EXPECT_EQ(column_upcast(default_opts(k, kAvx2)), 8) << opts_str(default_opts(k, kAvx2).opts);
+  EXPECT_EQ(column_upcast(default_opts(k, kAvx512)), 16) << opts_str(default_opts(k, kAvx512).opts);
+  EXPECT_EQ(column_upcast(default_opts(k, cpu_target(Isa::Sse, 4, {}))), 4);
+  // an element-wise kernel keeps as many values in registers as one vector holds
+  std::mt19937_64 rng(7);
+  const Kernel add = Kernel::from_ast(only_kernel(realized(rng, {64, 64}).add(Tensor::full({64, 64}, 1.0))).ast);
+  const auto upcast = [](const Kernel& x) {
+    int64_t n = 1;
+    for (const Dim& d : x.dims)
+      if (d.role == DimRole::Upcast) n *= d.size;
+    return n;
+  };
+  EXPECT_EQ(upcast(default_opts(add, kAvx2)), 4);
+  EXPECT_EQ(upcast(default_opts(add, kAvx512)), 16);
+}
+
+// A 1000x1000 matmul is tiled as a 1024 one: its dims are padded to the tile, nothing else differs.
+TEST(DefaultOpts, OddSizesArePaddedToTheTile) {
+  const Kernel k1000 = matmul_kernel(1000), k1024 = matmul_kernel(1024);
+  for (const Target& target : {kAvx2, kAvx512, kGpu}) {
+    const std::vector<Opt> odd = default_opts(k1000, target).opts, even = default_opts(k1024, target).opts;
+    EXPECT_EQ(opts_str(without_padto(odd)), opts_str(even)) << "padded: " << opts_str(odd);
+  }
+  // AVX-512's 16 columns and a GPU's workgroup of 16 threads of 4 columns do not divide 1000
+  EXPECT_GT(default_opts(k1000, kAvx512).opts.size(), default_opts(k1024, kAvx512).opts.size());
+  EXPECT_GT(default_opts(k1000, kGpu).opts.size(), default_opts(k1024, kGpu).opts.size());
+}
+
+// ---- the target -----------------------------------------------------------------------------
+
+TEST(Target, InstructionSetFromCpuFeatures) {
+  EXPECT_EQ(x86_isa({.sse2 = true, .avx2 = true, .fma = true, .avx512f = true}), Isa::Avx512);
+  EXPECT_EQ(x86_isa({.sse2 = true, .avx2 = true, .fma = true}), Isa::Avx2);
+  EXPECT_EQ(x86_isa({.sse2 = true}), Isa::Sse);
+  EXPECT_EQ(x86_isa({}), Isa::None);
+  EXPECT_EQ(isa_float_lanes(Isa::Sse), 4);
+  EXPECT_EQ(isa_float_lanes(Isa::Avx2), 8);
+  EXPECT_EQ(isa_float_lanes(Isa::Avx512), 16);
+  EXPECT_EQ(parse_isa("avx512"), Isa::Avx512);
+  EXPECT_EQ(parse_isa("AVX-512"), Isa::Avx512);
+  EXPECT_EQ(parse_isa("avx2"), Isa::Avx2);
+  EXPECT_EQ(parse_isa("mmx"), std::nullopt);
+  // the C renderer's vectors are as wide as the registers
+  EXPECT_EQ(kAvx2.vector_width, 8);
+  EXPECT_EQ(kAvx512.vector_width, 16);
+  EXPECT_EQ(cpu_target(Isa::None, 1, {}).vector_width, 0);
+}
+
+TEST(Target, MatrixUnitsFromComputeCapability) {
+  EXPECT_TRUE(cuda_matrix_units(6, 1).empty());
+  EXPECT_EQ(cuda_matrix_units(7, 5), (std::vector<MatrixUnit>{{16, 8, 8, DType::Float16, DType::Float32}}));
+  EXPECT_EQ(cuda_matrix_units(9, 0).front(), (MatrixUnit{16, 8, 16, DType::Float16, DType::Float32}));
+}
+
+TEST(Target, PrintsWhatTheDeviceHas) {
+  EXPECT_EQ(cpu_target(Isa::Avx2, 8, {.l1d = 32 << 10, .l2 = 1 << 20, .l3 = 0}).str(),
+            "  instruction set: AVX2 (8 float32 lanes)\n  cores: 8\n  caches: L1d 32 KiB, L2 1 MiB, L3 unknown\n"
+            "  vectors the renderer spells: up to 8 lanes with vector arithmetic\n");
+  Target gpu = kGpu;
+  gpu.matrix_units = cuda_matrix_units(9, 0);
+  EXPECT_EQ(gpu.str(),
+            "  warp: 32 threads\n  workgroups: up to 256 threads, 48 KiB of local memory\n  multiprocessors: 132\n"
+            "  matrix units: 16x8x16 half->float, 16x8x8 half->float\n  vectors the renderer spells: up to 4 lanes\n");
+}
+
+}  // namespace
+}  // namespace tr
