@@ -5,6 +5,7 @@
 #include "repl/indexing.h"
 #include "repl/methods.h"
 #include "repl/operators.h"
+#include "repl/session.h"
 #include "repl/source_error.h"
 #include "repl/suggest.h"
 
@@ -29,9 +30,10 @@ Value literal_value(const Literal& lit) {
 
 }  // namespace
 
-std::vector<std::string> Evaluator::known_names() const {
-  std::vector<std::string> out;
-  for (const auto& [n, v] : env_) out.push_back(n);
+std::vector<std::string> Evaluator::known_names() const { return known_names_with(session_.variable_names()); }
+
+std::vector<std::string> Evaluator::known_names_with(std::vector<std::string> variables) {
+  std::vector<std::string> out = std::move(variables);
   out.insert(out.end(), builtin_names().begin(), builtin_names().end());
   out.insert(out.end(), dtype_names().begin(), dtype_names().end());
   out.emplace_back(kDTypes);
@@ -40,7 +42,7 @@ std::vector<std::string> Evaluator::known_names() const {
 
 bool Evaluator::is_namespace(const Expr& e, std::string_view ns) const {
   const Name* n = std::get_if<Name>(&e.node);
-  return n && n->id == ns && !env_.contains(ns);
+  return n && n->id == ns && !session_.lookup(ns, e.span);
 }
 
 Value Evaluator::eval(const Expr& e) const {
@@ -82,7 +84,7 @@ Value Evaluator::eval(const Expr& e) const {
 }
 
 Value Evaluator::name(const std::string& id, Span span) const {
-  if (const auto it = env_.find(id); it != env_.end()) return it->second;
+  if (const Value* v = session_.lookup(id, span)) return *v;
   if (const std::optional<DType> t = parse_dtype(id)) return *t;
   if (is_builtin(id)) fail_at(span, "type", "'{}' is a function; call it: {}(...)", id, id);
   if (id == kDTypes) fail_at(span, "type", "'dtypes' holds the dtypes; name one: dtypes.float32");
@@ -118,21 +120,29 @@ CallArgs Evaluator::arguments(const Call& c, std::string name, Span span) const 
 
 Value Evaluator::call(const Call& c, Span span) const {
   if (const Name* n = std::get_if<Name>(&c.callee->node)) {
-    if (const auto it = env_.find(n->id); it != env_.end()) {
-      fail_at(span, "type", "'{}' object is not callable", type_name(it->second));
+    if (const Value* v = session_.lookup(n->id, span)) {
+      const FunctionRef* f = v->get_if<FunctionRef>();
+      if (!f) fail_at(span, "type", "'{}' object is not callable", type_name(*v));
+      const FunctionRef keep = *f;  // the call may rebind the name
+      return session_.call(*keep, arguments(c, n->id, span));
     }
     if (!is_builtin(n->id)) {
       if (parse_dtype(n->id)) fail_at(span, "type", "a dtype is not callable; to convert, use x.cast({})", n->id);
       fail_at(span, "name", "name '{}' is not defined{}", n->id, did_you_mean(n->id, known_names()));
     }
     const CallArgs args = arguments(c, n->id, span);
-    return at(span, [&] { return call_builtin(args, print_); });
+    return at(span, [&] { return call_builtin(args, session_.print()); });
   }
   const Attribute* a = std::get_if<Attribute>(&c.callee->node);
-  if (!a) fail_at(span, "type", "'{}' object is not callable", type_name(eval(*c.callee)));
+  if (!a) {
+    const Value callee = eval(*c.callee);
+    const FunctionRef* f = callee.get_if<FunctionRef>();
+    if (!f) fail_at(span, "type", "'{}' object is not callable", type_name(callee));
+    return session_.call(**f, arguments(c, (*f)->def->name, span));
+  }
   if (is_namespace(*a->object, kTensor) && is_builtin(a->name)) {
     const CallArgs args = arguments(c, a->name, span);
-    return at(span, [&] { return call_builtin(args, print_); });
+    return at(span, [&] { return call_builtin(args, session_.print()); });
   }
   const Value object = eval(*a->object);
   const Tensor* self = object.get_if<Tensor>();
@@ -142,7 +152,7 @@ Value Evaluator::call(const Call& c, Span span) const {
     fail_at(span, "name", "'Tensor' object has no method '{}'{}", a->name, did_you_mean(a->name, member_names()));
   }
   const CallArgs args = arguments(c, a->name, span);
-  return at(span, [&] { return call_method(*self, args, print_); });
+  return at(span, [&] { return call_method(*self, args, session_.print()); });
 }
 
 Value Evaluator::attribute(const Attribute& a, Span span) const {

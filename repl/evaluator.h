@@ -11,16 +11,18 @@
 
 namespace tr::repl {
 
-using Environment = std::map<std::string, Value, std::less<>>;
+class Session;
 
 class Evaluator {
  public:
-  Evaluator(const Environment& env, const PrintSink& print) : env_(env), print_(print) {}
+  explicit Evaluator(Session& session) : session_(session) {}
 
   Value eval(const Expr& e) const;
 
   // Every name an expression may use: variables, functions, dtypes, namespaces.
   std::vector<std::string> known_names() const;
+  // The same, given the variables' names.
+  static std::vector<std::string> known_names_with(std::vector<std::string> variables);
 
  private:
   Value name(const std::string& id, Span span) const;
@@ -33,8 +35,7 @@ class Evaluator {
   // True when e is the bare name of a namespace ("dtypes", "Tensor") that no variable shadows.
   bool is_namespace(const Expr& e, std::string_view ns) const;
 
-  const Environment& env_;
-  const PrintSink& print_;
+  Session& session_;
 };
 
 }  // namespace tr::repl

@@ -262,9 +262,45 @@ void add_control(Table& t) {
   };
 }
 
+// tinygrad 0.14's autograd: backward() fills .grad, gradient() returns the gradients, detach() cuts.
+void add_gradients(Table& t) {
+  t["backward"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"gradient"}});
+    x.backward(b.find("gradient") ? std::optional<Tensor>(to_tensor(b["gradient"])) : std::nullopt);
+    return x;
+  };
+  t["gradient"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"targets", kRest}, {"gradient"}});
+    std::vector<Tensor> targets;
+    for (const Arg& a : b.rest()) targets.push_back(to_tensor(a));
+    if (targets.empty()) fail_at(call.span, "type", "gradient() needs at least one tensor to differentiate by");
+    List out;
+    for (const Tensor& g : x.gradient(targets, b.find("gradient") ? std::optional<Tensor>(to_tensor(b["gradient"]))
+                                                                   : std::nullopt))
+      out.items.emplace_back(g);
+    return out;
+  };
+  t["detach"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return x.detach();
+  };
+  t["assign"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"x", kRequired}});
+    const Value& v = b["x"].value;
+    x.assign(v.is<Tensor>() ? std::get<Tensor>(v) : Tensor::scalar_like(x, to_number(b["x"])).expand(x.shape()));
+    return x;
+  };
+  // accepted for programs written for older tinygrad; every float tensor gets a gradient here
+  t["requires_grad_"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {{"requires_grad"}});
+    return x;
+  };
+}
+
 const Table& table() {
   static const Table t = [] {
     Table out;
+    add_gradients(out);
     add_argless(out);
     add_binary(out);
     add_casts(out);
@@ -276,7 +312,7 @@ const Table& table() {
   return t;
 }
 
-constexpr std::string_view kAttributes[] = {"shape", "dtype", "device", "ndim", "T"};
+constexpr std::string_view kAttributes[] = {"shape", "dtype", "device", "ndim", "T", "grad"};
 
 }  // namespace
 
@@ -304,6 +340,7 @@ Value get_attribute(const Tensor& self, std::string_view name) {
   if (name == "dtype") return self.dtype();
   if (name == "device") return self.device();
   if (name == "ndim") return int64_t{self.ndim()};
+  if (name == "grad") return self.grad() ? Value(*self.grad()) : Value(NoneValue{});
   return self.T();  // T is an attribute in tinygrad, not a method
 }
 

@@ -13,6 +13,7 @@ std::string_view type_name(const Value& v) {
     std::string_view operator()(const Tensor&) const { return "Tensor"; }
     std::string_view operator()(const Tuple&) const { return "tuple"; }
     std::string_view operator()(const List&) const { return "list"; }
+    std::string_view operator()(const FunctionRef&) const { return "function"; }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

@@ -6,6 +6,7 @@
 
 #include "repl/float_text.h"
 #include "repl/format.h"
+#include "repl/syntax.h"
 
 namespace tr::repl {
 namespace {
@@ -66,6 +67,7 @@ std::string repr_value(const Value& v) {
       return t.items.size() == 1 ? "(" + repr_value(t.items[0]) + ",)" : "(" + join_repr(t.items) + ")";
     }
     std::string operator()(const List& l) const { return "[" + join_repr(l.items) + "]"; }
+    std::string operator()(const FunctionRef& f) const { return fmt::format("<function {}>", f->def->name); }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }
