@@ -87,11 +87,11 @@ TEST(Lexer, NewlinesInsideBracketsContinueTheStatement) {
 }
 
 TEST(Lexer, MetaCommandIsOneTokenPerLine) {
-  const std::vector<Token> toks = lex("x = 1\n  :kernels x  # why\ny[1:2]");
+  const std::vector<Token> toks = lex("x = 1\n:kernels x  # why\ny[1:2]");
   EXPECT_EQ(texts(toks),
             (std::vector<std::string>{"x", "=", "1", "NL", ":kernels x", "NL", "y", "[", "1", ":", "2", "]", "END"}));
   EXPECT_EQ(toks[4].kind, TokenKind::Meta);
-  EXPECT_EQ(toks[4].span, (Span{2, 3, 10}));
+  EXPECT_EQ(toks[4].span, (Span{2, 1, 10}));
   EXPECT_EQ(lex(":graph x out#1.dot")[0].text, ":graph x out#1.dot");
   EXPECT_EQ(lex("x = 1; :vars")[4].kind, TokenKind::Meta);
 }

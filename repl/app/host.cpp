@@ -157,7 +157,17 @@ void Host::nested_outcome(const Outcome& o, const Stmt& stmt) {
 void Host::report(const SourceError& e, const SourceRef& src) {
   const SourceText& where = e.origin() ? *e.origin() : *src;
   Diagnostic d{e.kind(), e.what(), where.file, std::string(source_line(where.text, e.span().line)), e.span(), {}};
-  for (const CallSite& c : e.calls()) d.called_from.push_back(site_name(c));
+  // a recursion's repeated call site is one line with its count, as Python folds a repeated frame
+  size_t repeats = 0;
+  for (size_t i = 0; i < e.calls().size(); i++) {
+    const std::string site = site_name(e.calls()[i]);
+    if (i + 1 < e.calls().size() && site_name(e.calls()[i + 1]) == site) {
+      repeats++;
+      continue;
+    }
+    d.called_from.push_back(repeats ? fmt::format("{} ({} times)", site, repeats + 1) : site);
+    repeats = 0;
+  }
   reporter_->error(d);
 }
 
