@@ -37,7 +37,6 @@ class Lexer {
     return std::move(tokens_);
   }
   int depth() const { return depth_; }
-  bool indented() const { return indented_; }
 
  private:
   char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
@@ -80,7 +79,6 @@ class Lexer {
     advance(n);
     if (width > indents_.back()) {
       indents_.push_back(width);
-      indented_ = true;
       tokens_.push_back(Token{TokenKind::Indent, "", here(1)});
       return;
     }
@@ -230,7 +228,6 @@ class Lexer {
   int col_ = 1;
   int depth_ = 0;
   bool line_start_ = true;
-  bool indented_ = false;      // some line started a deeper block
   std::vector<int> indents_{0};  // the widths of the enclosing blocks' indentation, outermost first
   std::vector<Token> tokens_;
 };
@@ -260,8 +257,7 @@ bool needs_more_input(std::string_view source) {
     return false;
   }
   if (lexer.depth() > 0) return true;
-  const bool compound = lexer.indented() || opens_compound(toks.front());
-  return compound && !ends_with_blank_line(source);
+  return opens_compound(toks.front()) && !ends_with_blank_line(source);
 }
 
 std::string describe(const Token& t) {
