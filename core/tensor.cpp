@@ -134,10 +134,15 @@ Tensor Tensor::to(const std::string& dev) const {
 }
 
 Tensor& Tensor::realize() {
-  std::vector<Tensor> one{*this};
-  realize_all(one);
-  state_->node = one[0].node();
+  realize_together({*this});
   return *this;
+}
+
+void Tensor::realize_together(const std::vector<Tensor>& xs) {
+  std::vector<Tensor> copies = xs;
+  realize_all(copies);
+  // a broadcast constant became its own buffer: the tensor is that buffer from now on
+  for (size_t i = 0; i < xs.size(); i++) xs[i].state_->node = copies[i].node();
 }
 
 HostData Tensor::data() const {

@@ -152,6 +152,8 @@ class Tensor {
   Tensor contiguous() const;
   Tensor to(const std::string& device) const;
   Tensor& realize();           // runs what this tensor needs; the handle then reads a buffer
+  // realize() for several tensors in one schedule; every copy of each then reads its buffer.
+  static void realize_together(const std::vector<Tensor>& xs);
   HostData data() const;       // realizes and copies the values out, row-major
   ConstValue item() const;     // a one-element tensor to a number
 

@@ -43,6 +43,12 @@ std::vector<Tensor> Tensor::gradient(const std::vector<Tensor>& targets, const s
   std::vector<Tensor> out;
   for (const Tensor& t : targets) {
     const auto g = grads.find(t.node().get());
+    // operations on a view read through its base, so the view's own node is never in a graph
+    if (g == grads.end() && t.node()->is_view()) {
+      fail("value", "a tensor of shape {} that is a view (of a constant, or made by a movement op) is not in the "
+                    "graph itself; realize it where it is made (x = zeros(3).realize()) to give it a gradient",
+           shape_str(t.shape()));
+    }
     out.push_back(g != grads.end() ? g->second : t.zeros_like());
   }
   return out;

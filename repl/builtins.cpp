@@ -122,8 +122,7 @@ std::vector<Tensor> some_tensors(const CallArgs& call) {
 Value kernels_fn(const CallArgs& call, const PrintSink&) { return int64_t{count_kernels(some_tensors(call))}; }
 
 Value realize_fn(const CallArgs& call, const PrintSink&) {
-  std::vector<Tensor> xs = some_tensors(call);
-  realize_all(xs);
+  Tensor::realize_together(some_tensors(call));
   return NoneValue{};
 }
 

@@ -213,3 +213,19 @@ TEST(Backward, GradientsOfARealizedLossStillReachItsLeaves) {
 
 }  // namespace
 }  // namespace tr
+
+namespace tr {
+namespace {
+
+TEST(Backward, AViewOfAConstantGetsAGradientOnceRealized) {
+  // broadcasting b reads it through a new view of the constant, not through b's own view
+  const Tensor x = testing::tensor({1, 2, 3, 4, 5, 6}, {2, 3});
+  Tensor b = Tensor::zeros({3});
+  EXPECT_TRUE(testing::throws([&] { x.add(b).sum().gradient({b}); }, "value", "realize it where it is made"));
+  b.realize();
+  const std::vector<Tensor> g = x.add(b).sum().gradient({b});
+  EXPECT_EQ(testing::values(g[0].data()), (std::vector<double>{2, 2, 2}));
+}
+
+}  // namespace
+}  // namespace tr
