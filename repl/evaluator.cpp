@@ -4,6 +4,7 @@
 #include "repl/convert.h"
 #include "repl/indexing.h"
 #include "repl/methods.h"
+#include "repl/nn.h"
 #include "repl/operators.h"
 #include "repl/session.h"
 #include "repl/source_error.h"
@@ -15,6 +16,7 @@ namespace {
 // Names that are not values but prefixes, as in tinygrad: dtypes.float32, Tensor.zeros(...).
 constexpr std::string_view kDTypes = "dtypes";
 constexpr std::string_view kTensor = "Tensor";
+constexpr std::string_view kNn = "nn";
 
 Value literal_value(const Literal& lit) {
   return std::visit(
@@ -37,6 +39,7 @@ std::vector<std::string> Evaluator::known_names_with(std::vector<std::string> va
   out.insert(out.end(), builtin_names().begin(), builtin_names().end());
   out.insert(out.end(), dtype_names().begin(), dtype_names().end());
   out.emplace_back(kDTypes);
+  out.emplace_back(kNn);
   return out;
 }
 
@@ -88,6 +91,7 @@ Value Evaluator::name(const std::string& id, Span span) const {
   if (const std::optional<DType> t = parse_dtype(id)) return *t;
   if (is_builtin(id)) fail_at(span, "type", "'{}' is a function; call it: {}(...)", id, id);
   if (id == kDTypes) fail_at(span, "type", "'dtypes' holds the dtypes; name one: dtypes.float32");
+  if (id == kNn) fail_at(span, "type", "'nn' holds tinygrad's layers and optimizers; name one: nn.Linear(2, 3)");
   fail_at(span, "name", "name '{}' is not defined{}", id, did_you_mean(id, known_names()));
 }
 
@@ -121,10 +125,8 @@ CallArgs Evaluator::arguments(const Call& c, std::string name, Span span) const 
 Value Evaluator::call(const Call& c, Span span) const {
   if (const Name* n = std::get_if<Name>(&c.callee->node)) {
     if (const Value* v = session_.lookup(n->id, span)) {
-      const FunctionRef* f = v->get_if<FunctionRef>();
-      if (!f) fail_at(span, "type", "'{}' object is not callable", type_name(*v));
-      const FunctionRef keep = *f;  // the call may rebind the name
-      return session_.call(*keep, arguments(c, n->id, span));
+      const Value keep = *v;  // the call may rebind the name
+      return call_value(keep, c, n->id, span);
     }
     if (!is_builtin(n->id)) {
       if (parse_dtype(n->id)) fail_at(span, "type", "a dtype is not callable; to convert, use x.cast({})", n->id);
@@ -134,17 +136,20 @@ Value Evaluator::call(const Call& c, Span span) const {
     return at(span, [&] { return call_builtin(args, session_.print()); });
   }
   const Attribute* a = std::get_if<Attribute>(&c.callee->node);
-  if (!a) {
-    const Value callee = eval(*c.callee);
-    const FunctionRef* f = callee.get_if<FunctionRef>();
-    if (!f) fail_at(span, "type", "'{}' object is not callable", type_name(callee));
-    return session_.call(**f, arguments(c, (*f)->def->name, span));
+  if (!a) return call_value(eval(*c.callee), c, "", span);
+  if (const std::optional<std::string> dotted = nn_name(*c.callee); dotted && is_nn_function(*dotted)) {
+    const CallArgs args = arguments(c, dotted->substr(dotted->rfind('.') + 1), span);
+    return at(span, [&] { return call_nn(*dotted, args); });
   }
   if (is_namespace(*a->object, kTensor) && is_builtin(a->name)) {
     const CallArgs args = arguments(c, a->name, span);
     return at(span, [&] { return call_builtin(args, session_.print()); });
   }
   const Value object = eval(*a->object);
+  if (const ObjectRef* o = object.get_if<ObjectRef>()) {
+    const CallArgs args = arguments(c, a->name, span);
+    return at(span, [&] { return call_object_method(*o, args); });
+  }
   const Tensor* self = object.get_if<Tensor>();
   if (!self) fail_at(span, "name", "'{}' object has no method '{}'", type_name(object), a->name);
   if (is_attribute(a->name)) fail_at(span, "type", "'{}' is an attribute, not a method: write x.{}", a->name, a->name);
@@ -155,6 +160,23 @@ Value Evaluator::call(const Call& c, Span span) const {
   return at(span, [&] { return call_method(*self, args, session_.print()); });
 }
 
+Value Evaluator::call_value(const Value& callee, const Call& c, const std::string& name, Span span) const {
+  if (const FunctionRef* f = callee.get_if<FunctionRef>()) return session_.call(**f, arguments(c, (*f)->def->name, span));
+  if (const ObjectRef* o = callee.get_if<ObjectRef>()) {
+    const CallArgs args = arguments(c, name, span);
+    return at(span, [&] { return call_object(*o, args); });
+  }
+  fail_at(span, "type", "'{}' object is not callable", type_name(callee));
+}
+
+std::optional<std::string> Evaluator::nn_name(const Expr& e) const {
+  if (const Attribute* a = std::get_if<Attribute>(&e.node)) {
+    const std::optional<std::string> object = nn_name(*a->object);
+    return object ? std::optional<std::string>(*object + "." + a->name) : std::nullopt;
+  }
+  return is_namespace(e, kNn) ? std::optional<std::string>(std::string(kNn)) : std::nullopt;
+}
+
 Value Evaluator::attribute(const Attribute& a, Span span) const {
   if (is_namespace(*a.object, kDTypes)) {
     if (const std::optional<DType> t = parse_dtype(a.name)) return *t;
@@ -163,7 +185,16 @@ Value Evaluator::attribute(const Attribute& a, Span span) const {
   if (is_namespace(*a.object, kTensor) && is_builtin(a.name)) {
     fail_at(span, "type", "Tensor.{} is a function; call it: Tensor.{}(...)", a.name, a.name);
   }
+  if (const std::optional<std::string> dotted = nn_name(*a.object)) {
+    if (is_nn_function(*dotted + "." + a.name)) fail_at(span, "type", "{}.{} is a function; call it", *dotted, a.name);
+    if (*dotted == kNn && (a.name == "optim" || a.name == "state")) {
+      fail_at(span, "type", "nn.{} holds functions; call one, e.g. nn.optim.Adam(params)", a.name);
+    }
+    fail_at(span, "name", "{} has no '{}' (it has Linear, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)",
+            *dotted, a.name);
+  }
   const Value object = eval(*a.object);
+  if (const ObjectRef* o = object.get_if<ObjectRef>()) return object_attribute(*o, a.name, span);
   const Tensor* self = object.get_if<Tensor>();
   if (!self) fail_at(span, "name", "'{}' object has no attribute '{}'", type_name(object), a.name);
   if (is_attribute(a.name)) return at(span, [&] { return get_attribute(*self, a.name); });

@@ -17,6 +17,8 @@ namespace tr::repl {
 struct Value;
 struct Function;
 using FunctionRef = std::shared_ptr<const Function>;
+struct Object;  // repl/nn.h: a layer or an optimizer
+using ObjectRef = std::shared_ptr<Object>;
 
 struct NoneValue {};
 struct List {
@@ -27,7 +29,7 @@ struct Tuple {
 };
 
 using ValueVariant =
-    std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List, FunctionRef>;
+    std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List, FunctionRef, ObjectRef>;
 
 struct Value : ValueVariant {
   using ValueVariant::ValueVariant;

@@ -6,6 +6,7 @@
 
 #include "repl/float_text.h"
 #include "repl/format.h"
+#include "repl/nn.h"
 #include "repl/syntax.h"
 
 namespace tr::repl {
@@ -68,6 +69,7 @@ std::string repr_value(const Value& v) {
     }
     std::string operator()(const List& l) const { return "[" + join_repr(l.items) + "]"; }
     std::string operator()(const FunctionRef& f) const { return fmt::format("<function {}>", f->def->name); }
+    std::string operator()(const ObjectRef& o) const { return fmt::format("<{} object>", object_type(*o)); }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }
