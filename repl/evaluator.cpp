@@ -137,7 +137,8 @@ Value Evaluator::call(const Call& c, Span span) const {
   }
   const Attribute* a = std::get_if<Attribute>(&c.callee->node);
   if (!a) return call_value(eval(*c.callee), c, "", span);
-  if (const std::optional<std::string> dotted = nn_name(*c.callee); dotted && is_nn_function(*dotted)) {
+  if (const std::optional<std::string> dotted = nn_name(*c.callee)) {
+    if (!is_nn_function(*dotted)) attribute(*a, span);  // says what nn has
     const CallArgs args = arguments(c, dotted->substr(dotted->rfind('.') + 1), span);
     return at(span, [&] { return call_nn(*dotted, args); });
   }

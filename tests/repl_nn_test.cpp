@@ -17,7 +17,9 @@ class Nn : public ::testing::Test {
   void run(std::string_view src) {
     for (const Stmt& s : parse_program(src)) {
       const Outcome o = session.execute(s);
-      if (const AssertResult* a = std::get_if<AssertResult>(&o)) EXPECT_TRUE(a->ok) << a->message << " in: " << src;
+      if (const AssertResult* a = std::get_if<AssertResult>(&o)) {
+        EXPECT_TRUE(a->ok) << a->message << " in: " << src;
+      }
     }
   }
   std::string repr(std::string_view expr) { return repr_value(session.evaluate(*parse_expression(expr))); }
