@@ -14,8 +14,15 @@ namespace {
 
 std::vector<std::string> texts(const std::vector<Token>& toks) {
   std::vector<std::string> out;
-  for (const Token& t : toks)
-    out.push_back(t.kind == TokenKind::Newline ? "NL" : t.kind == TokenKind::End ? "END" : t.text);
+  for (const Token& t : toks) {
+    switch (t.kind) {
+      case TokenKind::Newline: out.emplace_back("NL"); break;
+      case TokenKind::Indent: out.emplace_back("IN"); break;
+      case TokenKind::Dedent: out.emplace_back("DE"); break;
+      case TokenKind::End: out.emplace_back("END"); break;
+      default: out.push_back(t.text);
+    }
+  }
   return out;
 }
 
@@ -270,26 +277,6 @@ TEST(Diagnostic, SourceLine) {
 namespace tr::repl {
 namespace {
 
-std::vector<std::string> kinds_and_texts(std::string_view src) {
-  std::vector<std::string> out;
-  for (const Token& t : lex(src)) {
-    switch (t.kind) {
-      case TokenKind::Newline: out.emplace_back("NL"); break;
-      case TokenKind::Indent: out.emplace_back("IN"); break;
-      case TokenKind::Dedent: out.emplace_back("DE"); break;
-      case TokenKind::End: out.emplace_back("END"); break;
-      default: out.push_back(t.text);
-    }
-  }
-  return out;
-}
-
-std::string blocks(std::string_view src) {
-  std::string out;
-  for (const Stmt& s : parse_program(src)) out += (out.empty() ? "" : " | ") + to_sexpr(s);
-  return out;
-}
-
 std::string block_error(std::string_view src) {
   try {
     parse_program(src);
@@ -300,14 +287,14 @@ std::string block_error(std::string_view src) {
 }
 
 TEST(LexerBlocks, IndentationMakesIndentAndDedentTokens) {
-  EXPECT_EQ(kinds_and_texts("if x:\n  y\n\n  # note\n  z\nw"),
+  EXPECT_EQ(texts(lex("if x:\n  y\n\n  # note\n  z\nw")),
             (std::vector<std::string>{"if", "x", ":", "NL", "IN", "y", "NL", "z", "NL", "DE", "w", "END"}));
-  EXPECT_EQ(kinds_and_texts("for i in r:\n\tif i:\n\t\tpass"),
+  EXPECT_EQ(texts(lex("for i in r:\n\tif i:\n\t\tpass")),
             (std::vector<std::string>{"for", "i", "in", "r", ":", "NL", "IN", "if", "i", ":", "NL", "IN", "pass",
                                       "DE", "DE", "END"}));
   // inside brackets a line's indentation means nothing
-  EXPECT_EQ(kinds_and_texts("f(1,\n      2)"), (std::vector<std::string>{"f", "(", "1", ",", "2", ")", "END"}));
-  EXPECT_EQ(kinds_and_texts("x += 1; y //= 2"), (std::vector<std::string>{"x", "+=", "1", ";", "y", "//=", "2", "END"}));
+  EXPECT_EQ(texts(lex("f(1,\n      2)")), (std::vector<std::string>{"f", "(", "1", ",", "2", ")", "END"}));
+  EXPECT_EQ(texts(lex("x += 1; y //= 2")), (std::vector<std::string>{"x", "+=", "1", ";", "y", "//=", "2", "END"}));
 }
 
 TEST(LexerBlocks, AnUnindentToNoOuterLevelIsAnError) {
@@ -326,17 +313,17 @@ TEST(LexerBlocks, AReplWaitsForABlankLineAfterACompoundStatement) {
 }
 
 TEST(ParserBlocks, CompoundStatements) {
-  EXPECT_EQ(blocks("if a:\n  x = 1\nelif b: x = 2\nelse:\n  pass"),
+  EXPECT_EQ(program("if a:\n  x = 1\nelif b: x = 2\nelse:\n  pass"),
             "(if a {(= x 1)} b {(= x 2)} else {(pass)})");
-  EXPECT_EQ(blocks("while i < 3:\n  i += 1\n  if i == 2: break\n  continue"),
+  EXPECT_EQ(program("while i < 3:\n  i += 1\n  if i == 2: break\n  continue"),
             "(while (< i 3) {(+= i 1); (if (== i 2) {(break)}); (continue)})");
-  EXPECT_EQ(blocks("for i, x in pairs:\n  s = s + x"), "(for (tuple i x) pairs {(= s (+ s x))})");
-  EXPECT_EQ(blocks("@deco\n@other(1)\ndef f(a, b=2):\n  return a + b"),
+  EXPECT_EQ(program("for i, x in pairs:\n  s = s + x"), "(for (tuple i x) pairs {(= s (+ s x))})");
+  EXPECT_EQ(program("@deco\n@other(1)\ndef f(a, b=2):\n  return a + b"),
             "(def @deco @(call other 1) f (a b=2) {(return (+ a b))})");
-  EXPECT_EQ(blocks("def g(): return"), "(def g () {(return)})");
-  EXPECT_EQ(blocks("a, b = b, a"), "(= (tuple a b) (tuple b a))");
-  EXPECT_EQ(blocks("a = b = 1"), "(= a b 1)");
-  EXPECT_EQ(blocks("if x: y = 1; z = 2\nw"), "(if x {(= y 1); (= z 2)}) | w");
+  EXPECT_EQ(program("def g(): return"), "(def g () {(return)})");
+  EXPECT_EQ(program("a, b = b, a"), "(= (tuple a b) (tuple b a))");
+  EXPECT_EQ(program("a = b = 1"), "(= a b 1)");
+  EXPECT_EQ(program("if x: y = 1; z = 2\nw"), "(if x {(= y 1); (= z 2)}) | w");
 }
 
 TEST(ParserBlocks, AFunctionKnowsItsLocalNames) {
