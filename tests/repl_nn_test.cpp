@@ -62,6 +62,19 @@ TEST_F(Nn, AdamAndAdamWFirstStepMoveEachWeightByLr) {
   run("(v * v).sum().backward()\nopt2.step()\nassert allclose(v, tensor([1.0 - 0.01 * 1.1, -2.0 + 0.01 * 1.2]), rtol=1e-6)");
 }
 
+TEST_F(Nn, LossesAsTinygradDefinesThem) {
+  run("z = tensor([0.5, -1.0, 2.0])\ny = tensor([1.0, 0.0, 0.0])");
+  run("assert allclose(z.binary_crossentropy_logits(y), (1 + (-z * (2 * y - 1)).exp()).log().mean())");
+  run("p = z.sigmoid()\nassert allclose(p.binary_crossentropy(y), z.binary_crossentropy_logits(y), rtol=1e-5)");
+  run("assert allclose(z.binary_crossentropy_logits(y, reduction='sum'), z.binary_crossentropy_logits(y) * 3)");
+  run("logits = tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])\nlabels = tensor([2, 0])");
+  run("assert allclose(logits.sparse_categorical_crossentropy(labels), 0.75310913)");
+  run("assert allclose(logits.cross_entropy(labels), 0.75310913)");
+  run("assert allclose(logits.sparse_categorical_crossentropy(labels, ignore_index=0), 0.40760596)");
+  run("assert allclose(logits.cross_entropy(tensor([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])), 0.75310913)");
+  EXPECT_EQ(error("z.binary_crossentropy(y, reduction='max')"), "reduction must be 'mean', 'sum' or 'none', not 'max'");
+}
+
 TEST_F(Nn, ErrorsNameTheObject) {
   EXPECT_EQ(error("nn.Conv2d(1, 1, 3)"),
             "nn has no 'Conv2d' (it has Linear, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)");
