@@ -38,6 +38,28 @@ Value linear(const CallArgs& call) {
   return std::make_shared<Object>(Object{std::move(l)});
 }
 
+Value layer_norm(const CallArgs& call) {
+  const Bound b = bind(call, {{"normalized_shape", kRequired}, {"eps"}, {"elementwise_affine"}});
+  const Shape shape = to_shape({b["normalized_shape"]});
+  LayerNormLayer l;
+  for (size_t i = 0; i < shape.size(); i++) l.axes.push_back(-1 - static_cast<int>(i));
+  l.eps = number_or(b, "eps", 1e-5);
+  if (!b.find("elementwise_affine") || to_bool(b["elementwise_affine"])) {
+    l.weight = Tensor::ones(shape).contiguous().realize();
+    l.bias = Tensor::zeros(shape).contiguous().realize();
+  }
+  return std::make_shared<Object>(Object{std::move(l)});
+}
+
+Value embedding(const CallArgs& call) {
+  const Bound b = bind(call, {{"vocab_size", kRequired}, {"embed_size", kRequired}});
+  const int64_t vocab = to_int(b["vocab_size"]), embed = to_int(b["embed_size"]);
+  if (vocab <= 0 || embed <= 0) fail_at(call.span, "value", "Embedding needs positive sizes, not ({}, {})", vocab, embed);
+  // tinygrad's glorot_uniform: uniform in [-1, 1) times sqrt(6 / (vocab + embed))
+  const double scale = std::sqrt(6.0 / static_cast<double>(vocab + embed));
+  return std::make_shared<Object>(Object{EmbeddingLayer{uniform({vocab, embed}, -scale, scale, next_seed()).realize()}});
+}
+
 std::vector<Tensor> params_of(const Arg& a) {
   std::vector<Tensor> out;
   const std::vector<Value>* items = sequence_items(a.value);
@@ -89,6 +111,11 @@ void collect_parameters(const Value& v, std::vector<Value>& out) {
       out.emplace_back(l->weight);
       if (l->bias) out.emplace_back(*l->bias);
     }
+    if (const LayerNormLayer* l = std::get_if<LayerNormLayer>(&(*o)->kind); l && l->weight) {
+      out.emplace_back(*l->weight);
+      out.emplace_back(*l->bias);
+    }
+    if (const EmbeddingLayer* l = std::get_if<EmbeddingLayer>(&(*o)->kind)) out.emplace_back(l->weight);
   }
 }
 
@@ -135,17 +162,21 @@ void step(Optimizer& o, Span span) {
 
 std::string_view object_type(const Object& o) {
   if (std::holds_alternative<LinearLayer>(o.kind)) return "Linear";
+  if (std::holds_alternative<LayerNormLayer>(o.kind)) return "LayerNorm";
+  if (std::holds_alternative<EmbeddingLayer>(o.kind)) return "Embedding";
   return std::get<Optimizer>(o.kind).kind == OptimizerKind::SGD ? "SGD" : "LAMB";
 }
 
 bool is_nn_function(std::string_view dotted) {
-  for (std::string_view f : {"nn.Linear", "nn.optim.SGD", "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"})
+  for (std::string_view f : {"nn.Linear", "nn.LayerNorm", "nn.Embedding", "nn.optim.SGD", "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"})
     if (f == dotted) return true;
   return false;
 }
 
 Value call_nn(std::string_view dotted, const CallArgs& call) {
   if (dotted == "nn.Linear") return linear(call);
+  if (dotted == "nn.LayerNorm") return layer_norm(call);
+  if (dotted == "nn.Embedding") return embedding(call);
   if (dotted == "nn.state.get_parameters") {
     const Bound b = bind(call, {{"obj", kRequired}});
     List out;
@@ -159,6 +190,12 @@ Value object_attribute(const ObjectRef& o, std::string_view name, Span span) {
   if (const LinearLayer* l = std::get_if<LinearLayer>(&o->kind)) {
     if (name == "weight") return l->weight;
     if (name == "bias") return l->bias ? Value(*l->bias) : Value(NoneValue{});
+  } else if (const LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
+    if (name == "weight") return n->weight ? Value(*n->weight) : Value(NoneValue{});
+    if (name == "bias") return n->bias ? Value(*n->bias) : Value(NoneValue{});
+    if (name == "eps") return n->eps;
+  } else if (const EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
+    if (name == "weight") return e->weight;
   } else {
     const Optimizer& opt = std::get<Optimizer>(o->kind);
     if (name == "params") {
@@ -187,10 +224,23 @@ Value call_object_method(const ObjectRef& o, const CallArgs& call) {
 }
 
 Value call_object(const ObjectRef& o, const CallArgs& call) {
-  const LinearLayer* l = std::get_if<LinearLayer>(&o->kind);
-  if (!l) fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
+  if (std::holds_alternative<Optimizer>(o->kind)) fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
   const Bound b = bind(call, {{"x", kRequired}});
   const Tensor x = to_tensor(b["x"]);
+  if (const LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
+    const Tensor y = x.sub(x.mean(n->axes, true));
+    const Tensor normed = y.mul(y.mul(y).mean(n->axes, true).add(Tensor::scalar_like(y, n->eps)).rsqrt());
+    return n->weight ? normed.mul(*n->weight).add(*n->bias) : normed;
+  }
+  if (const EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
+    // the rows of weight picked by idx, as a one-hot matmul: gradients reach every row that was picked
+    const int64_t vocab = e->weight.shape()[0];
+    const Tensor hot = x.unsqueeze(-1)
+                           .eq(Tensor::arange(int64_t{0}, vocab, int64_t{1}, x.dtype(), x.device()))
+                           .cast(e->weight.dtype());
+    return hot.matmul(e->weight);
+  }
+  const LinearLayer* l = std::get_if<LinearLayer>(&o->kind);
   const Tensor y = x.matmul(l->weight.T());
   return l->bias ? y.add(*l->bias) : y;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// tinygrad's nn as built-in objects: nn.Linear, and nn.optim.SGD, Adam and AdamW with zero_grad()
+// tinygrad's nn as built-in objects: nn.Linear, nn.LayerNorm, nn.Embedding, and nn.optim.SGD, Adam and AdamW with zero_grad()
 // and step(), and nn.state.get_parameters. Each object is a small typed value; its tensors are
 // shared references, so model.weight, the optimizer's params and a name for the tensor are one tensor.
 #include <memory>
@@ -18,6 +18,16 @@ struct LinearLayer {
   std::optional<Tensor> bias;
 };
 
+struct LayerNormLayer {
+  std::vector<int> axes;  // the last len(normalized_shape) dims
+  double eps = 1e-5;
+  std::optional<Tensor> weight, bias;  // absent without elementwise_affine
+};
+
+struct EmbeddingLayer {
+  Tensor weight;  // (vocab_size, embed_size)
+};
+
 enum class OptimizerKind : uint8_t { SGD, Adam };
 
 struct Optimizer {
@@ -32,7 +42,7 @@ struct Optimizer {
 };
 
 struct Object {
-  std::variant<LinearLayer, Optimizer> kind;
+  std::variant<LinearLayer, LayerNormLayer, EmbeddingLayer, Optimizer> kind;
 };
 
 // "Linear", "SGD", "LAMB" (tinygrad's class for Adam and AdamW): the object's type in messages.

@@ -44,6 +44,17 @@ TEST_F(Nn, LinearIsUniformWithinOneOverSqrtInAndComputesXWTPlusB) {
   EXPECT_EQ(repr("l"), "<Linear object>");
 }
 
+TEST_F(Nn, LayerNormAndEmbedding) {
+  run("ln = nn.LayerNorm(4)\nx = randn(3, 4, seed=4)\ny = ln(x)");
+  run("assert allclose(y.mean(axis=-1), zeros(3), atol=1e-6)\nassert allclose(y.var(axis=-1, correction=0), ones(3), rtol=1e-4)");
+  run("assert ln.weight.shape == (4,)\nassert len(nn.state.get_parameters(ln)) == 2");
+  run("e = nn.Embedding(10, 3)\nidx = tensor([[1, 7], [7, 0]])\nv = e(idx)\nassert v.shape == (2, 2, 3)");
+  run("assert allclose(v[0, 1], e.weight[7])\nassert allclose(v[1, 0], e.weight[7])");
+  run("assert e.weight.abs().max() <= (6 / 13) ** 0.5");
+  // only the picked rows get a gradient
+  run("v.sum().backward()\nassert allclose(e.weight.grad[7], full((3,), 2.0))\nassert allclose(e.weight.grad[2], zeros(3))");
+}
+
 TEST_F(Nn, SgdWithMomentumNesterovAndWeightDecay) {
   run("w = tensor([1.0, -2.0]).realize()\nopt = nn.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)");
   run("(w * w).sum().backward()\nopt.step()");
@@ -77,7 +88,7 @@ TEST_F(Nn, LossesAsTinygradDefinesThem) {
 
 TEST_F(Nn, ErrorsNameTheObject) {
   EXPECT_EQ(error("nn.Conv2d(1, 1, 3)"),
-            "nn has no 'Conv2d' (it has Linear, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)");
+            "nn has no 'Conv2d' (it has Linear, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)");
   EXPECT_EQ(error("nn"), "'nn' holds tinygrad's layers and optimizers; name one: nn.Linear(2, 3)");
   run("l = nn.Linear(2, 2)");
   EXPECT_EQ(error("l.step()"), "'Linear' object has no method 'step'");
