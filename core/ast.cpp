@@ -1,45 +1,112 @@
 #include "core/ast.h"
 
+#include <mutex>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
+#include "core/hash.h"
 #include "core/tree_print.h"
 #include "core/value_str.h"
 
 namespace tr {
+namespace {
+
+size_t structural_hash(const AstNode& n) {
+  size_t h = hash_mix(static_cast<size_t>(n.op), static_cast<size_t>(n.dtype));
+  h = hash_mix(h, static_cast<size_t>(n.alu));
+  h = hash_mix(h, std::hash<int>{}(n.idx));
+  h = hash_mix(h, n.st ? n.st->hash() : 0);
+  h = hash_mix(h, hash_of(n.value));
+  h = hash_mix(h, n.axes);
+  for (const AstRef& s : n.srcs) h = hash_mix(h, s->hash);
+  return h;
+}
+
+bool same_node(const AstNode& a, const AstNode& b) {
+  return a.op == b.op && a.dtype == b.dtype && a.alu == b.alu && a.idx == b.idx && a.st == b.st && a.value == b.value &&
+         a.axes == b.axes && a.srcs == b.srcs;  // sources are interned: equal pointers are equal DAGs
+}
+
+// The one live object of each distinct node. Entries die with their nodes and are swept once the
+// table has doubled, so it holds what is alive and little more.
+AstRef intern(AstNode n) {
+  n.hash = structural_hash(n);
+  static std::mutex mutex;
+  static std::unordered_multimap<size_t, std::weak_ptr<const AstNode>> table;
+  static size_t sweep_at = 1024;
+  const std::lock_guard lock(mutex);
+  const auto [begin, end] = table.equal_range(n.hash);
+  for (auto it = begin; it != end; ++it)
+    if (AstRef live = it->second.lock(); live && same_node(*live, n)) return live;
+  AstRef made = std::make_shared<const AstNode>(std::move(n));
+  table.emplace(made->hash, made);
+  if (table.size() >= sweep_at) {
+    std::erase_if(table, [](const auto& entry) { return entry.second.expired(); });
+    sweep_at = std::max<size_t>(1024, 2 * table.size());
+  }
+  return made;
+}
+
+}  // namespace
 
 AstRef ast_store(int idx, ShapeTracker st, AstRef value) {
   const DType t = value->dtype;
-  return std::make_shared<const AstNode>(AstNode{AstOp::Store, t, {std::move(value)}, Op::Add, idx, std::move(st), {}, {}});
+  return intern(AstNode{AstOp::Store, t, {std::move(value)}, Op::Add, idx, std::move(st), {}, {}});
 }
 AstRef ast_load(int idx, DType dtype, ShapeTracker st) {
-  return std::make_shared<const AstNode>(AstNode{AstOp::Load, dtype, {}, Op::Add, idx, std::move(st), {}, {}});
+  return intern(AstNode{AstOp::Load, dtype, {}, Op::Add, idx, std::move(st), {}, {}});
 }
 AstRef ast_const(ConstValue v, DType dtype, ShapeTracker st) {
-  return std::make_shared<const AstNode>(AstNode{AstOp::Const, dtype, {}, Op::Add, -1, std::move(st), v, {}});
+  return intern(AstNode{AstOp::Const, dtype, {}, Op::Add, -1, std::move(st), v, {}});
 }
 AstRef ast_arange(DType dtype, ShapeTracker st) {
-  return std::make_shared<const AstNode>(AstNode{AstOp::Arange, dtype, {}, Op::Add, -1, std::move(st), {}, {}});
+  return intern(AstNode{AstOp::Arange, dtype, {}, Op::Add, -1, std::move(st), {}, {}});
 }
 AstRef ast_alu(Op op, DType dtype, std::vector<AstRef> srcs) {
-  return std::make_shared<const AstNode>(AstNode{AstOp::Alu, dtype, std::move(srcs), op, -1, std::nullopt, {}, {}});
+  return intern(AstNode{AstOp::Alu, dtype, std::move(srcs), op, -1, std::nullopt, {}, {}});
 }
 AstRef ast_reduce(Op op, DType dtype, AstRef src, std::vector<int> axes) {
-  return std::make_shared<const AstNode>(
-      AstNode{AstOp::Reduce, dtype, {std::move(src)}, op, -1, std::nullopt, {}, std::move(axes)});
+  return intern(AstNode{AstOp::Reduce, dtype, {std::move(src)}, op, -1, std::nullopt, {}, std::move(axes)});
+}
+
+AstRef rebuild(const AstRef& ast, const std::function<void(const AstNode&, AstNode&)>& f,
+               const std::function<bool(const AstNode&)>& keep) {
+  std::unordered_map<const AstNode*, AstRef> done;
+  const std::function<AstRef(const AstRef&)> go = [&](const AstRef& a) -> AstRef {
+    if (const auto it = done.find(a.get()); it != done.end()) return it->second;
+    if (keep && keep(*a)) return done[a.get()] = a;
+    AstNode n = *a;
+    for (AstRef& s : n.srcs) s = go(s);
+    f(*a, n);
+    return done[a.get()] = intern(std::move(n));
+  };
+  return go(ast);
 }
 
 AstRef map_trackers(const AstRef& ast, const std::function<ShapeTracker(const ShapeTracker&)>& f) {
-  AstNode n = *ast;
-  for (AstRef& s : n.srcs) s = map_trackers(s, f);
-  if (n.st) n.st = f(*n.st);
-  return std::make_shared<const AstNode>(std::move(n));
+  return rebuild(ast, [&](const AstNode&, AstNode& n) {
+    if (n.st) n.st = f(*n.st);
+  });
 }
 
 void walk(const AstRef& ast, const std::function<void(const AstNode&)>& f) {
-  f(*ast);
-  for (const AstRef& s : ast->srcs) walk(s, f);
+  std::unordered_set<const AstNode*> seen;
+  const std::function<void(const AstNode&)> go = [&](const AstNode& n) {
+    if (!seen.insert(&n).second) return;
+    f(n);
+    for (const AstRef& s : n.srcs) go(*s);
+  };
+  go(*ast);
+}
+
+const AstNode* find_node(const AstRef& ast, const std::function<bool(const AstNode&)>& pred) {
+  const AstNode* found = nullptr;
+  walk(ast, [&](const AstNode& n) {
+    if (!found && pred(n)) found = &n;
+  });
+  return found;
 }
 
 std::string ast_node_str(const AstNode& n) {
@@ -60,14 +127,23 @@ std::string ast_node_str(const AstNode& n) {
 
 namespace {
 
-TreeNode tree_of(const AstNode& n) {
+// Rows are numbered in the order they are made (parents first), so a node met again refers to the
+// row where it was drawn.
+TreeNode tree_of(const AstNode& n, std::unordered_map<const AstNode*, int>& row_of, int& rows) {
+  const int row = rows++;
+  if (const auto it = row_of.find(&n); it != row_of.end()) return {fmt::format("↑ {}", it->second), {}};
+  row_of.emplace(&n, row);
   TreeNode t{ast_node_str(n), {}};
-  for (const AstRef& s : n.srcs) t.children.push_back(tree_of(*s));
+  for (const AstRef& s : n.srcs) t.children.push_back(tree_of(*s, row_of, rows));
   return t;
 }
 
 }  // namespace
 
-std::string print_ast(const AstRef& ast) { return print_tree(tree_of(*ast)); }
+std::string print_ast(const AstRef& ast) {
+  std::unordered_map<const AstNode*, int> row_of;
+  int rows = 0;
+  return print_tree(tree_of(*ast, row_of, rows));
+}
 
 }  // namespace tr

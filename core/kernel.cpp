@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -44,30 +45,22 @@ std::string Opt::str() const { return fmt::format("{}({}, {})", opt_name(op), di
 namespace {
 
 const AstNode* find_reduce(const AstRef& ast) {
-  const AstNode* r = nullptr;
-  walk(ast, [&](const AstNode& n) {
-    if (n.op == AstOp::Reduce) r = &n;
-  });
-  return r;
+  return find_node(ast, [](const AstNode& n) { return n.op == AstOp::Reduce; });
 }
 
 // Reshapes every tracker: those under the reduce to `full`, the others to `full` with the reduce
 // axes (from `first_reduce` on) set to 1.
-AstRef reshape_all(const AstRef& ast, const Shape& full, int first_reduce, bool under_reduce) {
-  AstNode n = *ast;
-  const bool below = under_reduce || n.op == AstOp::Reduce;
-  for (AstRef& c : n.srcs) c = reshape_all(c, full, first_reduce, below);
-  if (n.op == AstOp::Reduce) {
-    n.axes.clear();
-    for (int i = first_reduce; i < static_cast<int>(full.size()); i++) n.axes.push_back(i);
-  }
-  if (n.st) {
-    Shape s = full;
-    if (!under_reduce)
-      for (size_t i = first_reduce; i < s.size(); i++) s[i] = 1;
-    n.st = n.st->reshape(s);
-  }
-  return std::make_shared<const AstNode>(std::move(n));
+AstRef reshape_all(const AstRef& ast, const Shape& full, int first_reduce) {
+  std::unordered_set<const AstNode*> under;
+  if (const AstNode* red = find_reduce(ast)) walk(red->srcs[0], [&](const AstNode& n) { under.insert(&n); });
+  Shape outside = full;
+  for (size_t i = first_reduce; i < outside.size(); i++) outside[i] = 1;
+  std::vector<int> axes;
+  for (int i = first_reduce; i < static_cast<int>(full.size()); i++) axes.push_back(i);
+  return rebuild(ast, [&](const AstNode& original, AstNode& n) {
+    if (n.op == AstOp::Reduce) n.axes = axes;
+    if (n.st) n.st = n.st->reshape(under.count(&original) ? full : outside);
+  });
 }
 
 AstRef permute_all(const AstRef& ast, const std::vector<int>& order) {
@@ -115,7 +108,7 @@ Kernel Kernel::from_ast(const AstRef& ast) {
     if (i < first_reduce) kept_first_reduce++;
   }
   first_reduce = kept_first_reduce;
-  a = reshape_all(a, shape, first_reduce, false);
+  a = reshape_all(a, shape, first_reduce);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; i--) {
     if ((i < first_reduce) != (i + 1 < first_reduce) || !all_can_merge(a, i)) continue;
     Shape merged = shape;
@@ -123,7 +116,7 @@ Kernel Kernel::from_ast(const AstRef& ast) {
     merged.erase(merged.begin() + i + 1);
     if (i + 1 < first_reduce) first_reduce--;
     shape = merged;
-    a = reshape_all(a, shape, first_reduce, false);
+    a = reshape_all(a, shape, first_reduce);
   }
 
   Kernel k{a, shape, first_reduce, {}, {}};

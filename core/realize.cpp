@@ -1,12 +1,13 @@
 #include "core/realize.h"
 
 #include <chrono>
+#include <deque>
 #include <map>
 
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
-#include "core/linearize.h"
+#include "core/codegen/codegen.h"
 #include "core/render/render.h"
 #include "core/search.h"
 
@@ -29,26 +30,44 @@ std::function<void(const RunRecord&)>& listener() {
 }
 
 // Kernel names repeat for different ASTs of the same shape: those get n1, n2, ... as tinygrad does.
+// Keyed by the AST's structural hash; past kMaxNamed ASTs the numbering starts again.
 std::string unique_name(const std::string& base, const AstRef& ast) {
-  static std::map<std::string, std::vector<std::string>> seen;
-  const std::string key = print_ast(ast);
+  constexpr size_t kMaxNamed = 4096;
+  static std::map<std::string, std::vector<size_t>> seen;
+  static size_t named = 0;
+  if (named >= kMaxNamed) {
+    seen.clear();
+    named = 0;
+  }
   auto& asts = seen[base];
   size_t i = 0;
-  while (i < asts.size() && asts[i] != key) i++;
-  if (i == asts.size()) asts.push_back(key);
+  while (i < asts.size() && asts[i] != ast->hash) i++;
+  if (i == asts.size()) {
+    asts.push_back(ast->hash);
+    named++;
+  }
   return i == 0 ? base : fmt::format("{}n{}", base, i);
 }
 
-// Compiled programs of this process by device and source: a re-run compiles nothing.
+// Compiled programs of this process by device and a hash of the source: a re-run compiles nothing.
+// Bounded: the oldest program is dropped past kMaxPrograms.
 std::shared_ptr<Program> compiled(Device& dev, const UOpProgram& program, const std::string& source, bool& cached) {
-  static std::map<std::pair<std::string, std::string>, std::shared_ptr<Program>> programs;
-  const auto key = std::make_pair(dev.name(), source);
+  constexpr size_t kMaxPrograms = 1024;
+  using Key = std::pair<std::string, size_t>;
+  static std::map<Key, std::shared_ptr<Program>> programs;
+  static std::deque<Key> order;
+  const Key key{dev.name(), std::hash<std::string>{}(source)};
   if (const auto it = programs.find(key); it != programs.end()) {
     cached = true;
     return it->second;
   }
   std::shared_ptr<Program> p = dev.compile(program, source, cached);
   programs.emplace(key, p);
+  order.push_back(key);
+  if (order.size() > kMaxPrograms) {
+    programs.erase(order.front());
+    order.pop_front();
+  }
   return p;
 }
 
@@ -63,7 +82,7 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.device = dev.name();
   rec.kernel = k;
   rec.name = unique_name(k.base_name(), k.ast);
-  rec.program = linearize(k, dev.target(), rec.name);
+  rec.program = codegen(k, dev.target(), rec.name);
   for (const auto& [t, n] : bufs) rec.program.bytes += n * itemsize(t);
   rec.source = render(dev.backend(), rec.program);
   rec.buffers = std::move(bufs);

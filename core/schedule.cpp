@@ -5,13 +5,24 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 
 namespace tr {
 namespace {
+
+struct ViewedNode {
+  const LazyNode* node;
+  ShapeTracker st;
+  bool operator==(const ViewedNode&) const = default;
+};
+struct ViewedNodeHash {
+  size_t operator()(const ViewedNode& v) const { return hash_mix(std::hash<const LazyNode*>{}(v.node), v.st.hash()); }
+};
 
 class Scheduler {
  public:
@@ -33,6 +44,7 @@ class Scheduler {
   std::set<const LazyNode*> visited_;
   std::map<const LazyNode*, std::string> reasons_;  // nodes that get their own buffer, and why
   std::set<const LazyNode*> scheduled_;
+  std::map<std::pair<const LazyNode*, const LazyNode*>, bool> feeds_;  // only_feeds, while no mark is added
 
   void count_consumers(const LazyRef& base) {
     if (base->buffer || !visited_.insert(base.get()).second) return;
@@ -49,18 +61,24 @@ class Scheduler {
     }
   }
 
-  void mark(const LazyRef& n, std::string reason) { reasons_.emplace(n.get(), std::move(reason)); }
+  void mark(const LazyRef& n, std::string reason) {
+    reasons_.emplace(n.get(), std::move(reason));
+    feeds_.clear();  // a new boundary can end a path that only_feeds followed
+  }
 
   // Whether every use of n, followed up through the element-wise nodes that inline it, ends in the
   // kernel that writes `root`: then fusing n there computes it once for all of them.
-  bool only_feeds(const LazyNode* n, const LazyNode* root) const {
-    const auto it = users_.find(n);
-    if (it == users_.end()) return true;
-    for (const LazyNode* u : it->second) {
-      if (u == root) continue;
-      if (u->buffer || reasons_.count(u) || is_reduce(u->op) || !only_feeds(u, root)) return false;
-    }
-    return true;
+  bool only_feeds(const LazyNode* n, const LazyNode* root) {
+    const auto key = std::make_pair(n, root);
+    if (const auto it = feeds_.find(key); it != feeds_.end()) return it->second;
+    bool ok = true;
+    if (const auto it = users_.find(n); it != users_.end())
+      for (const LazyNode* u : it->second)
+        if (u != root && (u->buffer || reasons_.count(u) || is_reduce(u->op) || !only_feeds(u, root))) {
+          ok = false;
+          break;
+        }
+    return feeds_[key] = ok;
   }
 
   void schedule(const LazyRef& n) {
@@ -91,7 +109,8 @@ class Scheduler {
     std::vector<LazyRef> inputs{};
     std::vector<uint64_t> fused{};
     std::optional<Shape> reduce_shape{};  // set once the kernel holds a reduce
-    std::map<std::pair<const LazyNode*, std::string>, AstRef> built{};  // a node read twice the same way is one subtree
+    // a node read twice through the same tracker is one subtree, built once
+    std::unordered_map<ViewedNode, AstRef, ViewedNodeHash> built{};
 
     int input_index(const LazyRef& b) {
       for (size_t i = 0; i < inputs.size(); i++)
@@ -107,9 +126,10 @@ class Scheduler {
 
     // b seen through st: st reads b's contiguous result and has the kernel's current shape.
     AstRef build(const LazyRef& b, const ShapeTracker& st) {
-      const auto key = std::make_pair(b.get(), st.str());
+      ViewedNode key{b.get(), st};
       if (const auto it = built.find(key); it != built.end()) return it->second;
-      return built[key] = make(b, st);
+      AstRef made = make(b, st);
+      return built.emplace(std::move(key), std::move(made)).first->second;
     }
 
     AstRef make(const LazyRef& b, const ShapeTracker& st) {
@@ -168,12 +188,13 @@ class Scheduler {
       return ast_reduce(b->op, b->dtype, std::move(in), std::get<std::vector<int>>(b->arg));
     }
 
-    AstRef reshape_epilogue(const AstRef& ast, const Shape& shape) {
-      if (ast->op == AstOp::Reduce) return ast;
-      AstNode n = *ast;
-      for (AstRef& c : n.srcs) c = reshape_epilogue(c, shape);
-      if (n.st) n.st = n.st->reshape(shape);
-      return std::make_shared<const AstNode>(std::move(n));
+    static AstRef reshape_epilogue(const AstRef& ast, const Shape& shape) {
+      return rebuild(
+          ast,
+          [&](const AstNode&, AstNode& n) {
+            if (n.st) n.st = n.st->reshape(shape);
+          },
+          [](const AstNode& n) { return n.op == AstOp::Reduce; });
     }
   };
 };

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/error.h"
-#include "core/linearize.h"
+#include "core/codegen/codegen.h"
 #include "core/render/render.h"
 
 namespace tr {
@@ -58,7 +58,7 @@ std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
 Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers, int width) {
   const Target target = dev.target();
   auto time = [&](const Kernel& c) {
-    const UOpProgram p = linearize(c, target, "beam_candidate");
+    const UOpProgram p = codegen(c, target, "beam_candidate");
     bool cached = false;
     return time_program(dev, p, render(dev.backend(), p), buffers, cached);
   };

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 
 namespace tr {
 namespace {
@@ -401,6 +402,19 @@ std::optional<int64_t> ShapeTracker::real_stride(size_t i) const {
     }
   }
   return stride;
+}
+
+size_t View::hash() const {
+  size_t h = hash_mix(hash_mix(hash_mix(0, shape), strides), std::hash<int64_t>{}(offset));
+  if (mask)
+    for (const auto& [b, e] : *mask) h = hash_mix(hash_mix(h, std::hash<int64_t>{}(b)), std::hash<int64_t>{}(e));
+  return h;
+}
+
+size_t ShapeTracker::hash() const {
+  size_t h = views_.size();
+  for (const View& v : views_) h = hash_mix(h, v.hash());
+  return h;
 }
 
 std::string ShapeTracker::str() const {

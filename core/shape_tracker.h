@@ -31,6 +31,7 @@ struct View {
   static View contiguous_of(const Shape& shape);
   bool operator==(const View&) const = default;
   std::string str() const;  // "(2,4):(4,1)", with "+3" for an offset and " mask((0,2),(0,4))"
+  size_t hash() const;
 };
 
 class ShapeTracker {
@@ -66,6 +67,7 @@ class ShapeTracker {
   std::optional<int64_t> real_stride(size_t i) const;
 
   std::string str() const;  // one view as View::str(), several joined as "[v0, v1]"
+  size_t hash() const;
 
  private:
   std::vector<View> views_;

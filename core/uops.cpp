@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/hash.h"
 #include "core/value_str.h"
 
 namespace tr {
@@ -25,15 +26,59 @@ std::string_view uop_kind_name(UOpKind k) {
     case UOpKind::Barrier: return "BARRIER";
     case UOpKind::Vectorize: return "VECTORIZE";
     case UOpKind::Gep: return "GEP";
+    case UOpKind::Sink: return "SINK";
   }
   return "?";
+}
+
+std::string uop_name(const UOp& u) {
+  switch (u.kind) {
+    case UOpKind::DefineGlobal: return fmt::format("data{}", u.buffer);
+    case UOpKind::DefineLocal: return fmt::format("temp{}", u.number);
+    case UOpKind::DefineAcc: return fmt::format("acc{}", u.number);
+    case UOpKind::Special:
+      switch (u.launch) {
+        case LaunchKind::Global: return fmt::format("gidx{}", u.number);
+        case LaunchKind::Local: return fmt::format("lidx{}", u.number);
+        case LaunchKind::Core: return "core_id";
+      }
+      break;
+    case UOpKind::Range:
+      switch (u.range) {
+        case RangeKind::Loop: return fmt::format("gidx{}", u.number);
+        case RangeKind::Reduce: return fmt::format("ridx{}", u.number);
+        case RangeKind::Upcast: return fmt::format("upidx{}", u.number);
+        case RangeKind::Unroll: return fmt::format("unidx{}", u.number);
+        case RangeKind::GroupReduce: return fmt::format("gridx{}", u.number);
+      }
+      break;
+    case UOpKind::Const: case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Alu:
+    case UOpKind::Cast: case UOpKind::Assign: case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier:
+    case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Sink: break;
+  }
+  return "";
+}
+
+size_t uop_hash(const UOp& u) {
+  size_t h = hash_mix(static_cast<size_t>(u.kind), static_cast<size_t>(u.dtype));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.vec)), static_cast<size_t>(u.ptr));
+  h = hash_mix(h, u.srcs);
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.alu)), hash_of(u.value));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.buffer)), static_cast<size_t>(u.writes));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.size)), static_cast<size_t>(u.launch));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.axis)), static_cast<size_t>(u.range));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.dim)), static_cast<size_t>(u.lane));
+  return hash_mix(h, static_cast<size_t>(u.number));
 }
 
 std::string uop_dtype_str(const UOp& u) {
   switch (u.kind) {
     case UOpKind::Store: case UOpKind::EndRange: case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier:
+    case UOpKind::Sink:
       return "";
-    default: break;
+    case UOpKind::DefineGlobal: case UOpKind::DefineLocal: case UOpKind::DefineAcc: case UOpKind::Const:
+    case UOpKind::Special: case UOpKind::Range: case UOpKind::Load: case UOpKind::Alu: case UOpKind::Cast:
+    case UOpKind::Assign: case UOpKind::Vectorize: case UOpKind::Gep: break;
   }
   const std::string base(short_name(u.dtype));
   if (u.ptr) return "ptr." + base;
@@ -44,16 +89,19 @@ namespace {
 
 std::string arg_str(const UOp& u) {
   switch (u.kind) {
-    case UOpKind::DefineGlobal: return fmt::format("({}, '{}', {})", u.num, u.name, u.writes ? "True" : "False");
-    case UOpKind::DefineLocal: return fmt::format("('{}', {})", u.name, u.num);
+    case UOpKind::DefineGlobal: return fmt::format("({}, '{}', {})", u.buffer, uop_name(u), u.writes ? "True" : "False");
+    case UOpKind::DefineLocal: return fmt::format("('{}', {})", uop_name(u), u.size);
     case UOpKind::DefineAcc: return const_str(u.value, u.dtype);
     case UOpKind::Const: return const_str(u.value, u.dtype);
-    case UOpKind::Special: return fmt::format("('{}', {})", u.name, u.num);
-    case UOpKind::Range: return fmt::format("'{}'", u.name);
+    case UOpKind::Special: return fmt::format("('{}', {})", uop_name(u), u.size);
+    case UOpKind::Range: return fmt::format("'{}'", uop_name(u));
     case UOpKind::Alu: return std::string(op_name(u.alu));
-    case UOpKind::Gep: return fmt::format("{}", u.num);
-    default: return "None";
+    case UOpKind::Gep: return fmt::format("{}", u.lane);
+    case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Cast: case UOpKind::Assign:
+    case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Sink:
+      return "None";
   }
+  return "None";
 }
 
 }  // namespace

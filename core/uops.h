@@ -10,24 +10,47 @@
 
 namespace tr {
 
+// Kinds that only the lowering passes' graph holds (core/codegen/): none reaches a renderer.
+//   Sink: the graph's root, whose sources are the kernel's stores and buffers.
 enum class UOpKind : uint8_t {
   DefineGlobal, DefineLocal, DefineAcc, Const, Special, Range, EndRange, Load, Store, Alu, Cast,
-  Assign, If, EndIf, Barrier, Vectorize, Gep,
+  Assign, If, EndIf, Barrier, Vectorize, Gep, Sink,
 };
 
+// Which launch id a SPECIAL is: a workgroup's (or, without local ids, a thread's) global id, a thread's
+// id in its workgroup, or the CPU core that runs a THREAD dim.
+enum class LaunchKind : uint8_t { Global, Local, Core };
+
+// What a RANGE walks: an output dim the CPU loops over, a reduce dim, the dims that opts unroll
+// (before the expand pass turns them into copies or vector lanes), or a GROUP's partial results.
+enum class RangeKind : uint8_t { Loop, Reduce, Upcast, Unroll, GroupReduce };
+
+// Typed fields: each is read only by the kinds its comment names.
+// Sources: Range {lo, hi}; Load {buffer, index, [alternative, gate]}; Store {buffer, index, value, [gate]};
+// Assign {accumulator, value, [ranges it closes]}; Barrier {the local stores it waits for}.
 struct UOp {
   UOpKind kind{};
   DType dtype = DType::Int32;
-  int vec = 1;         // vector width of the value (1 for scalars)
-  bool ptr = false;    // DefineGlobal, DefineLocal: a pointer to dtype
+  int vec = 1;                    // vector width of the value (1 for scalars)
+  bool ptr = false;               // DefineGlobal, DefineLocal: a pointer to dtype
   std::vector<int> srcs{};
-  Op alu = Op::Add;    // Alu
-  ConstValue value = int64_t{0};  // Const; DefineAcc: the initial value
-  int64_t num = 0;     // DefineGlobal: buffer index; DefineLocal: element count; Special: size; Gep: lane
-  std::string name{};  // DefineGlobal "data0", DefineLocal "temp0", Special "gidx0", Range "ridx0", DefineAcc "acc0"
-  bool writes = false; // DefineGlobal: the kernel stores into it
-  int axis = 0;        // Special: the launch axis (0 = x, 1 = y, 2 = z)
+  Op alu = Op::Add;               // Alu
+  ConstValue value = int64_t{0};  // Const: its value; DefineAcc: the value it starts from
+  int buffer = -1;                // DefineGlobal: the kernel argument's position
+  bool writes = false;            // DefineGlobal: the kernel stores into it
+  int64_t size = 0;               // DefineLocal: its elements; Special: how many ids there are
+  LaunchKind launch{};            // Special
+  int axis = 0;                   // Special: the launch axis (0 = x, 1 = y, 2 = z)
+  RangeKind range{};              // Range
+  int dim = -1;                   // Range: the kernel dim it walks; loops nest in the order of their dims
+  int lane = 0;                   // Gep
+  int number = 0;                 // DefineLocal, DefineAcc, Special, Range: its number among its kind, for its name
+  bool operator==(const UOp&) const = default;
 };
+
+// "data0", "temp0", "acc1", "gidx0", "lidx1", "core_id", "ridx0", "upidx0", "unidx0", "gridx0"
+std::string uop_name(const UOp& u);
+size_t uop_hash(const UOp& u);  // structural: the fields above, sources by their index
 
 std::string_view uop_kind_name(UOpKind k);  // "DEFINE_GLOBAL", ...
 std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
@@ -63,7 +86,7 @@ struct UOpProgram {
   std::vector<UOp> uops;
   std::vector<PassSnapshot> passes;  // after each lowering pass, in order; the last one's UOps are `uops`
   LaunchDims dims;
-  int64_t flops = 0;  // estimated from the ALU UOps and the trip counts around them
+  int64_t flops = 0;  // estimated from the value ALUs and the trip counts around them
   int64_t bytes = 0;  // estimated bytes moved: every global buffer once
   std::vector<DType> globals;  // dtype of each buffer, by DEFINE_GLOBAL index
 };

@@ -90,8 +90,8 @@ UOpProgram copy_kernel() {
   UOpProgram p;
   p.name = "copy1";
   p.globals = {DType::Float32, DType::Float32};
-  p.uops = {{.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .num = 0, .name = "data0", .writes = true},
-            {.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .num = 1, .name = "data1"},
+  p.uops = {{.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .buffer = 0, .writes = true},
+            {.kind = UOpKind::DefineGlobal, .dtype = DType::Float32, .ptr = true, .buffer = 1},
             {.kind = UOpKind::Const, .dtype = DType::Int32, .value = int64_t{0}},
             {.kind = UOpKind::Load, .dtype = DType::Float32, .srcs = {1, 2}},
             {.kind = UOpKind::Store, .srcs = {0, 2, 3}}};

@@ -13,7 +13,7 @@
 
 #include "core/device.h"
 #include "core/kernel.h"
-#include "core/linearize.h"
+#include "core/codegen/codegen.h"
 #include "core/render/render.h"
 #include "core/schedule.h"
 #include "devices/metal_shim.h"
@@ -344,8 +344,8 @@ std::vector<UOpProgram> lowered(const Tensor& x, const Target& target) {
   const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
   for (const ScheduleItem* item : kernels(items)) {
     const Kernel k = Kernel::from_ast(item->ast);
-    out.push_back(linearize(k, target, k.base_name()));
-    out.push_back(linearize(default_opts(k, target), target, k.base_name()));
+    out.push_back(codegen(k, target, k.base_name()));
+    out.push_back(codegen(default_opts(k, target), target, k.base_name()));
   }
   return out;
 }

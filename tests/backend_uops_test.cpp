@@ -30,15 +30,17 @@ class Builder {
   int global(DType t, bool writes) {
     const int idx = static_cast<int>(p_.globals.size());
     p_.globals.push_back(t);
-    return add({.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .num = idx, .name = fmt::format("data{}", idx), .writes = writes});
+    return add({.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .buffer = idx, .writes = writes});
   }
   int cnst(ConstValue v, DType t = DType::Int32) { return add({.kind = UOpKind::Const, .dtype = t, .value = cast_const(v, t)}); }
-  int special(const std::string& name, int64_t size, int axis) {
-    (name.starts_with("lidx") ? p_.dims.local : p_.dims.global)[axis] = size;
-    return add({.kind = UOpKind::Special, .dtype = DType::Int32, .num = size, .name = name, .axis = axis});
+  // The `number`th id of its kind on launch axis `axis`: gidx0, lidx0, ...
+  int special(LaunchKind kind, int number, int64_t size, int axis) {
+    (kind == LaunchKind::Local ? p_.dims.local : p_.dims.global)[axis] = size;
+    return add({.kind = UOpKind::Special, .dtype = DType::Int32, .size = size, .launch = kind, .axis = axis, .number = number});
   }
-  int range(int64_t n, const std::string& name) {
-    return add({.kind = UOpKind::Range, .dtype = DType::Int32, .srcs = {cnst(int64_t{0}), cnst(n)}, .name = name});
+  int range(int64_t n) {
+    return add({.kind = UOpKind::Range, .dtype = DType::Int32, .srcs = {cnst(int64_t{0}), cnst(n)}, .range = RangeKind::Reduce,
+                .number = ranges_++});
   }
   void end(int range) { add({.kind = UOpKind::EndRange, .srcs = {range}}); }
   int alu(Op op, DType t, std::vector<int> srcs, int vec = 1) {
@@ -51,6 +53,7 @@ class Builder {
 
  private:
   UOpProgram p_;
+  int ranges_ = 0;
 };
 
 constexpr DType F32 = DType::Float32, I32 = DType::Int32;
@@ -60,14 +63,14 @@ constexpr DType F32 = DType::Float32, I32 = DType::Int32;
 UOpProgram local_sum() {
   Builder b("local_sum");
   const int out = b.global(F32, true), in = b.global(F32, false);
-  const int g = b.special("gidx0", 3, 0), l = b.special("lidx0", 4, 0);
-  const int tmp = b.add({.kind = UOpKind::DefineLocal, .dtype = F32, .ptr = true, .num = 4, .name = "temp0"});
+  const int g = b.special(LaunchKind::Global, 0, 3, 0), l = b.special(LaunchKind::Local, 0, 4, 0);
+  const int tmp = b.add({.kind = UOpKind::DefineLocal, .dtype = F32, .ptr = true, .size = 4});
   const int v = b.load(F32, in, b.alu(Op::Add, I32, {b.alu(Op::Mul, I32, {g, b.cnst(int64_t{4})}), l}));
   b.store(tmp, l, v);
   b.add({.kind = UOpKind::Barrier});
   const int first = b.add({.kind = UOpKind::If, .srcs = {b.alu(Op::CmpLt, DType::Bool, {l, b.cnst(int64_t{1})})}});
-  const int acc = b.add({.kind = UOpKind::DefineAcc, .dtype = F32, .value = 0.0, .name = "acc0"});
-  const int r = b.range(4, "ridx0");
+  const int acc = b.add({.kind = UOpKind::DefineAcc, .dtype = F32, .value = 0.0});
+  const int r = b.range(4);
   b.add({.kind = UOpKind::Assign, .dtype = F32, .srcs = {acc, b.alu(Op::Add, F32, {acc, b.load(F32, tmp, r)})}});
   b.end(r);
   b.store(out, g, acc);
@@ -79,7 +82,7 @@ UOpProgram local_sum() {
 UOpProgram global_ids() {
   Builder b("global_ids");
   const int out = b.global(F32, true), in = b.global(F32, false);
-  const int x = b.special("gidx0", 5, 0), y = b.special("gidx1", 3, 1);
+  const int x = b.special(LaunchKind::Global, 0, 5, 0), y = b.special(LaunchKind::Global, 1, 3, 1);
   const int idx = b.alu(Op::Add, I32, {b.alu(Op::Mul, I32, {y, b.cnst(int64_t{5})}), x});
   const int v = b.alu(Op::Mul, F32, {b.load(F32, in, idx), b.cnst(2.0, F32)});
   b.store(out, idx, b.alu(Op::Add, F32, {v, b.cast(F32, x)}));
@@ -95,15 +98,15 @@ UOpProgram vectors(DType t) {
   std::vector<int> c;
   for (int k = 1; k <= 4; k++) c.push_back(b.cnst(static_cast<int64_t>(k), t));
   const int four = b.add({.kind = UOpKind::Vectorize, .dtype = t, .vec = 4, .srcs = c});
-  const int acc = b.add({.kind = UOpKind::DefineAcc, .dtype = t, .vec = 4, .value = int64_t{0}, .name = "acc0"});
-  const int r = b.range(3, "ridx0");
+  const int acc = b.add({.kind = UOpKind::DefineAcc, .dtype = t, .vec = 4, .value = int64_t{0}});
+  const int r = b.range(3);
   const int idx = b.alu(Op::Mul, I32, {r, b.cnst(int64_t{4})});
   const int v = b.load(t, in, idx, 4);
   const int w = b.alu(Op::Add, t, {b.alu(Op::Mul, t, {v, v}, 4), four}, 4);
   b.store(out, idx, w);
   b.add({.kind = UOpKind::Assign, .dtype = t, .vec = 4, .srcs = {acc, b.alu(Op::Add, t, {acc, v}, 4)}});
-  const int g0 = b.add({.kind = UOpKind::Gep, .dtype = t, .srcs = {w}, .num = 0});
-  const int g3 = b.add({.kind = UOpKind::Gep, .dtype = t, .srcs = {w}, .num = 3});
+  const int g0 = b.add({.kind = UOpKind::Gep, .dtype = t, .srcs = {w}, .lane = 0});
+  const int g3 = b.add({.kind = UOpKind::Gep, .dtype = t, .srcs = {w}, .lane = 3});
   b.store(lanes, r, b.alu(Op::Add, t, {g0, g3}));
   b.end(r);
   b.store(sums, b.cnst(int64_t{0}), acc);
@@ -114,7 +117,7 @@ UOpProgram vectors(DType t) {
 UOpProgram shifted_load() {
   Builder b("shifted_load");
   const int out = b.global(F32, true), in = b.global(F32, false);
-  const int r = b.range(3, "ridx0");
+  const int r = b.range(3);
   const int at = b.alu(Op::Mul, I32, {r, b.cnst(int64_t{4})});
   b.store(out, at, b.load(F32, in, b.alu(Op::Add, I32, {at, b.cnst(int64_t{1})}), 4));
   b.end(r);
@@ -126,7 +129,7 @@ UOpProgram shifted_load() {
 UOpProgram gates() {
   Builder b("gates");
   const int out = b.global(I32, true), skipped = b.global(I32, true), in = b.global(I32, false);
-  const int r = b.range(6, "ridx0");
+  const int r = b.range(6);
   const int inside = b.alu(Op::CmpLt, DType::Bool, {r, b.cnst(int64_t{4})});
   const int v = b.add({.kind = UOpKind::Load, .dtype = I32, .srcs = {in, r, b.cnst(int64_t{-1}), inside}});
   b.store(out, r, v);
@@ -172,7 +175,7 @@ UOpProgram alus(bool f64 = true) {
 UOpProgram double_to_half() {
   Builder b("double_to_half");
   const int out = b.global(DType::Float16, true), in = b.global(DType::Float64, false);
-  const int r = b.range(5, "ridx0");
+  const int r = b.range(5);
   b.store(out, r, b.cast(DType::Float16, b.load(DType::Float64, in, r)));
   b.end(r);
   return b.program();

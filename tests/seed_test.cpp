@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/context.h"
-#include "core/linearize.h"
+#include "core/codegen/codegen.h"
 #include "core/realize.h"
 #include "core/render/render.h"
 #include "core/schedule.h"
@@ -58,6 +58,95 @@ TEST_F(Seed, DotProductIsOneKernelR2) {
   // two multiplies and two adds over two elements; 3 buffers of 2, 2 and 1 int
   EXPECT_EQ(k.program.flops, 4);
   EXPECT_EQ(k.program.bytes, 20);
+}
+
+std::string passes_of(const UOpProgram& p) {
+  std::string out;
+  for (const PassSnapshot& s : p.passes) out += "== " + s.pass + "\n" + print_uops(s.uops);
+  return out;
+}
+
+// Under NOOPT no pass changes the dot product: every listing is the final one.
+TEST_F(Seed, NooptPassesChangeNothing) {
+  ints({1, 2}).mul(ints({3, 4})).sum().item();
+  const UOpProgram& p = last_realization().runs.back().kernel.program;
+  ASSERT_EQ(p.passes.size(), 4u);
+  for (const PassSnapshot& s : p.passes) EXPECT_EQ(print_uops(s.uops), print_uops(p.uops)) << s.pass;
+}
+
+// Each lowering pass of the dot product with the default opts (the reduce of 2 unrolled whole), as
+// DEBUG 6 and `:uops K all` show it: the loops pass walks the unrolled dim as a RANGE, expand makes
+// one copy of the body per value and chains them into the accumulator.
+TEST_F(Seed, EveryPassOfTheDotProduct) {
+  settings().noopt = false;
+  ints({1, 2}).mul(ints({3, 4})).sum().item();
+  EXPECT_EQ(passes_of(last_realization().runs.back().kernel.program),
+            "== loops\n"
+            "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
+            "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"
+            "   2 DEFINE_GLOBAL  : ptr.int        []          (2, 'data2', False)\n"
+            "   3 DEFINE_ACC     : int            []          0\n"
+            "   4 CONST          : int            []          0\n"
+            "   5 CONST          : int            []          2\n"
+            "   6 RANGE          : int            [4, 5]      'unidx0'\n"
+            "   7 LOAD           : int            [1, 6]      None\n"
+            "   8 LOAD           : int            [2, 6]      None\n"
+            "   9 ALU            : int            [7, 8]      MUL\n"
+            "  10 ALU            : int            [3, 9]      ADD\n"
+            "  11 ASSIGN         : int            [3, 10]     None\n"
+            "  12 ENDRANGE       :                [6]         None\n"
+            "  13 STORE          :                [0, 4, 3]   None\n"
+            "== expand\n"
+            "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
+            "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"
+            "   2 DEFINE_GLOBAL  : ptr.int        []          (2, 'data2', False)\n"
+            "   3 CONST          : int            []          0\n"
+            "   4 LOAD           : int            [1, 3]      None\n"
+            "   5 LOAD           : int            [2, 3]      None\n"
+            "   6 ALU            : int            [4, 5]      MUL\n"
+            "   7 CONST          : int            []          1\n"
+            "   8 LOAD           : int            [1, 7]      None\n"
+            "   9 LOAD           : int            [2, 7]      None\n"
+            "  10 ALU            : int            [8, 9]      MUL\n"
+            "  11 DEFINE_ACC     : int            []          0\n"
+            "  12 ALU            : int            [11, 6]     ADD\n"
+            "  13 ALU            : int            [12, 10]    ADD\n"
+            "  14 ASSIGN         : int            [11, 13]    None\n"
+            "  15 STORE          :                [0, 3, 11]  None\n"
+            "== group\n"
+            "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
+            "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"
+            "   2 DEFINE_GLOBAL  : ptr.int        []          (2, 'data2', False)\n"
+            "   3 CONST          : int            []          0\n"
+            "   4 LOAD           : int            [1, 3]      None\n"
+            "   5 LOAD           : int            [2, 3]      None\n"
+            "   6 ALU            : int            [4, 5]      MUL\n"
+            "   7 CONST          : int            []          1\n"
+            "   8 LOAD           : int            [1, 7]      None\n"
+            "   9 LOAD           : int            [2, 7]      None\n"
+            "  10 ALU            : int            [8, 9]      MUL\n"
+            "  11 DEFINE_ACC     : int            []          0\n"
+            "  12 ALU            : int            [11, 6]     ADD\n"
+            "  13 ALU            : int            [12, 10]    ADD\n"
+            "  14 ASSIGN         : int            [11, 13]    None\n"
+            "  15 STORE          :                [0, 3, 11]  None\n"
+            "== simplify\n"
+            "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
+            "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"
+            "   2 DEFINE_GLOBAL  : ptr.int        []          (2, 'data2', False)\n"
+            "   3 CONST          : int            []          0\n"
+            "   4 LOAD           : int            [1, 3]      None\n"
+            "   5 LOAD           : int            [2, 3]      None\n"
+            "   6 ALU            : int            [4, 5]      MUL\n"
+            "   7 CONST          : int            []          1\n"
+            "   8 LOAD           : int            [1, 7]      None\n"
+            "   9 LOAD           : int            [2, 7]      None\n"
+            "  10 ALU            : int            [8, 9]      MUL\n"
+            "  11 DEFINE_ACC     : int            []          0\n"
+            "  12 ALU            : int            [11, 6]     ADD\n"
+            "  13 ALU            : int            [12, 10]    ADD\n"
+            "  14 ASSIGN         : int            [11, 13]    None\n"
+            "  15 STORE          :                [0, 3, 11]  None\n");
 }
 
 TEST_F(Seed, DefaultOptsKeepTheValue) {

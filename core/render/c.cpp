@@ -46,7 +46,7 @@ std::string render_c(const UOpProgram& p) {
       .launch_params = [](const UOpProgram& prog) {
         std::vector<std::string> params{"int core_id"};
         for (const UOp& u : prog.uops)
-          if (u.kind == UOpKind::Special && u.name != "core_id") params.push_back("int " + u.name);
+          if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core) params.push_back("int " + uop_name(u));
         return params;
       },
       .special = nullptr,

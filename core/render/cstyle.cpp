@@ -147,27 +147,27 @@ class Renderer {
     const UOp& u = u_[i];
     switch (u.kind) {
       case UOpKind::DefineGlobal:
-        r_[i] = u.name;
+        r_[i] = uop_name(u);
         params_.push_back(fmt::format("{}{}{}* {}{}{}", lang_.global_space, u.writes ? "" : "const ", storage(u.dtype),
-                                      lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", u.name,
-                                      fmt::format(fmt::runtime(lang_.buffer_attr), u.num)));
+                                      lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", uop_name(u),
+                                      fmt::format(fmt::runtime(lang_.buffer_attr), u.buffer)));
         return;
       case UOpKind::DefineLocal:
-        r_[i] = u.name;
-        line(fmt::format("{}{} {}[{}];", lang_.local_decl, storage(u.dtype), u.name, u.num));
+        r_[i] = uop_name(u);
+        line(fmt::format("{}{} {}[{}];", lang_.local_decl, storage(u.dtype), uop_name(u), u.size));
         return;
       case UOpKind::Special:
-        r_[i] = u.name;
-        if (lang_.special) line(fmt::format("int {} = {}; /* {} */", u.name, lang_.special(u, local_ids), u.num));
+        r_[i] = uop_name(u);
+        if (lang_.special) line(fmt::format("int {} = {}; /* {} */", uop_name(u), lang_.special(u, local_ids), u.size));
         return;
       case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
       case UOpKind::DefineAcc:
-        r_[i] = u.name;
-        line(fmt::format("{} {} = {};", vtype(u), u.name, literal(u.value, u.dtype, u.vec)));
+        r_[i] = uop_name(u);
+        line(fmt::format("{} {} = {};", vtype(u), uop_name(u), literal(u.value, u.dtype, u.vec)));
         return;
       case UOpKind::Range:
-        r_[i] = u.name;
-        line(fmt::format("for (int {} = {}; {} < {}; {}++) {{", u.name, r_[u.srcs[0]], u.name, r_[u.srcs[1]], u.name));
+        r_[i] = uop_name(u);
+        line(fmt::format("for (int {0} = {1}; {0} < {2}; {0}++) {{", uop_name(u), r_[u.srcs[0]], r_[u.srcs[1]]));
         depth_++;
         return;
       case UOpKind::If:
@@ -186,9 +186,14 @@ class Renderer {
       case UOpKind::Store: return store(u);
       case UOpKind::Assign: line(fmt::format("{} = {};", r_[u.srcs[0]], r_[u.srcs[1]])); return;
       case UOpKind::Alu:
-      case UOpKind::Cast:
-      case UOpKind::Vectorize:
-      case UOpKind::Gep: return value(i, expression(u));
+      case UOpKind::Cast: return value(i, expression(u));
+      case UOpKind::Vectorize: {
+        std::vector<std::string> lanes;
+        for (int s : u.srcs) lanes.push_back(r_[s]);
+        return value(i, lang_.vector_make(vtype(u), lanes));
+      }
+      case UOpKind::Gep: return value(i, lang_.gep(r_[u.srcs[0]], u.lane));
+      case UOpKind::Sink: fail("type", "{} renders a linear UOp list; a SINK is the lowering graph's root", lang_.name);
     }
   }
 
@@ -203,16 +208,8 @@ class Renderer {
     line(fmt::format("{} {} = {};", vtype(u), r_[i], expr));
   }
 
+  // An ALU or CAST: whole, or lane by lane where the language cannot apply it to whole vectors.
   std::string expression(const UOp& u) {
-    switch (u.kind) {
-      case UOpKind::Vectorize: {
-        std::vector<std::string> lanes;
-        for (int s : u.srcs) lanes.push_back(r_[s]);
-        return lang_.vector_make(vtype(u), lanes);
-      }
-      case UOpKind::Gep: return lang_.gep(r_[u.srcs[0]], static_cast<int>(u.num));
-      default: break;
-    }
     if (!per_lane(u)) return scalar_op(u, [&](int s) { return r_[s]; });
     std::vector<std::string> lanes;
     for (int l = 0; l < u.vec; l++) lanes.push_back(scalar_op(u, [&](int s) { return lane(s, l); }));

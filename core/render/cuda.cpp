@@ -85,7 +85,7 @@ std::string render_cuda(const UOpProgram& p) {
       .special = [](const UOp& u, bool local_ids) {
         const char a = xyzw(u.axis);
         if (is_local_id(u)) return fmt::format("threadIdx.{}", a);
-        if (local_ids && u.name.starts_with("gidx")) return fmt::format("blockIdx.{}", a);
+        if (local_ids && u.launch == LaunchKind::Global) return fmt::format("blockIdx.{}", a);
         return fmt::format("(blockIdx.{0}*blockDim.{0}+threadIdx.{0})", a);
       },
       .math = [](const std::string& fn, DType t, const std::string& x) {

@@ -71,11 +71,11 @@ class LlvmRenderer {
     std::vector<std::string> params;
     for (size_t i = 0; i < u_.size(); i++) {
       const UOp& u = u_[i];
-      if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), u.name));
+      if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), uop_name(u)));
     }
     params.push_back("i32 %core_id");
     for (const UOp& u : u_)
-      if (u.kind == UOpKind::Special && u.name != "core_id") params.push_back("i32 %" + u.name);
+      if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core) params.push_back("i32 %" + uop_name(u));
     for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
     std::string out = fmt::format("define void @{}({}) nounwind {{\nentry:\n", p_.name, fmt::join(params, ", "));
     for (const std::string& l : entry_) out += "  " + l + "\n";
@@ -148,14 +148,14 @@ class LlvmRenderer {
     const UOp& u = u_[i];
     switch (u.kind) {
       case UOpKind::DefineGlobal:
-      case UOpKind::Special: r_[i] = "%" + u.name; return;
+      case UOpKind::Special: r_[i] = "%" + uop_name(u); return;
       case UOpKind::DefineLocal:
-        r_[i] = "%" + u.name;
-        entry_.push_back(fmt::format("{} = alloca [{} x {}], align 64", r_[i], u.num, mem_type(u.dtype)));
+        r_[i] = "%" + uop_name(u);
+        entry_.push_back(fmt::format("{} = alloca [{} x {}], align 64", r_[i], u.size, mem_type(u.dtype)));
         return;
       case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
       case UOpKind::DefineAcc:
-        r_[i] = "%" + u.name;
+        r_[i] = "%" + uop_name(u);
         entry_.push_back(fmt::format("{} = alloca {}", r_[i], rtype(i)));
         inst(fmt::format("store {} {}, {} {}", rtype(i), literal(u.value, u.dtype, u.vec), ptr(rtype(i)), r_[i]));
         return;
@@ -194,9 +194,10 @@ class LlvmRenderer {
       case UOpKind::Gep: {
         const std::string v = val(u.srcs[0]);
         r_[i] = fresh();
-        inst(fmt::format("{} = extractelement {} {}, i32 {}", r_[i], rtype(u.srcs[0]), v, u.num));
+        inst(fmt::format("{} = extractelement {} {}, i32 {}", r_[i], rtype(u.srcs[0]), v, u.lane));
         return;
       }
+      case UOpKind::Sink: fail("type", "LLVM IR renders a linear UOp list; a SINK is the lowering graph's root");
     }
   }
 
@@ -204,7 +205,7 @@ class LlvmRenderer {
   void range(int i) {
     const UOp& u = u_[i];
     const std::string lo = val(u.srcs[0]), hi = val(u.srcs[1]);
-    const std::string loop = u.name + "_loop", exit = u.name + "_exit";
+    const std::string loop = uop_name(u) + "_loop", exit = uop_name(u) + "_exit";
     const UOp &a = u_[u.srcs[0]], &b = u_[u.srcs[1]];
     if (a.kind == UOpKind::Const && b.kind == UOpKind::Const && as_int(a.value) < as_int(b.value)) {
       inst(fmt::format("br label %{}", loop));
@@ -215,19 +216,19 @@ class LlvmRenderer {
     }
     const std::string from = block_;
     label(loop);
-    r_[i] = "%" + u.name;
+    r_[i] = "%" + uop_name(u);
     phis_[i] = body_.size();
-    inst(fmt::format("{} = phi i32 [ {}, %{} ], [ %{}.next, %", r_[i], lo, from, u.name));
+    inst(fmt::format("{} = phi i32 [ {}, %{} ], [ %{}.next, %", r_[i], lo, from, uop_name(u)));
   }
 
   void end_range(int i) {
     const UOp& u = u_[i];
     const std::string hi = val(u.srcs[1]);
     body_[phis_.at(i)] += block_ + " ]";
-    inst(fmt::format("%{0}.next = add i32 %{0}, 1", u.name));
-    inst(fmt::format("%{0}.more = icmp slt i32 %{0}.next, {1}", u.name, hi));
-    inst(fmt::format("br i1 %{0}.more, label %{0}_loop, label %{0}_exit", u.name));
-    label(u.name + "_exit");
+    inst(fmt::format("%{0}.next = add i32 %{0}, 1", uop_name(u)));
+    inst(fmt::format("%{0}.more = icmp slt i32 %{0}.next, {1}", uop_name(u), hi));
+    inst(fmt::format("br i1 %{0}.more, label %{0}_loop, label %{0}_exit", uop_name(u)));
+    label(uop_name(u) + "_exit");
   }
 
   // The address of element idx of a buffer (or of workgroup memory, an array), as a pointer to
@@ -236,7 +237,7 @@ class LlvmRenderer {
     const UOp& b = u_[buf];
     const std::string elem = mem_type(b.dtype), p = fresh();
     if (b.kind == UOpKind::DefineLocal) {
-      const std::string array = fmt::format("[{} x {}]", b.num, elem);
+      const std::string array = fmt::format("[{} x {}]", b.size, elem);
       inst(fmt::format("{} = getelementptr inbounds {}, {} {}, i32 0, i32 {}", p, array, ptr(array), r_[buf], idx));
     } else {
       inst(fmt::format("{} = getelementptr inbounds {}, {} {}, i32 {}", p, elem, ptr(elem), r_[buf], idx));

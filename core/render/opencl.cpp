@@ -52,7 +52,7 @@ CStyleLanguage opencl(bool native_half) {
       .type = [native_half](DType t) { return t == DType::Float16 && !native_half ? "float" : opencl_type(t); },
       .special = [](const UOp& u, bool local_ids) {
         const char* fn = is_local_id(u)                               ? "get_local_id"
-                         : local_ids && u.name.starts_with("gidx") ? "get_group_id"
+                         : local_ids && u.launch == LaunchKind::Global ? "get_group_id"
                                                                       : "get_global_id";
         return fmt::format("{}({})", fn, u.axis);
       },

@@ -46,7 +46,7 @@ std::string render(std::string_view backend, const UOpProgram& program) {
   fail("value", "unknown backend '{}' (backends: {})", backend, fmt::join(backends(), ", "));
 }
 
-bool is_local_id(const UOp& u) { return u.kind == UOpKind::Special && u.name.starts_with("lidx"); }
+bool is_local_id(const UOp& u) { return u.kind == UOpKind::Special && u.launch == LaunchKind::Local; }
 
 bool has_local_ids(const std::vector<UOp>& uops) { return std::any_of(uops.begin(), uops.end(), is_local_id); }
 

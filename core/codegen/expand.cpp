@@ -1,0 +1,260 @@
+// The second pass: every dim that an opt unrolled is expanded. An UPCAST's RANGE becomes one copy of
+// the graph per value (each with its own accumulator and store), an UNROLL's becomes a chain of
+// combines inside its reduce, and the innermost upcast, where the target has vectors and the lanes
+// sit side by side in memory, becomes the lanes of vector values: a load or store whose lanes' indices
+// are one contiguous run (compared as simplified nodes) moves the vector whole.
+#include <map>
+
+#include "core/codegen/lowering.h"
+#include "core/codegen/rules.h"
+
+namespace tr {
+namespace {
+
+class Expander {
+ public:
+  Expander(const UGraph& g, const Lowering& low) : g_(g), low_(low), order_(toposort(g)) {
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Range && (g_[n].range == RangeKind::Upcast || g_[n].range == RangeKind::Unroll))
+        slot_[n] = static_cast<int>(ranges_.size()), ranges_.push_back(n);
+    bind_.assign(ranges_.size(), -1);
+    deps_.assign(g_.size(), 0);
+    has_value_.assign(g_.size(), false);
+    for (int n : order_) {
+      const UOp& u = g_[n];
+      if (const auto it = slot_.find(n); it != slot_.end()) deps_[n] = uint64_t{1} << it->second;
+      for (int s : u.srcs) {
+        deps_[n] |= deps_[s];
+        has_value_[n] = has_value_[n] || has_value_[s];
+      }
+      has_value_[n] = has_value_[n] || u.kind == UOpKind::Load || u.kind == UOpKind::Assign;
+      if (u.kind == UOpKind::Assign)  // the unrolled ranges it closes are expanded inside it
+        for (size_t i = 2; i < u.srcs.size(); i++) deps_[n] &= ~deps_[u.srcs[i]];
+    }
+    choose_vector_range();
+  }
+
+  UGraph run() {
+    std::vector<int> stores;
+    for (int store : g_[g_.sink].srcs)
+      for_each_combo(deps_[store] & ~vbit() & upcast_bits(), [&] { this->store(store, stores); });
+    out_.sink = out_.add(UOp{.kind = UOpKind::Sink, .srcs = std::move(stores)});
+    return std::move(out_);
+  }
+
+ private:
+  const UGraph& g_;
+  const Lowering& low_;
+  const std::vector<int> order_;
+  UGraph out_;
+  std::vector<int> ranges_;             // the expanded RANGEs
+  std::map<int, int> slot_;             // RANGE -> its position in ranges_ and bind_
+  std::vector<int64_t> bind_;           // the value each expanded range has now; -1 when unbound
+  std::vector<uint64_t> deps_;          // per node, the expanded ranges its value depends on
+  std::vector<bool> has_value_;         // per node, whether a load or reduce is under it (not just index math)
+  int vslot_ = -1;                      // the upcast whose lanes are vector lanes
+  int width_ = 1;
+  int accs_ = 0;
+  std::map<std::pair<int, std::vector<int64_t>>, int> scalars_, vectors_;
+  std::map<int, int> simplified_;
+
+  uint64_t vbit() const { return vslot_ < 0 ? 0 : uint64_t{1} << vslot_; }
+  uint64_t upcast_bits() const {
+    uint64_t bits = 0;
+    for (size_t i = 0; i < ranges_.size(); i++)
+      if (g_[ranges_[i]].range == RangeKind::Upcast) bits |= uint64_t{1} << i;
+    return bits;
+  }
+  int64_t range_size(int r) const { return as_int(*g_.const_of(g_[r].srcs[1])); }
+
+  // The innermost upcast becomes vector lanes when it is the stride-1 piece of the last output axis
+  // (so the store is one vector store) and every value in the kernel has a type vectors can hold.
+  void choose_vector_range() {
+    const Kernel& k = low_.k;
+    const bool ok = low_.target.vector_width >= 2 && vector_values(k) &&
+                    std::none_of(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Group; });
+    int best = -1;
+    for (size_t i = 0; i < ranges_.size(); i++)
+      if (g_[ranges_[i]].range == RangeKind::Upcast && (best < 0 || g_[ranges_[i]].dim > g_[ranges_[best]].dim)) best = static_cast<int>(i);
+    if (!ok || best < 0) return;
+    const Dim& dim = k.dims[g_[ranges_[best]].dim];
+    const bool pow2 = (dim.size & (dim.size - 1)) == 0;
+    if (dim.axis == k.first_reduce - 1 && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width) {
+      vslot_ = best;
+      width_ = static_cast<int>(dim.size);
+    }
+  }
+
+  // Calls f once for every combination of values of the ranges in `bits`, the last range fastest.
+  void for_each_combo(uint64_t bits, const std::function<void()>& f) {
+    std::vector<int> slots;
+    for (size_t i = 0; i < ranges_.size(); i++)
+      if (bits >> i & 1) slots.push_back(static_cast<int>(i));
+    const std::function<void(size_t)> go = [&](size_t at) {
+      if (at == slots.size()) return f();
+      for (int64_t v = 0; v < range_size(ranges_[slots[at]]); v++) {
+        bind_[slots[at]] = v;
+        go(at + 1);
+      }
+      bind_[slots[at]] = -1;
+    };
+    go(0);
+  }
+
+  std::vector<int64_t> binding(int n) const {
+    std::vector<int64_t> b;
+    for (size_t i = 0; i < ranges_.size(); i++)
+      if (deps_[n] >> i & 1) b.push_back(bind_[i]);
+    return b;
+  }
+
+  // n with every range it depends on bound to a value.
+  int scalar(int n) {
+    const auto key = std::make_pair(n, binding(n));
+    if (const auto it = scalars_.find(key); it != scalars_.end()) return it->second;
+    return scalars_[key] = make_scalar(n);
+  }
+
+  int make_scalar(int n) {
+    const UOp& u = g_[n];
+    if (const auto it = slot_.find(n); it != slot_.end()) return out_.cnst(bind_[it->second], u.dtype);
+    if (u.kind == UOpKind::Assign) return reduce(n, false);
+    UOp moved = u;
+    for (int& s : moved.srcs) s = scalar(s);
+    return out_.add(std::move(moved));
+  }
+
+  // n as a vector over the vector range's lanes (a scalar where n does not depend on it).
+  int vector(int n) {
+    if (!(deps_[n] & vbit())) return scalar(n);
+    const auto key = std::make_pair(n, binding(n));
+    if (const auto it = vectors_.find(key); it != vectors_.end()) return it->second;
+    return vectors_[key] = make_vector(n);
+  }
+
+  int make_vector(int n) {
+    const UOp& u = g_[n];
+    if (u.kind == UOpKind::Load) return load(n);
+    if (u.kind == UOpKind::Assign) return reduce(n, true);
+    if ((u.kind != UOpKind::Alu && u.kind != UOpKind::Cast) || !has_value_[n]) return per_lane(n);
+    std::vector<int> srcs;
+    for (int s : u.srcs) srcs.push_back(vector(s));
+    return alu(u, srcs);
+  }
+
+  int per_lane(int n) {
+    std::vector<int> lanes;
+    for (int l = 0; l < width_; l++) lanes.push_back(lane(n, l));
+    return out_.vectorize(std::move(lanes));
+  }
+  int lane(int n, int l) {
+    bind_[vslot_] = l;
+    const int x = scalar(n);
+    bind_[vslot_] = -1;
+    return x;
+  }
+  int simplified_lane(int n, int l) { return simplify_node(out_, lane(n, l), simplified_); }
+
+  // An ALU or CAST over vector sources: one vector op where the target applies it to whole vectors.
+  int alu(const UOp& u, const std::vector<int>& srcs) {
+    const bool whole = u.kind == UOpKind::Alu && low_.target.vector_alu &&
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg);
+    if (whole) {
+      std::vector<int> vs;
+      for (int s : srcs) vs.push_back(out_.broadcast(s, width_));
+      return out_.alu(u.alu, u.dtype, std::move(vs), width_);
+    }
+    std::vector<int> lanes;
+    for (int l = 0; l < width_; l++) {
+      UOp one = u;
+      for (size_t i = 0; i < srcs.size(); i++) one.srcs[i] = out_[srcs[i]].vec > 1 ? out_.gep(srcs[i], l) : srcs[i];
+      lanes.push_back(out_.add(std::move(one)));
+    }
+    return out_.vectorize(std::move(lanes));
+  }
+
+  // Whether the lanes are one contiguous run from the first lane's address, with one gate.
+  struct Lanes {
+    std::vector<int> index, gate;
+    bool contiguous = true, same = true;
+  };
+  Lanes lanes_of(const UOp& access, size_t index_src, std::optional<size_t> gate_src) {
+    Lanes out;
+    for (int l = 0; l < width_; l++) {
+      out.index.push_back(simplified_lane(access.srcs[index_src], l));
+      out.gate.push_back(gate_src ? simplified_lane(access.srcs[*gate_src], l) : -1);
+      const bool same_gate = out.gate[l] == out.gate[0];
+      const auto [base, offset] = split_offset(out_, out.index[l]);
+      const auto [base0, offset0] = split_offset(out_, out.index[0]);
+      out.contiguous = out.contiguous && same_gate && base == base0 && offset == offset0 + l;
+      out.same = out.same && same_gate && out.index[l] == out.index[0];
+    }
+    return out;
+  }
+
+  int load(int n) {
+    const UOp& u = g_[n];
+    const bool gated = u.srcs.size() > 3;
+    const Lanes l = lanes_of(u, 1, gated ? std::optional<size_t>(3) : std::nullopt);
+    const auto one = [&](int index, int gate, int vec) {
+      UOp load{.kind = UOpKind::Load, .dtype = u.dtype, .vec = vec, .srcs = {scalar(u.srcs[0]), index}};
+      if (gated) load.srcs.insert(load.srcs.end(), {scalar(u.srcs[2]), gate});
+      return out_.add(std::move(load));
+    };
+    if (l.same) return out_.broadcast(one(l.index[0], l.gate[0], 1), width_);
+    if (l.contiguous) return one(l.index[0], l.gate[0], width_);
+    std::vector<int> lanes;
+    for (int i = 0; i < width_; i++) lanes.push_back(one(l.index[i], l.gate[i], 1));
+    return out_.vectorize(std::move(lanes));
+  }
+
+  void store(int n, std::vector<int>& stores) {
+    const UOp& u = g_[n];
+    const bool gated = u.srcs.size() > 3;
+    if (u.kind != UOpKind::Store || !(deps_[n] & vbit())) {
+      stores.push_back(scalar(n));
+      return;
+    }
+    const Lanes l = lanes_of(u, 1, gated ? std::optional<size_t>(3) : std::nullopt);
+    const int value = vector(u.srcs[2]);
+    const auto one = [&](int index, int gate, int v) {
+      UOp store{.kind = UOpKind::Store, .srcs = {scalar(u.srcs[0]), index, v}};
+      if (gated) store.srcs.push_back(gate);
+      stores.push_back(out_.add(std::move(store)));
+    };
+    if (l.contiguous) return one(l.index[0], l.gate[0], out_.broadcast(value, width_));
+    for (int i = 0; i < width_; i++)
+      one(l.index[i], l.gate[i], out_[value].vec > 1 ? out_.gep(value, i) : value);
+  }
+
+  // An ASSIGN: a fresh accumulator for this binding, and the unrolled values combined into it in turn.
+  int reduce(int n, bool as_vector) {
+    const UOp& a = g_[n];
+    const UOp& body = g_[a.srcs[1]];
+    const int x = body.srcs[1];
+    const int vec = as_vector && (deps_[x] & vbit()) ? width_ : 1;
+    const UOp& acc = g_[a.srcs[0]];
+    const int fresh = out_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = acc.dtype, .vec = vec, .value = acc.value,
+                                   .number = accs_++});
+    int cur = fresh;
+    uint64_t unrolled = 0;
+    std::vector<int> kept;
+    for (size_t i = 2; i < a.srcs.size(); i++) {
+      if (slot_.count(a.srcs[i])) unrolled |= deps_[a.srcs[i]];
+      else kept.push_back(scalar(a.srcs[i]));
+    }
+    for_each_combo(unrolled, [&] {
+      const int v = vec > 1 ? vector(x) : scalar(x);
+      cur = vec > 1 ? alu(body, {cur, v}) : out_.alu(body.alu, body.dtype, {cur, v});
+    });
+    std::vector<int> srcs{fresh, cur};
+    srcs.insert(srcs.end(), kept.begin(), kept.end());
+    return out_.add(UOp{.kind = UOpKind::Assign, .dtype = a.dtype, .vec = vec, .srcs = std::move(srcs)});
+  }
+};
+
+}  // namespace
+
+UGraph expand(const UGraph& g, const Lowering& low) { return Expander(g, low).run(); }
+
+}  // namespace tr

@@ -1,0 +1,212 @@
+// The last pass: the graph as the numbered list that renderers read. Each node goes inside the loops
+// it depends on and no deeper: nodes that depend on no loop come first, a node that depends on the
+// outer loops only is placed before the inner ones open. An ASSIGN opens the reduce loops it closes,
+// places its accumulator before them and its combine inside, and is read after them as the
+// accumulator. A load of local memory comes after every store into it and a BARRIER.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/codegen/lowering.h"
+#include "core/error.h"
+
+namespace tr {
+namespace {
+
+class Linearizer {
+ public:
+  explicit Linearizer(const UGraph& g) : g_(g), order_(toposort(g)), placed_(g.size(), -1) {
+    ranges_.resize(g.size());
+    reads_accumulator_.assign(g.size(), false);
+    reads_reduce_.assign(g.size(), false);
+    value_.assign(g.size(), false);
+    for (int n : order_) {
+      const UOp& u = g_[n];
+      std::vector<int> r = u.kind == UOpKind::Range ? std::vector<int>{n} : std::vector<int>{};
+      for (int s : u.srcs) {
+        r.insert(r.end(), ranges_[s].begin(), ranges_[s].end());
+        reads_reduce_[n] = reads_reduce_[n] || reads_reduce_[s] || g_[s].kind == UOpKind::Assign;
+        reads_accumulator_[n] = reads_accumulator_[n] || reads_accumulator_[s] || reads_reduce_[n] ||
+                                g_[s].kind == UOpKind::DefineAcc;
+      }
+      if (u.kind == UOpKind::Assign)
+        for (size_t i = 2; i < u.srcs.size(); i++) {
+          std::erase(r, u.srcs[i]);
+          closed_.push_back(u.srcs[i]);
+        }
+      std::sort(r.begin(), r.end(), [&](int a, int b) { return nest(a) < nest(b); });
+      r.erase(std::unique(r.begin(), r.end()), r.end());
+      ranges_[n] = std::move(r);
+      if (u.kind == UOpKind::Store && u.srcs.size() > 2) mark_value(u.srcs[2]);
+      if (u.kind == UOpKind::Assign) mark_value(u.srcs[1]);
+    }
+  }
+
+  Linearized run() {
+    for (const UOpKind kind : {UOpKind::DefineGlobal, UOpKind::DefineLocal, UOpKind::Special})
+      for (int n : sorted(kind)) need(n);
+    std::vector<int> loops;
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Range && std::find(closed_.begin(), closed_.end(), n) == closed_.end()) loops.push_back(n);
+    std::sort(loops.begin(), loops.end(), [&](int a, int b) { return nest(a) < nest(b); });
+    hoist(-1);
+    for (int r : loops) {
+      open(r);
+      hoist(r);
+    }
+    for (int s : g_[g_.sink].srcs) need(s);
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) close(*it);
+    return {std::move(out_), flops_};
+  }
+
+ private:
+  const UGraph& g_;
+  const std::vector<int> order_;
+  std::vector<std::vector<int>> ranges_;  // per node, the RANGEs it depends on, outermost first
+  std::vector<bool> reads_accumulator_;   // per node, whether an accumulator (or a reduce's result) is under it
+  std::vector<bool> reads_reduce_;        // per node, whether a reduce's result is under it
+  std::vector<bool> value_;               // per node, whether it computes a value (not an index)
+  std::vector<int> closed_;               // RANGEs that an ASSIGN closes
+  std::vector<int> placed_;               // node -> its position in out_, while its scope is open
+  std::vector<int> open_;                 // the open RANGEs, outermost first
+  std::vector<std::vector<int>> scopes_{1};  // nodes placed in each open scope, to forget at its end
+  std::vector<int> barriers_;             // local buffers whose BARRIER is placed
+  std::vector<UOp> out_;
+  int64_t trip_ = 1;
+  int64_t flops_ = 0;
+
+  // Loops nest in the order of the dims they walk.
+  std::pair<int, int> nest(int range) const { return {g_[range].dim, g_[range].number}; }
+  int64_t size_of(int range) const { return as_int(*g_.const_of(g_[range].srcs[1])); }
+
+  // The value a store writes or a reduce combines counts FLOPs; loads' indices and gates do not.
+  void mark_value(int n) {
+    if (value_[n]) return;
+    value_[n] = true;
+    if (g_[n].kind == UOpKind::Load) return;
+    for (int s : g_[n].srcs) mark_value(s);
+  }
+
+  std::vector<int> sorted(UOpKind kind) const {
+    std::vector<int> out;
+    for (int n : order_)
+      if (g_[n].kind == kind) out.push_back(n);
+    std::sort(out.begin(), out.end(), [&](int a, int b) {
+      return std::tie(g_[a].buffer, g_[a].launch, g_[a].number) < std::tie(g_[b].buffer, g_[b].launch, g_[b].number);
+    });
+    return out;
+  }
+
+  // Places every computation whose innermost loop is `range` (-1: none) and that no reduce feeds.
+  void hoist(int range) {
+    for (int n : order_) {
+      const UOp& u = g_[n];
+      const bool pure = u.kind == UOpKind::Alu || u.kind == UOpKind::Cast || u.kind == UOpKind::Load ||
+                        u.kind == UOpKind::Vectorize || u.kind == UOpKind::Gep;
+      const int innermost = ranges_[n].empty() ? -1 : ranges_[n].back();
+      const bool local = u.kind == UOpKind::Load && g_[u.srcs[0]].kind == UOpKind::DefineLocal;
+      if (pure && !local && innermost == range && !reads_accumulator_[n]) need(n);
+    }
+  }
+
+  int place(int n, UOp u, bool global_scope) {
+    out_.push_back(std::move(u));
+    const int at = static_cast<int>(out_.size()) - 1;
+    placed_[n] = at;
+    (global_scope ? scopes_.front() : scopes_.back()).push_back(n);
+    return at;
+  }
+
+  UOp moved(int n) const {
+    UOp u = g_[n];
+    for (int& s : u.srcs) s = placed_[s];
+    return u;
+  }
+
+  void open(int range) {
+    for (int s : g_[range].srcs) need(s);
+    place(range, moved(range), false);
+    open_.push_back(range);
+    scopes_.emplace_back();
+    trip_ *= size_of(range);
+  }
+
+  void close(int range) {
+    const int at = placed_[range];
+    for (int n : scopes_.back()) placed_[n] = -1;
+    scopes_.pop_back();
+    open_.pop_back();
+    trip_ /= size_of(range);
+    out_.push_back(UOp{.kind = UOpKind::EndRange, .srcs = {at}});
+  }
+
+  void need(int n) {
+    if (placed_[n] >= 0) return;
+    const UOp& u = g_[n];
+    for (int r : ranges_[n])
+      if (std::find(open_.begin(), open_.end(), r) == open_.end() && r != n)
+        fail("value", "{} {} is needed outside its loop {}", n, uop_kind_name(u.kind), uop_name(g_[r]));
+    switch (u.kind) {
+      case UOpKind::Assign: return reduce(n);
+      case UOpKind::Range: fail("value", "the loop {} is used but never opened", uop_name(u));
+      case UOpKind::Load:
+        if (g_[u.srcs[0]].kind == UOpKind::DefineLocal) barrier(u.srcs[0]);
+        break;
+      case UOpKind::Special: trip_ *= u.size; break;
+      case UOpKind::DefineGlobal: case UOpKind::DefineLocal: case UOpKind::DefineAcc: case UOpKind::Const:
+      case UOpKind::EndRange: case UOpKind::Store: case UOpKind::Alu: case UOpKind::Cast: case UOpKind::If:
+      case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Sink: break;
+    }
+    if (u.kind == UOpKind::Store) need(u.srcs[2]);  // the value, then where it goes (tinygrad's order)
+    for (int s : u.srcs) need(s);
+    const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineLocal ||
+                        u.kind == UOpKind::Special;
+    if (u.kind == UOpKind::Alu && value_[n]) flops_ += trip_ * u.vec;
+    place(n, moved(n), global);
+  }
+
+  // Every store into local memory `buf`, then one BARRIER, before the first load of it.
+  void barrier(int buf) {
+    if (std::find(barriers_.begin(), barriers_.end(), buf) != barriers_.end()) return;
+    barriers_.push_back(buf);
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Store && g_[n].srcs[0] == buf) need(n);
+    out_.push_back(UOp{.kind = UOpKind::Barrier});
+  }
+
+  // The ranges an ASSIGN closes, outermost first.
+  std::vector<int> closes(int n) const {
+    std::vector<int> loops(g_[n].srcs.begin() + 2, g_[n].srcs.end());
+    std::sort(loops.begin(), loops.end(), [&](int x, int y) { return nest(x) < nest(y); });
+    return loops;
+  }
+
+  // An ASSIGN and every other one over the same loops that reads no reduce's result (an upcast's
+  // accumulators) share one pass of those loops.
+  void reduce(int n) {
+    const std::vector<int> loops = closes(n);
+    std::vector<int> together{n};
+    if (!reads_reduce_[g_[n].srcs[1]])
+      for (int m : order_)
+        if (m != n && g_[m].kind == UOpKind::Assign && placed_[m] < 0 && !reads_reduce_[g_[m].srcs[1]] && closes(m) == loops)
+          together.push_back(m);
+    for (int a : together) need(g_[a].srcs[0]);
+    for (int r : loops) open(r);
+    for (int a : together) {
+      need(g_[a].srcs[1]);
+      out_.push_back(UOp{.kind = UOpKind::Assign, .dtype = g_[a].dtype, .vec = g_[a].vec,
+                         .srcs = {placed_[g_[a].srcs[0]], placed_[g_[a].srcs[1]]}});
+    }
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) close(*it);
+    for (int a : together) {
+      placed_[a] = placed_[g_[a].srcs[0]];
+      scopes_.back().push_back(a);
+    }
+  }
+};
+
+}  // namespace
+
+Linearized linearize(const UGraph& g) { return Linearizer(g).run(); }
+
+}  // namespace tr

@@ -1,0 +1,233 @@
+// The first pass: the kernel's dims become launch ids (SPECIAL) and loops (RANGE), every dim that an
+// opt unrolls included (the expand pass turns those into copies), and the AST becomes nodes indexed
+// by them. Index arithmetic is simplified here, symbolically, while every dim is still a bounded variable.
+#include <fmt/format.h>
+
+#include "core/ast.h"
+#include "core/codegen/lowering.h"
+#include "core/error.h"
+
+namespace tr {
+namespace {
+
+constexpr DType kIndex = DType::Int32;
+
+ConstValue reduce_identity(Op op, DType t) {
+  switch (op) {
+    case Op::Sum: return int64_t{0};
+    case Op::Prod: return int64_t{1};
+    default: break;
+  }
+  if (is_float(t)) return -std::numeric_limits<double>::infinity();
+  if (t == DType::Bool || is_unsigned(t)) return int64_t{0};
+  return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
+}
+
+Op reduce_combine(Op op) {
+  switch (op) {
+    case Op::Sum: return Op::Add;
+    case Op::Prod: return Op::Mul;
+    default: return Op::Max;
+  }
+}
+
+bool reduce_role(DimRole r) { return r == DimRole::Reduce || r == DimRole::Unroll || r == DimRole::Group; }
+
+class Loops {
+ public:
+  explicit Loops(Lowering& low) : low_(low), k_(low.k) { low_.dim_vars.assign(k_.dims.size(), cnst(0)); }
+
+  UGraph run() {
+    define_globals();
+    define_specials();
+    define_ranges();
+    const int value = this->value(*k_.ast->srcs[0], true);
+    const auto [idx, valid] = k_.ast->st->index_valid(axis_exprs(true));
+    UOp store{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(idx), value}};
+    if (!is_const(valid, 1)) store.srcs.push_back(index(valid));
+    std::vector<int> roots{g_.add(std::move(store))};
+    for (const auto& [idx, global] : globals_) roots.push_back(global);  // a buffer no load reads is still an argument
+    g_.sink = g_.add(UOp{.kind = UOpKind::Sink, .srcs = std::move(roots)});
+    return std::move(g_);
+  }
+
+ private:
+  Lowering& low_;
+  const Kernel& k_;
+  UGraph g_;
+  std::map<int, int> globals_;  // buffer idx -> DEFINE_GLOBAL
+  std::vector<int> reduce_ranges_;
+  int accs_ = 0;
+  std::map<std::pair<const AstNode*, bool>, int> values_;
+
+  int index(const ExprRef& e) { return index_node(g_, low_, e); }
+
+  // A variable for a SPECIAL or RANGE: its name is the UOp's, its bounds the UOp's values.
+  ExprRef variable(const UOp& u, int64_t size) {
+    const std::string name = uop_name(u);
+    low_.vars[name] = u;
+    return var(name, 0, size - 1);
+  }
+
+  void define_globals() {
+    std::map<int, DType> bufs;
+    walk(k_.ast, [&](const AstNode& n) {
+      if (n.op == AstOp::Load || n.op == AstOp::Store) bufs[n.idx] = n.dtype;
+    });
+    for (const auto& [idx, t] : bufs)
+      globals_[idx] = g_.add(UOp{.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .buffer = idx, .writes = idx == 0});
+  }
+
+  void define_specials() {
+    const Target& t = low_.target;
+    for (const Dim& d : k_.dims) {
+      if (d.role == DimRole::Thread && t.gpu) fail("opt", "THREAD splits a dim over CPU cores; this device is a GPU (use LOCAL)");
+      if ((d.role == DimRole::Local || d.role == DimRole::Group) && !t.local_memory)
+        fail("opt", "{} needs a device with workgroups and local memory", d.role == DimRole::Local ? "LOCAL" : "GROUP");
+    }
+    if (!t.gpu) {
+      for (size_t d = 0; d < k_.dims.size(); d++) {
+        if (k_.dims[d].role != DimRole::Thread) continue;
+        const UOp core{.kind = UOpKind::Special, .dtype = kIndex, .size = k_.dims[d].size, .launch = LaunchKind::Core};
+        low_.dim_vars[d] = variable(core, core.size);
+        low_.dims.global[0] = core.size;
+      }
+      return;
+    }
+    // GPU: the innermost dims take x, so neighbouring threads touch neighbouring elements. Past three
+    // dims, the leading ones share the first id and are recovered from it by division.
+    for (const LaunchKind kind : {LaunchKind::Global, LaunchKind::Local}) {
+      std::vector<size_t> ds;
+      for (size_t d = 0; d < k_.dims.size(); d++) {
+        const DimRole r = k_.dims[d].role;
+        if (kind == LaunchKind::Global ? r == DimRole::Global : (r == DimRole::Local || r == DimRole::Group)) ds.push_back(d);
+      }
+      if (ds.empty()) continue;
+      const size_t folded = ds.size() > 3 ? ds.size() - 2 : 1;
+      const size_t ids = ds.size() - folded + 1;
+      for (size_t i = 0; i < ids; i++) {
+        const int axis = static_cast<int>(ids - 1 - i);
+        const std::vector<size_t> group = i == 0 ? std::vector<size_t>(ds.begin(), ds.begin() + folded)
+                                                 : std::vector<size_t>{ds[folded + i - 1]};
+        int64_t size = 1;
+        for (size_t d : group) size *= k_.dims[d].size;
+        const UOp id{.kind = UOpKind::Special, .dtype = kIndex, .size = size, .launch = kind, .axis = axis,
+                     .number = static_cast<int>(i)};
+        (kind == LaunchKind::Global ? low_.dims.global : low_.dims.local)[axis] = size;
+        const ExprRef v = variable(id, size);
+        int64_t inner = size;
+        for (size_t d : group) {
+          inner /= k_.dims[d].size;
+          low_.dim_vars[d] = group.size() == 1 ? v : mod(floordiv(v, inner), k_.dims[d].size);
+        }
+      }
+    }
+  }
+
+  void define_ranges() {
+    std::map<RangeKind, int> numbers;
+    for (size_t d = 0; d < k_.dims.size(); d++) {
+      std::optional<RangeKind> kind;
+      switch (k_.dims[d].role) {
+        case DimRole::Global:
+          if (!low_.target.gpu) kind = RangeKind::Loop;
+          break;
+        case DimRole::Reduce: kind = RangeKind::Reduce; break;
+        case DimRole::Upcast: kind = RangeKind::Upcast; break;
+        case DimRole::Unroll: kind = RangeKind::Unroll; break;
+        case DimRole::Thread: case DimRole::Local: case DimRole::Group: break;
+      }
+      if (!kind) continue;
+      const int64_t size = k_.dims[d].size;
+      const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
+                  .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
+      low_.dim_vars[d] = variable(r, size);
+      if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_.push_back(g_.add(r));
+    }
+  }
+
+  // One expression per axis of the full shape; outside the reduce (`epilogue`), reduce axes read 0.
+  std::vector<ExprRef> axis_exprs(bool epilogue) const {
+    std::vector<ExprRef> axes(k_.full_shape.size(), cnst(0));
+    for (size_t d = 0; d < k_.dims.size(); d++) {
+      const Dim& dim = k_.dims[d];
+      if (epilogue && reduce_role(dim.role)) continue;
+      axes[dim.axis] = add(axes[dim.axis], mul(low_.dim_vars[d], dim.stride));
+    }
+    return axes;
+  }
+
+  // A value that exists only where `valid` holds, and is 0 elsewhere.
+  int guarded(const ExprRef& valid, DType t, int value) {
+    if (is_const(valid, 1)) return value;
+    return g_.alu(Op::Where, t, {index(valid), value, g_.cnst(int64_t{0}, t)});
+  }
+
+  int value(const AstNode& n, bool epilogue) {
+    const auto key = std::make_pair(&n, epilogue);
+    if (const auto it = values_.find(key); it != values_.end()) return it->second;
+    return values_[key] = make(n, epilogue);
+  }
+
+  int make(const AstNode& n, bool epilogue) {
+    switch (n.op) {
+      case AstOp::Load: {
+        const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
+        if (is_const(valid, 0)) return g_.cnst(int64_t{0}, n.dtype);
+        UOp load{.kind = UOpKind::Load, .dtype = n.dtype, .srcs = {globals_.at(n.idx), index(idx)}};
+        if (!is_const(valid, 1)) load.srcs.insert(load.srcs.end(), {g_.cnst(int64_t{0}, n.dtype), index(valid)});
+        return g_.add(std::move(load));
+      }
+      case AstOp::Const: {
+        const auto valid = n.st->index_valid(axis_exprs(epilogue)).second;
+        return guarded(valid, n.dtype, g_.cnst(n.value, n.dtype));
+      }
+      case AstOp::Arange: {
+        const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
+        return guarded(valid, n.dtype, g_.cast(n.dtype, index(idx)));
+      }
+      case AstOp::Alu: {
+        std::vector<int> srcs;
+        for (const AstRef& s : n.srcs) srcs.push_back(value(*s, epilogue));
+        return n.alu == Op::Cast ? g_.cast(n.dtype, srcs[0]) : g_.alu(n.alu, n.dtype, std::move(srcs));
+      }
+      case AstOp::Reduce: {
+        // acc = acc <op> x inside the reduce's loops; readers after them read the ASSIGN
+        const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
+                                   .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
+        const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], false)});
+        std::vector<int> srcs{acc, body};
+        srcs.insert(srcs.end(), reduce_ranges_.begin(), reduce_ranges_.end());
+        return g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
+      }
+      case AstOp::Store: break;
+    }
+    fail("value", "unexpected {} inside a kernel's value", ast_node_str(n));
+  }
+};
+
+}  // namespace
+
+int index_node(UGraph& g, const Lowering& low, const ExprRef& e) {
+  const auto chain = [&](Op op, DType t) {
+    int acc = index_node(g, low, e->srcs[0]);
+    for (size_t i = 1; i < e->srcs.size(); i++) acc = g.alu(op, t, {acc, index_node(g, low, e->srcs[i])});
+    return acc;
+  };
+  const auto with_const = [&](Op op, DType t) { return g.alu(op, t, {index_node(g, low, e->srcs[0]), g.cnst(e->value, kIndex)}); };
+  switch (e->op) {
+    case ExprOp::Const: return g.cnst(e->value, kIndex);
+    case ExprOp::Var: return g.add(low.vars.at(e->name));
+    case ExprOp::Add: return chain(Op::Add, kIndex);
+    case ExprOp::And: return chain(Op::And, DType::Bool);
+    case ExprOp::Mul: return with_const(Op::Mul, kIndex);
+    case ExprOp::Div: return with_const(Op::IDiv, kIndex);
+    case ExprOp::Mod: return with_const(Op::Mod, kIndex);
+    case ExprOp::Lt: return with_const(Op::CmpLt, DType::Bool);
+  }
+  return -1;
+}
+
+UGraph lower_loops(Lowering& low) { return Loops(low).run(); }
+
+}  // namespace tr

@@ -1,0 +1,36 @@
+#pragma once
+// What the lowering passes share about one kernel: the kernel, the target, and how the kernel's dims
+// became launch ids and loops, so that a later pass can index with the same variables.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/codegen/graph.h"
+#include "core/kernel.h"
+#include "core/symbolic.h"
+
+namespace tr {
+
+struct Lowering {
+  const Kernel& k;
+  const Target& target;
+  std::vector<ExprRef> dim_vars{};      // per kernel dim: its value in terms of ids and loop variables
+  std::map<std::string, UOp> vars{};    // each variable's SPECIAL or RANGE, by the variable's name
+  LaunchDims dims{};
+};
+
+// An index expression as nodes of g (its variables become their SPECIALs and RANGEs).
+int index_node(UGraph& g, const Lowering& low, const ExprRef& e);
+
+// The passes, in the order codegen() runs them; each is a file of this folder.
+UGraph lower_loops(Lowering& low);                   // loops.cpp: launch ids, loops, loads, reduces, stores
+UGraph expand(const UGraph& g, const Lowering& low);  // expand.cpp: upcasts and unrolls become copies and lanes
+UGraph group(const UGraph& g, const Lowering& low);   // group.cpp: GROUP's partial results through local memory
+UGraph simplify(const UGraph& g);                     // simplify.cpp: the rewrite rules of rules.cpp
+struct Linearized {
+  std::vector<UOp> uops;
+  int64_t flops = 0;
+};
+Linearized linearize(const UGraph& g);                // linearize.cpp: the graph as a list inside its loops
+
+}  // namespace tr
