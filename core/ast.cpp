@@ -25,7 +25,7 @@ size_t structural_hash(const AstNode& n) {
 }
 
 bool same_node(const AstNode& a, const AstNode& b) {
-  return a.op == b.op && a.dtype == b.dtype && a.alu == b.alu && a.idx == b.idx && a.st == b.st && a.value == b.value &&
+  return a.op == b.op && a.dtype == b.dtype && a.alu == b.alu && a.idx == b.idx && a.st == b.st && same_bits(a.value, b.value) &&
          a.axes == b.axes && a.srcs == b.srcs;  // sources are interned: equal pointers are equal DAGs
 }
 

@@ -164,6 +164,10 @@ KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {
   return lowered(opted, dev, &item, bufs);
 }
 
+std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec) {
+  return codegen(rec.kernel, device(rec.device).target(), rec.name, true).passes;
+}
+
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts) {
   Device& dev = device(base.device);
   Kernel k = Kernel::from_ast(base.kernel.ast);

@@ -48,6 +48,9 @@ struct Realization {
 Realization realize(const std::vector<LazyRef>& outs);
 // Lowers one kernel item as it would run (opts as the settings say) without running it.
 KernelRecord lower(const ScheduleItem& item, const std::string& device);
+// The UOps of each lowering pass of a lowered kernel (DEBUG 6, `:uops K all`), lowered again on its
+// device's target.
+std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec);
 // Lowers k with the given opts (for :opt), compiles and times it on its device over fresh buffers.
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts);
 

@@ -71,6 +71,13 @@ size_t uop_hash(const UOp& u) {
   return hash_mix(h, static_cast<size_t>(u.number));
 }
 
+bool same_uop(const UOp& a, const UOp& b) {
+  return a.kind == b.kind && a.dtype == b.dtype && a.vec == b.vec && a.ptr == b.ptr && a.srcs == b.srcs && a.alu == b.alu &&
+         same_bits(a.value, b.value) && a.buffer == b.buffer && a.writes == b.writes && a.size == b.size &&
+         a.launch == b.launch && a.axis == b.axis && a.range == b.range && a.dim == b.dim && a.lane == b.lane &&
+         a.number == b.number;
+}
+
 std::string uop_dtype_str(const UOp& u) {
   switch (u.kind) {
     case UOpKind::Store: case UOpKind::EndRange: case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier:

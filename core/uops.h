@@ -45,12 +45,12 @@ struct UOp {
   int dim = -1;                   // Range: the kernel dim it walks; loops nest in the order of their dims
   int lane = 0;                   // Gep
   int number = 0;                 // DefineLocal, DefineAcc, Special, Range: its number among its kind, for its name
-  bool operator==(const UOp&) const = default;
 };
 
 // "data0", "temp0", "acc1", "gidx0", "lidx1", "core_id", "ridx0", "upidx0", "unidx0", "gridx0"
 std::string uop_name(const UOp& u);
 size_t uop_hash(const UOp& u);  // structural: the fields above, sources by their index
+bool same_uop(const UOp& a, const UOp& b);  // every field equal, a constant to the bit (-0.0 is not 0.0)
 
 std::string_view uop_kind_name(UOpKind k);  // "DEFINE_GLOBAL", ...
 std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
@@ -84,7 +84,7 @@ struct PassSnapshot {
 struct UOpProgram {
   std::string name;
   std::vector<UOp> uops;
-  std::vector<PassSnapshot> passes;  // after each lowering pass, in order; the last one's UOps are `uops`
+  std::vector<PassSnapshot> passes;  // after each lowering pass, in order, where asked (codegen's keep_passes)
   LaunchDims dims;
   int64_t flops = 0;  // estimated from the value ALUs and the trip counts around them
   int64_t bytes = 0;  // estimated bytes moved: every global buffer once

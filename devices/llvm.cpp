@@ -62,8 +62,8 @@ class LlvmDevice : public HostMemoryDevice {
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     for (const UOp& u : program.uops)
-      if (u.kind == UOpKind::Special && u.name != "core_id")
-        fail("compile", "the LLVM device runs CPU kernels; {} has the GPU launch id {}", program.name, u.name);
+      if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core)
+        fail("compile", "the LLVM device runs CPU kernels; {} has the GPU launch id {}", program.name, uop_name(u));
     const std::string ir = typed_pointers_ ? render_llvm_typed_pointers(program) : source;
     const std::string full = ir + "\n" + entry_wrapper(program, typed_pointers_);
     const std::string so = cached_file(version_ + flags_ + full, ".so", [&](const std::string& dir) {

@@ -1,9 +1,14 @@
 // The meta commands of SPEC section 3 in a piped session: what each shows, what each changes, and
 // the error each gives for a bad argument (pointing at it) while the session carries on.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/context.h"
+#include "core/realize.h"
+#include "core/schedule.h"
+#include "core/tensor.h"
 #include "tests/cli_testing.h"
+#include "viz/stages.h"
 
 namespace tr::repl {
 namespace {
@@ -109,7 +114,51 @@ TEST(CliMeta, StepShowsEveryStageInOrderWithoutWaitingInAPipe) {
   EXPECT_CONTAINS(r.out, "copy    HOST -> CPU");
   EXPECT_CONTAINS(r.out, "\n11\n");
   // realized: nothing left to walk through but its graph and the news
-  EXPECT_CONTAINS(r.out, "── 2/2 the schedule ──\nnothing to run: it is realized already\n");
+  EXPECT_CONTAINS(r.out, "── 2/2 the schedule ──\nnothing to run: every buffer is realized\n");
+}
+
+TEST(CliMeta, StepShowsTheStopsOfTheStageModel) {
+  const Result r = session(std::string(kMatmul) + ":step b\n");
+  // the same graph built here: the walk the stage model gives it, which the TUI's :step walks too
+  const Tensor a = Tensor::arange(int64_t{0}, int64_t{16}).reshape({4, 4}).cast(DType::Float32);
+  const Tensor b = a.matmul(a).sum(std::vector<int>{1});
+  const std::vector<StageStop> stops = stage_walk(create_schedule({base_of(b.node())}));
+  ASSERT_EQ(stops.size(), 11u) << "graph, schedule, two kernels' four stages, run";
+  size_t at = 0;
+  for (size_t i = 0; i < stops.size(); i++) {
+    const std::string heading = fmt::format("── {}/{} {} ──\n", i + 1, stops.size(), stop_title(stops[i]));
+    const size_t next = r.out.find(heading, at);
+    ASSERT_NE(next, std::string::npos) << heading << " after " << at << " in\n" << r.out;
+    at = next;
+  }
+  EXPECT_EQ(r.out.find("── 12/"), std::string::npos);
+  EXPECT_CONTAINS(r.out, "ShapeTracker views:\n");
+  EXPECT_CONTAINS(r.out, "dims (AXIS for :opt):\n");
+}
+
+TEST(CliMeta, UopsAllShowsEachPassAndEndsWithTheFinalListing) {
+  const Result r = session(std::string(kMatmul) + "print(b)\n:uops 1\n:uops 1 all\n:uops all\n:uops 1 each\n", 1);
+  EXPECT_CONTAINS(r.err, "error: usage: :uops [K] [all]\n");
+  const std::string title = "kernel 1 r_4_4 on CPU";
+  const size_t plain = r.out.find(title), all = r.out.find(title, plain + 1), last = r.out.find(title, all + 1);
+  ASSERT_NE(last, std::string::npos) << r.out;
+  const std::string final_uops = r.out.substr(plain, all - plain), passes = r.out.substr(all, last - all);
+  EXPECT_EQ(r.out.substr(last), passes) << ":uops all is the last kernel's";
+  const std::string listing = final_uops.substr(final_uops.find('\n') + 1);
+  ASSERT_NE(listing.find("launch: "), std::string::npos) << final_uops;
+  // the passes this kernel's lowering runs, whatever they are, named in order
+  const Tensor a = Tensor::arange(int64_t{0}, int64_t{16}).reshape({4, 4}).cast(DType::Float32);
+  const std::vector<ScheduleItem> items = create_schedule({base_of(a.matmul(a).sum(std::vector<int>{1}).node())});
+  const UOpProgram program = lower(items[1], "CPU").program;
+  ASSERT_FALSE(program.passes.empty());
+  size_t at = 0;
+  for (size_t i = 0; i < program.passes.size(); i++) {
+    const size_t next = passes.find(pass_heading(program, i), at);
+    ASSERT_NE(next, std::string::npos) << pass_heading(program, i) << " in\n" << passes;
+    at = next;
+  }
+  // the last pass's listing is :uops K's
+  EXPECT_EQ(passes.substr(passes.find('\n', at) + 1), listing.substr(0, listing.find("launch: ")));
 }
 
 TEST(CliMeta, OptAppliesAnOptByHandAndOptsListsThem) {
@@ -180,7 +229,7 @@ TEST(CliMeta, SettingsCommandsShowAndChangeTheSettings) {
   EXPECT_CONTAINS(r.out, "render: opencl,cuda\n");
   EXPECT_CONTAINS(r.out, "render: the device's own\n");
   EXPECT_CONTAINS(r.out, "scheduled 1 kernels in ");
-  EXPECT_CONTAINS(r.err, "error: the debug level must be a whole number from 0 to 5, not 'six'\n:debug six\n       ^~~\n");
+  EXPECT_CONTAINS(r.err, "error: the debug level must be a whole number from 0 to 6, not 'six'\n:debug six\n       ^~~\n");
   EXPECT_CONTAINS(r.out, "noopt on: kernels run without opts\nnoopt on: kernels run without opts\n");
   EXPECT_CONTAINS(r.err, "error: :noopt must be on or off, not 'maybe'\n");
   EXPECT_CONTAINS(r.err, "error: the beam width must be a whole number from 0 to 64, not '-2'\n");

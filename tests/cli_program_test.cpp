@@ -2,7 +2,11 @@
 // session, DEBUG levels, and every --json event kind.
 #include <gtest/gtest.h>
 
+#include "core/realize.h"
+#include "core/schedule.h"
+#include "core/tensor.h"
 #include "tests/cli_testing.h"
+#include "viz/stages.h"
 
 namespace tr::repl {
 namespace {
@@ -140,6 +144,44 @@ TEST(CliDebug, HigherLevelsAddTheAstTheSourceAndTheUOps) {
   EXPECT_CONTAINS(rendered.out, "// cuda\n");
   const Result five = run_here({"--debug", "5", "-e", code});
   EXPECT_CONTAINS(five.out, "DEFINE_GLOBAL  : ptr.int");
+  EXPECT_LACKS(five.out, "── after pass 1 of ");
+}
+
+TEST(CliDebug, LevelThreeShowsTheViewsAndTheDimsBeforeTheKernelsLine) {
+  const Result r = run_here({"--debug", "3", "-e", "x = tensor([[1, 2, 3, 4], [5, 6, 7, 8]]); print(x.T.sum(axis=1))"});
+  EXPECT_EQ(r.status, 0);
+  const size_t tree = r.out.find("━┳ STORE MemBuffer(");
+  const size_t views = r.out.find("ShapeTracker views:\n  STORE idx=0  view 0: ");
+  const size_t dims = r.out.find("dims (AXIS for :opt):\n"), line = r.out.find(" r_4_2");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  EXPECT_LT(tree, views) << r.out;
+  EXPECT_LT(views, dims) << r.out;
+  EXPECT_LT(dims, line) << "a kernel's stages come before its *** line\n" << r.out;
+  EXPECT_CONTAINS(r.out, "  LOAD idx=1   view 0: ");
+}
+
+TEST(CliDebug, LevelSixShowsTheUOpsAfterEachPassEndingWithTheFinalListing) {
+  const std::string code = "print(arange(4).sum())";
+  const Result six = run_here({"--debug", "6", "-e", code});
+  EXPECT_EQ(six.status, 0);
+  // the passes of this kernel's lowering, whatever they are, each named in order
+  const Tensor sum = Tensor::arange(int64_t{0}, int64_t{4}).sum();
+  const std::vector<ScheduleItem> items = create_schedule({base_of(sum.node())});
+  ASSERT_EQ(items.size(), 1u);
+  const UOpProgram program = lower(items[0], "CPU").program;
+  ASSERT_FALSE(program.passes.empty());
+  size_t at = 0;
+  for (size_t i = 0; i < program.passes.size(); i++) {
+    const size_t next = six.out.find(pass_heading(program, i), at);
+    ASSERT_NE(next, std::string::npos) << pass_heading(program, i) << " in\n" << six.out;
+    at = next;
+  }
+  // the last pass leaves the final listing, which DEBUG 5 prints next; then the source and the *** line
+  const size_t from = six.out.find('\n', at) + 1, launch = six.out.find("launch: ", at);
+  ASSERT_NE(launch, std::string::npos) << six.out;
+  EXPECT_EQ(six.out.substr(from, launch - from), print_uops(program.uops) + print_uops(program.uops));
+  EXPECT_LT(launch, six.out.find("void r_4"));
+  EXPECT_LT(six.out.find("void r_4"), six.out.find("*** CPU"));
 }
 
 // Every event of a --json run: the objects, one per line, of the kinds SPEC section 5 lists.

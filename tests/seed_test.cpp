@@ -60,18 +60,19 @@ TEST_F(Seed, DotProductIsOneKernelR2) {
   EXPECT_EQ(k.program.bytes, 20);
 }
 
-std::string passes_of(const UOpProgram& p) {
+std::string passes_of(const KernelRecord& k) {
   std::string out;
-  for (const PassSnapshot& s : p.passes) out += "== " + s.pass + "\n" + print_uops(s.uops);
+  for (const PassSnapshot& s : lowering_passes(k)) out += "== " + s.pass + "\n" + print_uops(s.uops);
   return out;
 }
 
 // Under NOOPT no pass changes the dot product: every listing is the final one.
 TEST_F(Seed, NooptPassesChangeNothing) {
   ints({1, 2}).mul(ints({3, 4})).sum().item();
-  const UOpProgram& p = last_realization().runs.back().kernel.program;
-  ASSERT_EQ(p.passes.size(), 4u);
-  for (const PassSnapshot& s : p.passes) EXPECT_EQ(print_uops(s.uops), print_uops(p.uops)) << s.pass;
+  const KernelRecord& k = last_realization().runs.back().kernel;
+  const std::vector<PassSnapshot> passes = lowering_passes(k);
+  ASSERT_EQ(passes.size(), 4u);
+  for (const PassSnapshot& s : passes) EXPECT_EQ(print_uops(s.uops), print_uops(k.program.uops)) << s.pass;
 }
 
 // Each lowering pass of the dot product with the default opts (the reduce of 2 unrolled whole), as
@@ -80,7 +81,7 @@ TEST_F(Seed, NooptPassesChangeNothing) {
 TEST_F(Seed, EveryPassOfTheDotProduct) {
   settings().noopt = false;
   ints({1, 2}).mul(ints({3, 4})).sum().item();
-  EXPECT_EQ(passes_of(last_realization().runs.back().kernel.program),
+  EXPECT_EQ(passes_of(last_realization().runs.back().kernel),
             "== loops\n"
             "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
             "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"

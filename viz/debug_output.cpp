@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/render/render.h"
+#include "viz/stages.h"
 
 namespace tr {
 
@@ -36,19 +36,15 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
   bytes_ += k.program.bytes;
   mem_ += k.buffers.empty() ? 0 : k.buffers[0].second * itemsize(k.buffers[0].first);
   if (level == 1) return fmt::format("{}\n", k.name);
+  // the kernel's stages, in the order they were made, come before its *** line, as in tinygrad
+  if (level >= 3) out += ast_text(k.kernel) + opts_text(k.kernel);
+  if (level >= 6) out += passes_text(k.program);
+  if (level >= 5) out += uops_text(k.program);
+  if (level >= 4) out += source_text(k, shown_backends(k, render));
   const double gflops = k.program.flops / std::max(s, 1e-20) / 1e9, gbs = k.program.bytes / std::max(s, 1e-20) / 1e9;
   out += fmt::format("*** {:<7} {:4d} {:<12} mem {:5.2f} GB tm {}/{:9.2f}ms ({:9.2f} GFLOPS {:6.1f}|{:<7.1f} GB/s){}\n",
                      k.device, kernels_, k.name, mem_ / 1e9, time_str(s), seconds_ * 1e3, gflops, gbs, gbs,
                      k.cached ? " (cached)" : "");
-  if (level >= 3) {
-    out += print_ast(k.kernel.ast);
-    for (const Opt& o : k.kernel.opts) out += fmt::format("  opt {}\n", o.str());
-  }
-  if (level >= 4) {
-    if (render.empty()) out += k.source;
-    for (const std::string& b : render) out += fmt::format("// {}\n{}", b, tr::render(b, k.program));
-  }
-  if (level >= 5) out += print_uops(k.program.uops);
   return out;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The text of DEBUG=1..5 (SPEC section 4), built from run records as they arrive.
+// The text of DEBUG=1..6 (SPEC section 4), built from run records as they arrive.
 #include <string>
 #include <vector>
 
@@ -10,7 +10,8 @@ namespace tr {
 // "*** CPU        3 r_2          mem  0.00 GB tm      5.62us/     0.06ms (     0.00 GFLOPS    0.0|0.0     GB/s)"
 class DebugOutput {
  public:
-  // What DEBUG=level prints for one record; `render` names the backends whose source DEBUG>=4 shows.
+  // What DEBUG=level prints for one record; `render` names the backends whose source DEBUG>=4 shows
+  // (none: the device's own).
   std::string on_run(const RunRecord& r, int level, const std::vector<std::string>& render);
   // "scheduled N kernels in X ms" and the reasons (DEBUG>=1).
   std::string on_schedule(const Realization& r, int level) const;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/realize.h"
+#include "viz/stages.h"
 
 namespace tr {
 namespace {
@@ -47,7 +48,7 @@ std::string print_schedule(const std::vector<ScheduleItem>& items) {
 }
 
 std::string explain(const LazyRef& x) {
-  std::string out = "The lazy graph (nothing has run yet for the nodes that are not [realized]):\n" + print_graph(x);
+  std::string out = "The lazy graph (nothing has run yet for the nodes that are not [realized]):\n" + graph_text(x);
   const std::vector<ScheduleItem> items = create_schedule({base_of(x)});
   if (items.empty()) return out + "\nIt is realized already: reading it runs no kernel.\n";
   std::map<uint64_t, const LazyNode*> nodes;

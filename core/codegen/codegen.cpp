@@ -4,15 +4,12 @@
 
 namespace tr {
 
-UOpProgram codegen(const Kernel& k, const Target& target, const std::string& name) {
+UOpProgram codegen(const Kernel& k, const Target& target, const std::string& name, bool keep_passes) {
   UOpProgram p;
   p.name = name;
   Lowering low{k, target};
-  // each pass's graph is shown as the linearize pass lists it; the last listing is the program
-  Linearized listed;
   const auto snapshot = [&](const char* pass, const UGraph& g) {
-    listed = linearize(g);
-    p.passes.push_back({pass, listed.uops});
+    if (keep_passes) p.passes.push_back({pass, linearize(g).uops});
   };
   UGraph g = lower_loops(low);
   snapshot("loops", g);
@@ -20,7 +17,9 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   snapshot("expand", g);
   g = group(g, low);
   snapshot("group", g);
-  snapshot("simplify", simplify(g));
+  g = simplify(g);
+  snapshot("simplify", g);
+  Linearized listed = linearize(g);
   p.uops = std::move(listed.uops);
   p.flops = listed.flops;
   p.dims = low.dims;

@@ -1,7 +1,9 @@
 #pragma once
 // Kernel + opts -> UOps, through the passes of this folder in order: loops, expand, group, simplify,
-// each listed by linearize. The program keeps each pass's listing (UOpProgram::passes) so that DEBUG 6
-// and `:uops K all` show every rewrite; the last listing is the program's UOps.
+// and linearize, which lists the last graph as the program. With `keep_passes`, the program also keeps
+// each pass's graph as linearize lists it (UOpProgram::passes; the last is the program's UOps), so
+// that DEBUG 6 and `:uops K all` show every rewrite; listing them costs as much again as the lowering,
+// so only those ask.
 #include <string>
 
 #include "core/kernel.h"
@@ -9,6 +11,6 @@
 
 namespace tr {
 
-UOpProgram codegen(const Kernel& k, const Target& target, const std::string& name);
+UOpProgram codegen(const Kernel& k, const Target& target, const std::string& name, bool keep_passes = false);
 
 }  // namespace tr

@@ -8,7 +8,7 @@ int UGraph::add(UOp u) {
   const size_t h = uop_hash(u);
   const auto [begin, end] = index_.equal_range(h);
   for (auto it = begin; it != end; ++it)
-    if (nodes_[it->second] == u) return it->second;
+    if (same_uop(nodes_[it->second], u)) return it->second;
   nodes_.push_back(std::move(u));
   const int i = size() - 1;
   index_.emplace(h, i);

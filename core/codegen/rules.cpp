@@ -132,7 +132,7 @@ int simplify_top(UGraph& g, int n, const std::vector<Rule>& rules) {
   for (bool changed = true; changed;) {
     changed = false;
     for (const Rule& r : rules) {
-      Captures c;
+      Captures c{-1, -1, -1};
       if (!match(r.pattern, g, n, c)) continue;
       if (const std::optional<int> to = r.replace(g, n, c); to && *to != n) {
         n = *to;

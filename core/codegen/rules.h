@@ -1,6 +1,7 @@
 #pragma once
 // Rewrite rules as data: each is a pattern over a node and its sources, the replacement it builds,
 // and the identity that makes the two equal. The simplify pass applies them until none matches.
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -24,7 +25,7 @@ struct Pat {
   int slot = -1;
 };
 
-using Captures = std::map<int, int>;  // slot -> the node it matched
+using Captures = std::array<int, 3>;  // slot -> the node it matched
 
 struct Rule {
   std::string name;      // "add zero"

@@ -117,7 +117,8 @@ lines and prints each expression's value, as a Python shell does.
 
 options:
   --device NAME    default device for new tensors (CPU, LLVM, OPENCL, CUDA, METAL); env DEV
-  --debug N        0..5: kernels run, one line per kernel, + AST, + source, + UOps; env DEBUG
+  --debug N        0..6: kernels run, one line per kernel, + AST, + source, + UOps, + UOps after
+                   each lowering pass; env DEBUG
   --noopt          apply no kernel optimisations; env NOOPT=1
   --beam N         search kernel optimisations keeping the N fastest; env BEAM
   --render LIST    backends whose source --debug 4 shows, e.g. c,opencl,metal,cuda

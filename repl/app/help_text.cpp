@@ -162,9 +162,11 @@ constexpr std::string_view kDebug = R"(DEBUG levels (--debug N, DEBUG=N, :debug 
   1  "scheduled N kernels in X ms" and the name of each kernel run
   2  one line per kernel or copy: device, name, memory, time, GFLOPS, GB/s; at the end of a script
      "avg: ... GFLOPS ... GB/s   total: N kernels ..."
-  3  + each kernel's AST tree with its ShapeTracker views, and the opts applied
+  3  + each kernel's AST tree with its ShapeTracker views, its dims with their roles, and the opts applied
   4  + the rendered source (the :render backends, else the device's)
   5  + the UOps listing
+  6  + the UOps after each lowering pass, in order (as :uops K all)
+A kernel's stages come before its *** line.
 )";
 
 constexpr std::string_view kJson = R"(--json (tinyrepl run --json FILE.tg): one JSON object per line on stdout, each with "event",

@@ -4,9 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "repl/app/kernel_views.h"
+#include "core/context.h"
 #include "repl/app/meta_commands.h"
 #include "repl/app/settings_input.h"
+#include "viz/stages.h"
 
 namespace tr::repl::meta {
 namespace {
@@ -44,9 +45,9 @@ Status opt(Host& h, const MetaCall& c) {
   }
   // an opt that does not fit is the command's fault as a whole: its message names the dim
   const KernelRecord tuned = c.checked(c.size(), [&] { return run_with_opts(base, opts); });
-  std::string out = kernel_title(k, tuned) + print_uops(tuned.program.uops) + sources_text(tuned, shown_backends(tuned));
-  out += timing_text(tuned);
-  if (base.seconds > 0) out += fmt::format("before: {}", timing_text(base));
+  std::string out = kernel_title(k, tuned) + uops_text(tuned.program) +
+                    source_text(tuned, shown_backends(tuned, settings().render)) + kernel_run_text(tuned);
+  if (base.seconds > 0) out += fmt::format("before: {}", kernel_run_text(base));
   h.focus().replace_kernel(k, tuned);
   h.show(c.name(), out);
   return Status::Ok;
@@ -56,7 +57,7 @@ Status opts(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   const int k = kernel_arg(h, c);
   const KernelRecord& r = h.focus().kernel(k);
-  h.show(c.name(), kernel_title(k, r) + dims_text(r));
+  h.show(c.name(), kernel_title(k, r) + opts_text(r.kernel));
   return Status::Ok;
 }
 

@@ -40,7 +40,7 @@ Status render(Host& h, const MetaCall& c) {
 
 Status debug(Host& h, const MetaCall& c) {
   c.expect(0, 1);
-  if (c.size() == 1) settings().debug = c.checked(0, [&] { return bounded_int(c.arg(0), 0, 5, "the debug level"); });
+  if (c.size() == 1) settings().debug = c.checked(0, [&] { return bounded_int(c.arg(0), 0, 6, "the debug level"); });
   h.show(c.name(), fmt::format("debug {}\n", settings().debug));
   return Status::Ok;
 }

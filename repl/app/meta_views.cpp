@@ -4,14 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "core/context.h"
 #include "core/render/render.h"
 #include "core/schedule.h"
 #include "repl/app/files.h"
-#include "repl/app/kernel_views.h"
 #include "repl/app/meta_commands.h"
 #include "viz/graph_dot.h"
 #include "viz/schedule_view.h"
-#include "viz/timings.h"
+#include "viz/stages.h"
 #include "viz/trace.h"
 
 namespace tr::repl::meta {
@@ -41,7 +41,7 @@ Status kernels(Host& h, const MetaCall& c) {
   if (c.size() > 0) {
     const Tensor x = c.tensor(h.session(), 0, c.size());
     std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
-    h.show(c.name(), print_schedule(items));
+    h.show(c.name(), schedule_text(items));
     h.focus().show_schedule(std::move(items));
     return Status::Ok;
   }
@@ -49,7 +49,7 @@ Status kernels(Host& h, const MetaCall& c) {
     h.show(c.name(), "no schedule yet: realize something (print(x), x.realize()) or use :kernels x\n");
     return Status::Ok;
   }
-  h.show(c.name(), print_schedule(h.focus().schedule()));
+  h.show(c.name(), schedule_text(h.focus().schedule()));
   return Status::Ok;
 }
 
@@ -57,15 +57,18 @@ Status ast(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   const int k = kernel_arg(h, c, 0);
   const KernelRecord& r = h.focus().kernel(k);
-  h.show(c.name(), kernel_title(k, r) + print_ast(r.kernel.ast));
+  h.show(c.name(), kernel_title(k, r) + ast_text(r.kernel));
   return Status::Ok;
 }
 
 Status uops(Host& h, const MetaCall& c) {
-  c.expect(0, 1);
-  const int k = kernel_arg(h, c, 0);
+  c.expect(0, 2);
+  // :uops, :uops K, :uops all, :uops K all
+  const bool all = c.size() > 0 && c.arg(c.size() - 1) == "all";
+  if (c.size() == 2 && !all) c.fail(1, "command", "usage: :uops [K] [all]");
+  const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !all) ? 0 : c.size());
   const KernelRecord& r = h.focus().kernel(k);
-  h.show(c.name(), kernel_title(k, r) + print_uops(r.program.uops));
+  h.show(c.name(), kernel_title(k, r) + (all ? passes_text(r.program) : uops_text(r.program)));
   return Status::Ok;
 }
 
@@ -75,21 +78,21 @@ Status src(Host& h, const MetaCall& c) {
   const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
   const int k = kernel_arg(h, c, has_k ? 0 : c.size());
   const KernelRecord& r = h.focus().kernel(k);
-  std::vector<std::string> backends = shown_backends(r);
+  std::vector<std::string> backends = shown_backends(r, settings().render);
   if (const size_t b = has_k ? 1 : 0; b < c.size()) {
     const std::string name = lowercase(c.arg(b));
     if (!has_backend(name))
       c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
     backends = {name};
   }
-  h.show(c.name(), kernel_title(k, r) + sources_text(r, backends));
+  h.show(c.name(), kernel_title(k, r) + source_text(r, backends));
   return Status::Ok;
 }
 
 Status time(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   if (c.size() == 1 && c.arg(0) != "all") c.fail(0, "command", "usage: :time [all]");
-  h.show(c.name(), timings_table(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+  h.show(c.name(), run_text(c.size() == 1 ? h.session_runs() : h.last_run().runs));
   return Status::Ok;
 }
 

@@ -21,7 +21,7 @@ namespace {
 // The command line's settings over the environment's (core/context.h reads DEBUG, NOOPT, BEAM, DEV).
 void apply_settings(const Options& o) {
   Settings& s = settings();
-  if (o.debug) s.debug = bounded_int(std::to_string(*o.debug), 0, 5, "--debug");
+  if (o.debug) s.debug = bounded_int(std::to_string(*o.debug), 0, 6, "--debug");
   if (o.beam) s.beam = bounded_int(std::to_string(*o.beam), 0, 64, "--beam");
   if (o.noopt) s.noopt = true;
   if (o.render) s.render = render_list(*o.render);

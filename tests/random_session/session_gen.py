@@ -14,9 +14,9 @@ DTYPES = "int8 uint8 int32 int64 float16 float32 float64 bool".split()
 NAMES = ["a", "b", "c", "d", "e"]
 OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "@", "<", "==", ">=", "and", "or"]
 INDICES = ["0", "-1", "1:", "::2", "::-1", "None", "...", "0, 1", ":, None", "5", "1:0", "::0", "-7"]
-META = [":kernels", ":ast", ":uops", ":src", ":time", ":explain a", ":opts", ":vars", ":opt 0 UPCAST 0 2",
-        ":opt 0 LOCAL 0 2", ":opt 0 UNROLL 0 4", ":opt 0 none", ":graph a", ":step a", ":noopt on", ":noopt off",
-        ":debug 2", ":debug 0", ":beam 2", ":beam 0", ":device OPENCL", ":device LLVM", ":device METALSHIM",
+META = [":kernels", ":ast", ":uops", ":uops 0 all", ":src", ":time", ":explain a", ":opts", ":vars",
+        ":opt 0 UPCAST 0 2", ":opt 0 LOCAL 0 2", ":opt 0 UNROLL 0 4", ":opt 0 none", ":graph a", ":step a", ":noopt on", ":noopt off",
+        ":debug 2", ":debug 6", ":debug 0", ":beam 2", ":beam 0", ":device OPENCL", ":device LLVM", ":device METALSHIM",
         ":device CUDA", ":device CPU"]
 START = ["a = tensor([1.0, 2.0, 3.0, 4.0])", "b = arange(12).reshape(3, 4)", "c = rand(2, 3, 4)",
          "d = tensor([[1, 2], [3, 4]])", "e = tensor(3)"]

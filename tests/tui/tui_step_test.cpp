@@ -3,8 +3,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/context.h"
 #include "core/render/render.h"
+#include "core/schedule.h"
 #include "core/tensor.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/step.h"
@@ -39,6 +42,7 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
   const Tensor dot = ints({1, 2}).mul(ints({3, 4})).sum();
   StepWalk walk("(a*b).sum()", dot.node());
   ASSERT_EQ(walk.count(), 7) << "graph, schedule, the AST, opts, UOps and source of r_2, run";
+  EXPECT_EQ(walk.stops(), stage_walk(create_schedule({base_of(dot.node())}))) << "the stage model's walk, as :step's";
 
   EXPECT_EQ(walk.pane(), PaneId::Ast);
   EXPECT_EQ(walk.content(PaneId::Ast, 0, 60)->title, "Graph of (a*b).sum()");
@@ -62,14 +66,24 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
       << "not shown before its stage";
 
   ASSERT_TRUE(walk.forward());
-  EXPECT_EQ(walk.stage().kind, StageKind::Opts);
+  EXPECT_EQ(walk.stage().stage, Stage::Opts);
   const PaneText opts = *walk.content(PaneId::Ast, 0, 60);
   EXPECT_EQ(opts.lines[opts.mark_begin].rfind("full shape", 0), 0u) << joined(opts);
   EXPECT_NE(walk.explanation().find("NOOPT"), std::string::npos) << walk.explanation();
 
   ASSERT_TRUE(walk.forward());
   EXPECT_EQ(walk.pane(), PaneId::Uops);
-  EXPECT_NE(joined(*walk.content(PaneId::Uops, 0, 60)).find("DEFINE_GLOBAL"), std::string::npos);
+  const std::string uops = joined(*walk.content(PaneId::Uops, 0, 60));
+  EXPECT_NE(walk.explanation().find(fmt::format("each of its {} lowering pass", walk.kernel()->program.passes.size())),
+            std::string::npos) << walk.explanation();
+  EXPECT_EQ(uops.rfind(print_uops(walk.kernel()->program.uops), 0), 0u) << "the final listing first\n" << uops;
+  size_t at = 0;
+  for (size_t i = 0; i < walk.kernel()->program.passes.size(); i++) {
+    const std::string heading = pass_heading(walk.kernel()->program, i);
+    const size_t next = uops.find(heading.substr(0, heading.size() - 1), at);
+    ASSERT_NE(next, std::string::npos) << heading << " after " << at << " in\n" << uops;
+    at = next;
+  }
 
   ASSERT_TRUE(walk.forward());
   EXPECT_EQ(walk.pane(), PaneId::Source);

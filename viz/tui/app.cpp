@@ -274,8 +274,8 @@ void App::start_step(const std::string& line, const std::string& expr) {
 void App::on_stage() {
   focus_ = step_->pane();
   editing_ = false;
-  if (step_->stage().kind == StageKind::Source) tab_ = backend_index(step_->backend());
-  if (step_->stage().kind == StageKind::Run && !step_->runs().empty()) adopt(step_->runs());
+  if (step_->stage().stage == Stage::Source) tab_ = backend_index(step_->backend());
+  if (step_->stage().stage == Stage::Run && !step_->runs().empty()) adopt(step_->runs());
   relayout();
 }
 

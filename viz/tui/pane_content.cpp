@@ -6,41 +6,11 @@
 
 #include "core/render/render.h"
 #include "viz/debug_output.h"
+#include "viz/stages.h"
 #include "viz/timings.h"
 #include "viz/tui/text.h"
 
 namespace tr::tui {
-namespace {
-
-std::string buffer_label(const AstNode& n) {
-  switch (n.op) {
-    case AstOp::Store: return fmt::format("STORE idx={}", n.idx);
-    case AstOp::Load: return fmt::format("LOAD idx={}", n.idx);
-    case AstOp::Const: return "CONST";
-    default: return "ARANGE";
-  }
-}
-
-std::string views_text(const AstRef& ast) {
-  std::string out = "ShapeTracker views:\n";
-  walk(ast, [&](const AstNode& n) {
-    if (!n.st) return;
-    const std::vector<View>& views = n.st->views();
-    for (size_t v = 0; v < views.size(); v++)
-      out += fmt::format("  {:<12} view {}: {}\n", v == 0 ? buffer_label(n) : "", v, views[v].str());
-  });
-  return out;
-}
-
-std::string dims_text(const Kernel& k) {
-  std::string out = fmt::format("full shape {}, reduce axes from {}\ndims:\n", shape_str(k.full_shape), k.first_reduce);
-  for (const Dim& d : k.dims) out += fmt::format("  axis {} size {:<6} {}\n", d.axis, d.size, dim_role_name(d.role));
-  std::vector<std::string> opts;
-  for (const Opt& o : k.opts) opts.push_back(o.str());
-  return out + fmt::format("opts: {}\n", opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", ")));
-}
-
-}  // namespace
 
 std::vector<int> kernel_runs(const std::vector<RunRecord>& runs) {
   std::vector<int> out;
@@ -71,8 +41,8 @@ PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected) {
 }
 
 PaneText ast_pane(const KernelRecord& k, bool opts_marked) {
-  const std::string head = print_ast(k.kernel.ast) + "\n" + views_text(k.kernel.ast) + "\n";
-  PaneText p = pane_text(fmt::format("AST · {}", k.name), head + dims_text(k.kernel), Syntax::Listing);
+  const std::string head = ast_text(k.kernel) + "\n";
+  PaneText p = pane_text(fmt::format("AST · {}", k.name), head + opts_text(k.kernel), Syntax::Listing);
   if (opts_marked) {
     p.mark_begin = p.anchor = static_cast<int>(split_lines(head).size());
     p.mark_end = static_cast<int>(p.lines.size());
@@ -81,19 +51,17 @@ PaneText ast_pane(const KernelRecord& k, bool opts_marked) {
 }
 
 PaneText uops_pane(const KernelRecord& k) {
-  const LaunchDims& d = k.program.dims;
-  const std::string launch = fmt::format("launch: global [{}] local [{}]; about {} FLOPs and {} bytes\n",
-                                         fmt::join(d.global, ", "), fmt::join(d.local, ", "), k.program.flops,
-                                         k.program.bytes);
+  // the final listing first, then below it every pass's, so that scrolling down replays the lowering
   return pane_text(fmt::format("UOps · {} · {} uops", k.name, k.program.uops.size()),
-                   print_uops(k.program.uops) + launch, Syntax::Listing);
+                   uops_text(k.program) + "\n" + passes_text(k.program),
+                   Syntax::Listing);
 }
 
 PaneText source_pane(const KernelRecord& k, int tab) {
   const std::string& backend = backends().at(tab);
   std::string text;
   try {
-    text = render(backend, k.program);
+    text = backend_source(k, backend);
   } catch (const std::exception& e) {
     text = fmt::format("// {} cannot express {}: {}\n", backend, k.name, e.what());
   }

@@ -13,9 +13,10 @@ std::vector<int> kernel_runs(const std::vector<RunRecord>& runs);
 
 // One row per kernel run: name, device, time, GFLOPS, GB/s; `selected` indexes kernel_runs(runs).
 PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected);
-// The tree, each buffer's ShapeTracker views, then the kernel's dims and opts; with opts_marked,
+// The Ast stage, then the Opts stage (viz/stages); with opts_marked,
 // that last part is marked and scrolled to (the opts stage of :step).
 PaneText ast_pane(const KernelRecord& k, bool opts_marked = false);
+// The final listing and launch dims, then the UOps after each lowering pass.
 PaneText uops_pane(const KernelRecord& k);
 // Rendered for backends()[tab], with a tab for every backend.
 PaneText source_pane(const KernelRecord& k, int tab);

@@ -6,14 +6,13 @@
 
 #include "core/context.h"
 #include "core/device.h"
-#include "viz/schedule_view.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/text.h"
 
 namespace tr::tui {
 namespace {
 
-constexpr int kItemIndent = 6;  // print_schedule's "why:" lines
+constexpr int kItemIndent = 6;  // schedule_text's "why:" lines
 
 std::string plural(size_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 
@@ -21,7 +20,6 @@ std::string plural(size_t n, const char* one, const char* many) { return fmt::fo
 
 StepWalk::StepWalk(std::string expr, LazyRef x) : expr_(std::move(expr)), x_(std::move(x)) {
   schedule_ = create_schedule({base_of(x_)});
-  stages_ = {{StageKind::Graph}, {StageKind::Schedule}};
   for (size_t i = 0; i < schedule_.size(); i++) {
     const ScheduleItem& item = schedule_[i];
     if (item.kind == ScheduleItem::Kind::Copy) {
@@ -32,16 +30,14 @@ StepWalk::StepWalk(std::string expr, LazyRef x) : expr_(std::move(expr)), x_(std
     lowered_.emplace_back(lower(item, item.outputs[0]->device));
     backends_.push_back(device(lowered_.back()->device).backend());
     kernel_items_.push_back(static_cast<int>(i));
-    for (StageKind k : {StageKind::Ast, StageKind::Opts, StageKind::Uops, StageKind::Source})
-      stages_.push_back({k, static_cast<int>(i)});
   }
-  if (!schedule_.empty()) stages_.push_back({StageKind::Run});
+  stages_ = stage_walk(schedule_);
 }
 
 bool StepWalk::forward() {
   if (at_ + 1 >= stages_.size()) return false;
   at_++;
-  if (stage().kind == StageKind::Run && !ran_) run();
+  if (stage().stage == Stage::Run && !ran_) run();
   return true;
 }
 
@@ -74,14 +70,14 @@ const std::string& StepWalk::backend() const {
 }
 
 PaneId StepWalk::pane() const {
-  switch (stage().kind) {
-    case StageKind::Graph:
-    case StageKind::Ast:
-    case StageKind::Opts: return PaneId::Ast;
-    case StageKind::Schedule: return PaneId::Kernels;
-    case StageKind::Uops: return PaneId::Uops;
-    case StageKind::Source: return PaneId::Source;
-    case StageKind::Run: break;
+  switch (stage().stage) {
+    case Stage::Graph:
+    case Stage::Ast:
+    case Stage::Opts: return PaneId::Ast;
+    case Stage::Schedule: return PaneId::Kernels;
+    case Stage::Uops: return PaneId::Uops;
+    case Stage::Source: return PaneId::Source;
+    case Stage::Run: break;
   }
   return PaneId::Timings;
 }
@@ -94,21 +90,21 @@ std::string StepWalk::kernel_position() const {
 std::string StepWalk::explanation() const {
   const std::string head = fmt::format("Step {}/{}: ", at_ + 1, stages_.size());
   const KernelRecord* k = kernel();
-  switch (stage().kind) {
-    case StageKind::Graph:
+  switch (stage().stage) {
+    case Stage::Graph:
       return head + fmt::format("the lazy graph of {}: each tensor operation recorded a node, and nothing has run "
                                 "yet. Nodes marked [realized] already hold a buffer.", expr_);
-    case StageKind::Schedule:
+    case Stage::Schedule:
       if (schedule_.empty())
         return head + fmt::format("nothing to schedule: {} is realized already, so reading it runs no kernel.", expr_);
       return head + fmt::format("the scheduler cuts the graph into {} and {}, in the order they run. Each 'why' "
                                 "says why a kernel ends there instead of fusing on.",
                                 plural(kernel_items_.size(), "kernel", "kernels"),
                                 plural(schedule_.size() - kernel_items_.size(), "copy", "copies"));
-    case StageKind::Ast:
+    case Stage::Ast:
       return head + fmt::format("the AST of {}: its output's STORE, the fused ops, its inputs' LOADs, each "
                                 "through a ShapeTracker view (st=). It ends here: {}.", kernel_position(), k->reason);
-    case StageKind::Opts: {
+    case Stage::Opts: {
       std::vector<std::string> opts;
       for (const Opt& o : k->kernel.opts) opts.push_back(o.str());
       const std::string applied = !opts.empty() ? fmt::format("applied: {}", fmt::join(opts, ", "))
@@ -117,14 +113,16 @@ std::string StepWalk::explanation() const {
       return head + fmt::format("the opts of {}: its full shape {} splits into dims with roles (loop, thread, "
                                 "upcast, unroll); {}.", k->name, shape_str(k->kernel.full_shape), applied);
     }
-    case StageKind::Uops:
-      return head + fmt::format("the linearizer turns {} into {} UOps: a DEFINE_GLOBAL per buffer, loops or "
-                                "launch ids for the dims, then LOADs, ALU ops and the STORE ({} FLOPs, {} bytes).",
-                                k->name, k->program.uops.size(), k->program.flops, k->program.bytes);
-    case StageKind::Source:
+    case Stage::Uops:
+      return head + fmt::format("lowering turns {} into {} UOps: a DEFINE_GLOBAL per buffer, loops or "
+                                "launch ids for the dims, then LOADs, ALU ops and the STORE ({} FLOPs, {} bytes). "
+                                "Below the listing, the UOps after each of its {}.",
+                                k->name, k->program.uops.size(), k->program.flops, k->program.bytes,
+                                plural(k->program.passes.size(), "lowering pass", "lowering passes"));
+    case Stage::Source:
       return head + fmt::format("the renderer spells the UOps of {} in {} for {}; Left/Right or 1-9 show them "
                                 "in every other backend.", k->name, backend(), k->device);
-    case StageKind::Run:
+    case Stage::Run:
       if (!run_error_.empty()) return head + fmt::format("running the schedule failed: {}", run_error_);
       return head + fmt::format("{} ran: {} and {} in {:.3f} ms. Timings shows each one's time, GFLOPS and "
                                 "GB/s.", expr_,
@@ -135,15 +133,15 @@ std::string StepWalk::explanation() const {
 }
 
 std::optional<PaneText> StepWalk::content(PaneId pane, int tab, int width) const {
-  if (stage().kind == StageKind::Run && run_error_.empty()) return std::nullopt;
-  const StageKind s = stage().kind;
+  if (stage().stage == Stage::Run && run_error_.empty()) return std::nullopt;
+  const Stage s = stage().stage;
   const KernelRecord* k = kernel();
   const bool kernel_stage = k != nullptr;
   switch (pane) {
     case PaneId::Kernels: {
       // The reasons are what this stage is about: wrapped, not cut. An item's lines are its numbered
       // line and the deeper indented ones under it.
-      const std::string text = wrap_lines(print_schedule(schedule_), width, kItemIndent);
+      const std::string text = wrap_lines(schedule_text(schedule_), width, kItemIndent);
       PaneText p = pane_text(fmt::format("Schedule of {}", expr_), text, Syntax::Listing);
       const std::string number = fmt::format("{:>3} ", stage().item);
       const auto line =
@@ -157,17 +155,17 @@ std::optional<PaneText> StepWalk::content(PaneId pane, int tab, int width) const
       return p;
     }
     case PaneId::Ast:
-      if (kernel_stage) return ast_pane(*k, s == StageKind::Opts);
-      return pane_text(fmt::format("Graph of {}", expr_), print_graph(x_), Syntax::Listing);
+      if (kernel_stage) return ast_pane(*k, s == Stage::Opts);
+      return pane_text(fmt::format("Graph of {}", expr_), graph_text(x_), Syntax::Listing);
     case PaneId::Uops:
-      if (s == StageKind::Uops || s == StageKind::Source) return uops_pane(*k);
+      if (s == Stage::Uops || s == Stage::Source) return uops_pane(*k);
       return placeholder("UOps", kernel_stage ? fmt::format("the UOps of {} come after its opts", k->name)
                                               : std::string("the UOps come after the schedule and each kernel's AST"));
     case PaneId::Source:
-      if (s == StageKind::Source) return source_pane(*k, tab);
+      if (s == Stage::Source) return source_pane(*k, tab);
       return placeholder("Source", "the source comes after the UOps");
     case PaneId::Timings:
-      if (s == StageKind::Run) return placeholder("Timings", run_error_);
+      if (s == Stage::Run) return placeholder("Timings", run_error_);
       return placeholder("Timings", "the timings come when the schedule runs, at the last step");
     case PaneId::Repl: break;
   }

@@ -1,23 +1,18 @@
 #pragma once
 // `:step x`: the stages from a lazy graph to timed kernels, one keypress each — the graph, the
 // schedule with the reason for every boundary, then per kernel its AST, opts, UOps and source, and
-// finally the run. Each stage names the pane that shows it and explains itself in a sentence or two.
+// finally the run: the stops of viz/stages' walk. Each stop names the pane that shows it and explains
+// itself in a sentence or two.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/realize.h"
+#include "viz/stages.h"
 #include "viz/tui/layout.h"
 #include "viz/tui/pane_text.h"
 
 namespace tr::tui {
-
-enum class StageKind : uint8_t { Graph, Schedule, Ast, Opts, Uops, Source, Run };
-
-struct Stage {
-  StageKind kind = StageKind::Graph;
-  int item = -1;  // the schedule item of a kernel's stage
-};
 
 class StepWalk {
  public:
@@ -25,7 +20,8 @@ class StepWalk {
   // engine cannot (a device that does not open, a kernel that does not lower).
   StepWalk(std::string expr, LazyRef x);
 
-  const Stage& stage() const { return stages_[at_]; }
+  const StageStop& stage() const { return stages_[at_]; }
+  const std::vector<StageStop>& stops() const { return stages_; }
   int count() const { return static_cast<int>(stages_.size()); }
   // Moves one stage; false at either end. Reaching the last stage runs the schedule (once).
   bool forward();
@@ -51,7 +47,7 @@ class StepWalk {
   std::vector<std::optional<KernelRecord>> lowered_;  // per schedule item; none for copies
   std::vector<std::string> backends_;                  // per schedule item; "" for copies
   std::vector<int> kernel_items_;
-  std::vector<Stage> stages_;
+  std::vector<StageStop> stages_;
   size_t at_ = 0;
   bool ran_ = false;
   std::string run_error_;

@@ -1,0 +1,138 @@
+#include "viz/stages.h"
+
+#include <fmt/format.h>
+
+#include "core/device.h"
+#include "core/render/render.h"
+#include "core/value_str.h"
+#include "viz/debug_output.h"
+#include "viz/schedule_view.h"
+#include "viz/timings.h"
+
+namespace tr {
+namespace {
+
+std::string opts_list(const Kernel& k) {
+  std::vector<std::string> opts;
+  for (const Opt& o : k.opts) opts.push_back(o.str());
+  return opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", "));
+}
+
+std::string buffer_label(const AstNode& n) {
+  switch (n.op) {
+    case AstOp::Store: return fmt::format("STORE idx={}", n.idx);
+    case AstOp::Load: return fmt::format("LOAD idx={}", n.idx);
+    case AstOp::Const: return fmt::format("CONST {}", const_str(n.value, n.dtype));
+    case AstOp::Arange: return "ARANGE";
+    case AstOp::Alu:
+    case AstOp::Reduce: break;
+  }
+  return "";
+}
+
+std::string views_text(const AstRef& ast) {
+  std::string out = "ShapeTracker views:\n";
+  walk(ast, [&](const AstNode& n) {
+    if (!n.st) return;
+    const std::vector<View>& views = n.st->views();
+    for (size_t v = 0; v < views.size(); v++)
+      out += fmt::format("  {:<12} view {}: {}\n", v == 0 ? buffer_label(n) : "", v, views[v].str());
+  });
+  return out;
+}
+
+}  // namespace
+
+std::vector<StageStop> stage_walk(const std::vector<ScheduleItem>& items) {
+  std::vector<StageStop> stops{{Stage::Graph}, {Stage::Schedule}};
+  for (size_t i = 0; i < items.size(); i++) {
+    if (items[i].kind != ScheduleItem::Kind::Kernel) continue;
+    for (const Stage s : {Stage::Ast, Stage::Opts, Stage::Uops, Stage::Source})
+      stops.push_back({s, static_cast<int>(i)});
+  }
+  if (!items.empty()) stops.push_back({Stage::Run});
+  return stops;
+}
+
+std::string stop_title(const StageStop& s) {
+  switch (s.stage) {
+    case Stage::Graph: return "the lazy graph";
+    case Stage::Schedule: return "the schedule";
+    case Stage::Ast: return fmt::format("kernel {}: its AST", s.item);
+    case Stage::Opts: return fmt::format("kernel {}: its opts", s.item);
+    case Stage::Uops: return fmt::format("kernel {}: its UOps", s.item);
+    case Stage::Source: return fmt::format("kernel {}: its source", s.item);
+    case Stage::Run: break;
+  }
+  return "the run";
+}
+
+std::string graph_text(const LazyRef& x) { return print_graph(x); }
+
+std::string schedule_text(const std::vector<ScheduleItem>& items) { return print_schedule(items); }
+
+std::string kernel_title(int k, const KernelRecord& r) {
+  return fmt::format("kernel {} {} on {} (opts: {})\n", k, r.name, r.device, opts_list(r.kernel));
+}
+
+std::string ast_text(const Kernel& k) { return print_ast(k.ast) + views_text(k.ast); }
+
+std::string opts_text(const Kernel& k) {
+  const int ndim = static_cast<int>(k.full_shape.size());
+  std::string out = k.first_reduce < ndim ? fmt::format("full shape {}, reduce axes from {}\n",
+                                                        shape_str(k.full_shape), k.first_reduce)
+                                          : fmt::format("full shape {}, no reduce axes\n", shape_str(k.full_shape));
+  out += "dims (AXIS for :opt):\n";
+  for (size_t i = 0; i < k.dims.size(); i++) {
+    const Dim& d = k.dims[i];
+    out += fmt::format("  {:>2}  {:<7} size {:<6} axis {} of the full shape\n", i, dim_role_name(d.role), d.size,
+                       d.axis);
+  }
+  return out + fmt::format("opts: {}\n", opts_list(k));
+}
+
+std::string uops_text(const UOpProgram& p) {
+  return print_uops(p.uops) + fmt::format("launch: global [{}] local [{}]; about {} FLOPs and {} bytes\n",
+                                          fmt::join(p.dims.global, ", "), fmt::join(p.dims.local, ", "), p.flops,
+                                          p.bytes);
+}
+
+std::string pass_heading(const UOpProgram& p, size_t pass) {
+  return fmt::format("── after pass {} of {}, {}: {} uops ──\n", pass + 1, p.passes.size(), p.passes[pass].pass,
+                     p.passes[pass].uops.size());
+}
+
+std::string passes_text(const UOpProgram& p) {
+  std::string out;
+  for (size_t i = 0; i < p.passes.size(); i++) out += pass_heading(p, i) + print_uops(p.passes[i].uops);
+  return out;
+}
+
+std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector<std::string>& render) {
+  if (!render.empty()) return render;
+  return {device(r.device).backend()};
+}
+
+std::string backend_source(const KernelRecord& r, std::string_view backend) {
+  std::string text = render(backend, r.program);
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+std::string source_text(const KernelRecord& r, const std::vector<std::string>& backends) {
+  std::string out;
+  for (const std::string& b : backends) out += fmt::format("// {}\n{}", b, backend_source(r, b));
+  return out;
+}
+
+std::string run_text(const std::vector<RunRecord>& runs) { return timings_table(runs); }
+
+std::string kernel_run_text(const KernelRecord& r) {
+  RunRecord run;
+  run.kernel = r;
+  const RunRates x = rates(run);
+  return fmt::format("tm {}  {:.2f} GFLOPS  {:.2f} GB/s  ({} FLOPs, {} bytes)\n", time_str(x.seconds), x.gflops,
+                     x.gbs, r.program.flops, r.program.bytes);
+}
+
+}  // namespace tr
