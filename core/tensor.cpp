@@ -2,6 +2,7 @@
 #include "core/tensor.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "core/context.h"
 #include "core/device.h"
@@ -37,12 +38,47 @@ Tensor realizable(const Tensor& x) {
 
 }  // namespace
 
-Tensor::Tensor(LazyRef node) : node_(std::move(node)) {
-  if (node_->depth < kMaxLazyDepth) return;
+namespace {
+
+// Weak references to every state made; swept of dead ones whenever it has doubled since the last sweep.
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::weak_ptr<TensorState>> states;
+  size_t swept_size = 0;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+void track(const std::shared_ptr<TensorState>& state) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  r.states.push_back(state);
+  if (r.states.size() < 2 * r.swept_size + 64) return;
+  std::erase_if(r.states, [](const std::weak_ptr<TensorState>& w) { return w.expired(); });
+  r.swept_size = r.states.size();
+}
+
+}  // namespace
+
+std::vector<Tensor> Tensor::live() {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  std::vector<Tensor> out;
+  for (const std::weak_ptr<TensorState>& w : r.states)
+    if (std::shared_ptr<TensorState> s = w.lock()) out.push_back(Tensor(std::move(s)));
+  return out;
+}
+
+Tensor::Tensor(LazyRef n) : state_(std::make_shared<TensorState>(TensorState{std::move(n), std::nullopt})) {
+  track(state_);
+  if (node()->depth < kMaxLazyDepth) return;
   realize();
-  const LazyRef base = base_of(node_);
+  const LazyRef base = base_of(node());
   base->depth = 0;
-  node_->depth = node_ == base ? 0 : 1;
+  node()->depth = node() == base ? 0 : 1;
 }
 
 Tensor Tensor::broadcast_to(const Shape& target) const {
@@ -53,7 +89,7 @@ Tensor Tensor::broadcast_to(const Shape& target) const {
   return reshape(padded).expand(target);
 }
 
-bool Tensor::realized() const { return base_of(node_)->buffer != nullptr; }
+bool Tensor::realized() const { return base_of(node())->buffer != nullptr; }
 
 std::pair<Tensor, Tensor> Tensor::broadcasted(const Tensor& x, const Tensor& y) {
   const DType t = promote(x.dtype(), y.dtype());
@@ -62,29 +98,29 @@ std::pair<Tensor, Tensor> Tensor::broadcasted(const Tensor& x, const Tensor& y) 
 }
 
 Tensor Tensor::unary(Op op) const {
-  return Tensor(make_node(op, dtype(), shape(), device(), {node_}));
+  return Tensor(make_node(op, dtype(), shape(), device(), {node()}));
 }
 
 Tensor Tensor::binary(Op op, const Tensor& y) const {
   require_same_device(*this, y);
   const DType out = is_comparison(op) ? DType::Bool : dtype();
-  return Tensor(make_node(op, out, shape(), device(), {node_, y.node_}));
+  return Tensor(make_node(op, out, shape(), device(), {node(), y.node()}));
 }
 
 Tensor Tensor::cast(DType t) const {
   if (t == dtype()) return *this;
-  return Tensor(make_node(Op::Cast, t, shape(), device(), {node_}));
+  return Tensor(make_node(Op::Cast, t, shape(), device(), {node()}));
 }
 
-Tensor Tensor::move(const ShapeTracker& st) const { return Tensor(make_view(node_, st)); }
+Tensor Tensor::move(const ShapeTracker& st) const { return Tensor(make_view(node(), st)); }
 
 Tensor Tensor::contiguous() const {
-  const LazyRef base = base_of(node_);
-  if (!node_->is_view() && base->op != Op::Const && base->op != Op::Arange) {
+  const LazyRef base = base_of(node());
+  if (!node()->is_view() && base->op != Op::Const && base->op != Op::Arange) {
     base->forced = true;
     return *this;
   }
-  const LazyRef c = make_node(Op::Contiguous, dtype(), shape(), device(), {node_});
+  const LazyRef c = make_node(Op::Contiguous, dtype(), shape(), device(), {node()});
   c->forced = true;
   return Tensor(c);
 }
@@ -94,24 +130,29 @@ Tensor Tensor::to(const std::string& dev) const {
   tr::device(target);  // fails here, with the reason, when the device cannot open
   if (target == device()) return *this;
   const Tensor src = contiguous();
-  return Tensor(make_node(Op::Copy, dtype(), shape(), target, {src.node_}));
+  return Tensor(make_node(Op::Copy, dtype(), shape(), target, {src.node()}));
 }
 
 Tensor& Tensor::realize() {
-  std::vector<Tensor> one{*this};
-  realize_all(one);
-  *this = one[0];
+  realize_together({*this});
   return *this;
+}
+
+void Tensor::realize_together(const std::vector<Tensor>& xs) {
+  std::vector<Tensor> copies = xs;
+  realize_all(copies);
+  // a broadcast constant became its own buffer: the tensor is that buffer from now on
+  for (size_t i = 0; i < xs.size(); i++) xs[i].state_->node = copies[i].node();
 }
 
 HostData Tensor::data() const {
   HostData out(dtype(), numel());
   if (numel() == 0) return out;
   // A view that reads its base's buffer in order (a reshape) needs no copy kernel: the buffer is its values.
-  const bool in_order = !node_->is_view() || (node_->st().contiguous() && numel() == tr::prod(base_of(node_)->shape));
-  Tensor t = in_order ? Tensor(base_of(node_)) : contiguous();
+  const bool in_order = !node()->is_view() || (node()->st().contiguous() && numel() == tr::prod(base_of(node())->shape));
+  Tensor t = in_order ? Tensor(base_of(node())) : contiguous();
   t.realize();
-  const Buffer& buf = *base_of(t.node_)->buffer;
+  const Buffer& buf = *base_of(t.node())->buffer;
   tr::device(buf.device).copyout(out.bytes.data(), buf);
   return out;
 }

@@ -2,7 +2,12 @@
 // The engine's C++ API: a Tensor is a handle on a lazy node. Operations follow tinygrad's Tensor
 // (names, defaults, broadcasting and dtype promotion); every one is built from the primitives of
 // core/ops.h. Errors throw tr::Error.
+//
+// A Tensor is a reference, as a Python Tensor object is: copies share one state (the node and the
+// gradient), so assign() and backward() change what every copy sees. Every operation makes a new
+// Tensor; only assign, realize and the gradient setters change a state.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -22,6 +27,8 @@ struct Slice {
 struct NewAxis {};
 struct Ellipsis {};
 using Index = std::variant<int64_t, Slice, NewAxis, Ellipsis>;
+
+struct TensorState;
 
 class Tensor {
  public:
@@ -50,10 +57,10 @@ class Tensor {
   Tensor ones_like() const;
 
   // attributes
-  const LazyRef& node() const { return node_; }
-  const Shape& shape() const { return node_->shape; }
-  DType dtype() const { return node_->dtype; }
-  const std::string& device() const { return node_->device; }
+  const LazyRef& node() const;
+  const Shape& shape() const { return node()->shape; }
+  DType dtype() const { return node()->dtype; }
+  const std::string& device() const { return node()->device; }
   int ndim() const { return static_cast<int>(shape().size()); }
   int64_t numel() const { return tr::prod(shape()); }
   bool realized() const;
@@ -145,8 +152,25 @@ class Tensor {
   Tensor contiguous() const;
   Tensor to(const std::string& device) const;
   Tensor& realize();           // runs what this tensor needs; the handle then reads a buffer
+  // realize() for several tensors in one schedule; every copy of each then reads its buffer.
+  static void realize_together(const std::vector<Tensor>& xs);
   HostData data() const;       // realizes and copies the values out, row-major
   ConstValue item() const;     // a one-element tensor to a number
+
+  // gradients (core/grad), with tinygrad 0.14's semantics
+  // The gradients of this scalar (or of `seed`, this tensor's gradient, when given) with respect to
+  // each target; a target the graph does not reach gets zeros. Stores nothing.
+  std::vector<Tensor> gradient(const std::vector<Tensor>& targets, const std::optional<Tensor>& seed = {}) const;
+  // Fills .grad of every live float tensor in this one's graph, adding to a .grad already there.
+  void backward(const std::optional<Tensor>& seed = {}) const;
+  const std::optional<Tensor>& grad() const;
+  void set_grad(std::optional<Tensor> g) const;
+  // A leaf with this tensor's values: gradients stop here. It realizes this tensor to read them.
+  Tensor detach() const;
+  // Makes this tensor (every copy of it) hold value's values, as a leaf: what an optimizer step does.
+  void assign(const Tensor& value) const;
+  // assign() for many at once, realized in one schedule.
+  static void assign_all(const std::vector<Tensor>& targets, const std::vector<Tensor>& values);
 
   Tensor broadcast_to(const Shape& shape) const;  // numpy's rule: align right, grow size-1 dims
   // Broadcasts both to a common shape and promotes to a common dtype (tinygrad's _broadcasted).
@@ -158,8 +182,19 @@ class Tensor {
   Tensor move(const ShapeTracker& st) const;
   Tensor unary(Op op) const;
   Tensor binary(Op op, const Tensor& y) const;  // same shape, same dtype
-  LazyRef node_;
+  explicit Tensor(std::shared_ptr<TensorState> state) : state_(std::move(state)) {}
+  // Every Tensor state some handle still holds: what backward() looks for in a graph, as tinygrad's
+  // all_tensors.
+  static std::vector<Tensor> live();
+  std::shared_ptr<TensorState> state_;
 };
+
+struct TensorState {
+  LazyRef node;
+  std::optional<Tensor> grad;
+};
+
+inline const LazyRef& Tensor::node() const { return state_->node; }
 
 Shape broadcast_shape(const Shape& a, const Shape& b);  // throws "cannot broadcast (2, 3) with (4,)"
 // Throws "operands are on CPU and OPENCL; move one with .to()" unless a and b are on one device.

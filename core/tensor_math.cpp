@@ -131,7 +131,7 @@ Tensor Tensor::where(const Tensor& a, const Tensor& b) const {
   const Shape out = broadcast_shape(broadcast_shape(shape(), a.shape()), b.shape());
   const Tensor cond = cast(DType::Bool).broadcast_to(out);
   const Tensor x = a.cast(t).broadcast_to(out), y = b.cast(t).broadcast_to(out);
-  return Tensor(make_node(Op::Where, t, out, device(), {cond.node_, x.node_, y.node_}));
+  return Tensor(make_node(Op::Where, t, out, device(), {cond.node(), x.node(), y.node()}));
 }
 Tensor Tensor::eq(const Tensor& y) const { return ne(y).logical_not(); }
 Tensor Tensor::ne(const Tensor& y) const {

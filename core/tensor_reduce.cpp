@@ -84,7 +84,7 @@ Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
     partial[axis] = parts;
     return reshape(two).reduce(op, first, true).reshape(partial).reduce(op, axes, keepdim);
   } else if (!axes.empty()) {
-    ret = Tensor(make_node(op, dtype(), kept, device(), {node_}, axes));
+    ret = Tensor(make_node(op, dtype(), kept, device(), {node()}, axes));
   }
   if (keepdim) return ret;
   Shape out;

@@ -4,6 +4,7 @@
 
 #include "repl/convert.h"
 #include "repl/operators.h"
+#include "repl/python_builtins.h"
 #include "repl/source_error.h"
 #include "repl/tensor_literal.h"
 
@@ -33,18 +34,18 @@ std::vector<Tensor> tensors_of(const std::vector<Arg>& args) {
 }
 
 Value tensor_fn(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"data", kRequired}, {"dtype"}, {"device"}});
+  const Bound b = bind(call, {{"data", kRequired}, {"dtype"}, {"device"}, {"requires_grad"}});
   return tensor_from_data(b["data"], dtype_arg(b), device_arg(b));
 }
 
 template <Tensor (*Make)(const Shape&, DType, const std::string&)>
 Value filled(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"shape", kRest}, {"dtype"}, {"device"}});
+  const Bound b = bind(call, {{"shape", kRest}, {"dtype"}, {"device"}, {"requires_grad"}});
   return Make(to_shape(b.rest()), dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
 Value full_fn(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"shape", kRequired}, {"fill_value", kRequired, "value"}, {"dtype"}, {"device"}});
+  const Bound b = bind(call, {{"shape", kRequired}, {"fill_value", kRequired, "value"}, {"dtype"}, {"device"}, {"requires_grad"}});
   return Tensor::full(to_shape({b["shape"]}), to_number(b["fill_value"]), dtype_arg(b), device_arg(b));
 }
 
@@ -64,14 +65,14 @@ Value linspace_fn(const CallArgs& call, const PrintSink&) {
 }
 
 Value eye_fn(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"n", kRequired}, {"m"}, {"dtype"}, {"device"}});
+  const Bound b = bind(call, {{"n", kRequired}, {"m"}, {"dtype"}, {"device"}, {"requires_grad"}});
   const std::optional<int64_t> m = b.find("m") ? std::optional<int64_t>(to_int(b["m"])) : std::nullopt;
   return Tensor::eye(to_int(b["n"]), m, dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
 template <Tensor (*Make)(const Shape&, uint64_t, DType, const std::string&)>
 Value random(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}});
+  const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
   const int64_t seed = b.find("seed") ? to_int(b["seed"]) : 0;
   if (seed < 0) fail_at(b["seed"].span, "value", "{} must not be negative", b["seed"].what);
   return Make(to_shape(b.rest()), static_cast<uint64_t>(seed), dtype_arg(b).value_or(DType::Float32), device_arg(b));
@@ -121,8 +122,7 @@ std::vector<Tensor> some_tensors(const CallArgs& call) {
 Value kernels_fn(const CallArgs& call, const PrintSink&) { return int64_t{count_kernels(some_tensors(call))}; }
 
 Value realize_fn(const CallArgs& call, const PrintSink&) {
-  std::vector<Tensor> xs = some_tensors(call);
-  realize_all(xs);
+  Tensor::realize_together(some_tensors(call));
   return NoneValue{};
 }
 
@@ -156,6 +156,17 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"kernels", kernels_fn},
       {"realize", realize_fn},
       {"print", print_fn},
+      {"range", range_fn},
+      {"len", len_fn},
+      {"int", int_fn},
+      {"float", float_fn},
+      {"str", str_fn},
+      {"abs", abs_fn},
+      {"min", min_fn},
+      {"max", max_fn},
+      {"round", round_fn},
+      {"list", list_fn},
+      {"tuple", tuple_fn},
   };
   return t;
 }

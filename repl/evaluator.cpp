@@ -4,7 +4,9 @@
 #include "repl/convert.h"
 #include "repl/indexing.h"
 #include "repl/methods.h"
+#include "repl/nn.h"
 #include "repl/operators.h"
+#include "repl/session.h"
 #include "repl/source_error.h"
 #include "repl/suggest.h"
 
@@ -14,6 +16,7 @@ namespace {
 // Names that are not values but prefixes, as in tinygrad: dtypes.float32, Tensor.zeros(...).
 constexpr std::string_view kDTypes = "dtypes";
 constexpr std::string_view kTensor = "Tensor";
+constexpr std::string_view kNn = "nn";
 
 Value literal_value(const Literal& lit) {
   return std::visit(
@@ -29,18 +32,20 @@ Value literal_value(const Literal& lit) {
 
 }  // namespace
 
-std::vector<std::string> Evaluator::known_names() const {
-  std::vector<std::string> out;
-  for (const auto& [n, v] : env_) out.push_back(n);
+std::vector<std::string> Evaluator::known_names() const { return known_names_with(session_.variable_names()); }
+
+std::vector<std::string> Evaluator::known_names_with(std::vector<std::string> variables) {
+  std::vector<std::string> out = std::move(variables);
   out.insert(out.end(), builtin_names().begin(), builtin_names().end());
   out.insert(out.end(), dtype_names().begin(), dtype_names().end());
   out.emplace_back(kDTypes);
+  out.emplace_back(kNn);
   return out;
 }
 
 bool Evaluator::is_namespace(const Expr& e, std::string_view ns) const {
   const Name* n = std::get_if<Name>(&e.node);
-  return n && n->id == ns && !env_.contains(ns);
+  return n && n->id == ns && !session_.lookup(ns, e.span);
 }
 
 Value Evaluator::eval(const Expr& e) const {
@@ -82,10 +87,11 @@ Value Evaluator::eval(const Expr& e) const {
 }
 
 Value Evaluator::name(const std::string& id, Span span) const {
-  if (const auto it = env_.find(id); it != env_.end()) return it->second;
+  if (const Value* v = session_.lookup(id, span)) return *v;
   if (const std::optional<DType> t = parse_dtype(id)) return *t;
   if (is_builtin(id)) fail_at(span, "type", "'{}' is a function; call it: {}(...)", id, id);
   if (id == kDTypes) fail_at(span, "type", "'dtypes' holds the dtypes; name one: dtypes.float32");
+  if (id == kNn) fail_at(span, "type", "'nn' holds tinygrad's layers and optimizers; name one: nn.Linear(2, 3)");
   fail_at(span, "name", "name '{}' is not defined{}", id, did_you_mean(id, known_names()));
 }
 
@@ -118,23 +124,33 @@ CallArgs Evaluator::arguments(const Call& c, std::string name, Span span) const 
 
 Value Evaluator::call(const Call& c, Span span) const {
   if (const Name* n = std::get_if<Name>(&c.callee->node)) {
-    if (const auto it = env_.find(n->id); it != env_.end()) {
-      fail_at(span, "type", "'{}' object is not callable", type_name(it->second));
+    if (const Value* v = session_.lookup(n->id, span)) {
+      const Value keep = *v;  // the call may rebind the name
+      return call_value(keep, c, n->id, span);
     }
     if (!is_builtin(n->id)) {
       if (parse_dtype(n->id)) fail_at(span, "type", "a dtype is not callable; to convert, use x.cast({})", n->id);
       fail_at(span, "name", "name '{}' is not defined{}", n->id, did_you_mean(n->id, known_names()));
     }
     const CallArgs args = arguments(c, n->id, span);
-    return at(span, [&] { return call_builtin(args, print_); });
+    return at(span, [&] { return call_builtin(args, session_.print()); });
   }
   const Attribute* a = std::get_if<Attribute>(&c.callee->node);
-  if (!a) fail_at(span, "type", "'{}' object is not callable", type_name(eval(*c.callee)));
+  if (!a) return call_value(eval(*c.callee), c, "", span);
+  if (const std::optional<std::string> dotted = nn_name(*c.callee)) {
+    if (!is_nn_function(*dotted)) attribute(*a, span);  // says what nn has
+    const CallArgs args = arguments(c, dotted->substr(dotted->rfind('.') + 1), span);
+    return at(span, [&] { return call_nn(*dotted, args); });
+  }
   if (is_namespace(*a->object, kTensor) && is_builtin(a->name)) {
     const CallArgs args = arguments(c, a->name, span);
-    return at(span, [&] { return call_builtin(args, print_); });
+    return at(span, [&] { return call_builtin(args, session_.print()); });
   }
   const Value object = eval(*a->object);
+  if (const ObjectRef* o = object.get_if<ObjectRef>()) {
+    const CallArgs args = arguments(c, a->name, span);
+    return at(span, [&] { return call_object_method(*o, args); });
+  }
   const Tensor* self = object.get_if<Tensor>();
   if (!self) fail_at(span, "name", "'{}' object has no method '{}'", type_name(object), a->name);
   if (is_attribute(a->name)) fail_at(span, "type", "'{}' is an attribute, not a method: write x.{}", a->name, a->name);
@@ -142,7 +158,24 @@ Value Evaluator::call(const Call& c, Span span) const {
     fail_at(span, "name", "'Tensor' object has no method '{}'{}", a->name, did_you_mean(a->name, member_names()));
   }
   const CallArgs args = arguments(c, a->name, span);
-  return at(span, [&] { return call_method(*self, args, print_); });
+  return at(span, [&] { return call_method(*self, args, session_.print()); });
+}
+
+Value Evaluator::call_value(const Value& callee, const Call& c, const std::string& name, Span span) const {
+  if (const FunctionRef* f = callee.get_if<FunctionRef>()) return session_.call(**f, arguments(c, (*f)->def->name, span));
+  if (const ObjectRef* o = callee.get_if<ObjectRef>()) {
+    const CallArgs args = arguments(c, name, span);
+    return at(span, [&] { return call_object(*o, args); });
+  }
+  fail_at(span, "type", "'{}' object is not callable", type_name(callee));
+}
+
+std::optional<std::string> Evaluator::nn_name(const Expr& e) const {
+  if (const Attribute* a = std::get_if<Attribute>(&e.node)) {
+    const std::optional<std::string> object = nn_name(*a->object);
+    return object ? std::optional<std::string>(*object + "." + a->name) : std::nullopt;
+  }
+  return is_namespace(e, kNn) ? std::optional<std::string>(std::string(kNn)) : std::nullopt;
 }
 
 Value Evaluator::attribute(const Attribute& a, Span span) const {
@@ -153,7 +186,16 @@ Value Evaluator::attribute(const Attribute& a, Span span) const {
   if (is_namespace(*a.object, kTensor) && is_builtin(a.name)) {
     fail_at(span, "type", "Tensor.{} is a function; call it: Tensor.{}(...)", a.name, a.name);
   }
+  if (const std::optional<std::string> dotted = nn_name(*a.object)) {
+    if (is_nn_function(*dotted + "." + a.name)) fail_at(span, "type", "{}.{} is a function; call it", *dotted, a.name);
+    if (*dotted == kNn && (a.name == "optim" || a.name == "state")) {
+      fail_at(span, "type", "nn.{} holds functions; call one, e.g. nn.optim.Adam(params)", a.name);
+    }
+    fail_at(span, "name", "{} has no '{}' (it has Linear, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)",
+            *dotted, a.name);
+  }
   const Value object = eval(*a.object);
+  if (const ObjectRef* o = object.get_if<ObjectRef>()) return object_attribute(*o, a.name, span);
   const Tensor* self = object.get_if<Tensor>();
   if (!self) fail_at(span, "name", "'{}' object has no attribute '{}'", type_name(object), a.name);
   if (is_attribute(a.name)) return at(span, [&] { return get_attribute(*self, a.name); });

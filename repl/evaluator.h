@@ -2,6 +2,7 @@
 // Expressions to values. Every error that leaves the evaluator is a SourceError at the token it is
 // about: an operator, a function or method name, an argument, a bracket.
 #include <map>
+#include <optional>
 #include <string>
 
 #include "repl/arguments.h"
@@ -11,16 +12,18 @@
 
 namespace tr::repl {
 
-using Environment = std::map<std::string, Value, std::less<>>;
+class Session;
 
 class Evaluator {
  public:
-  Evaluator(const Environment& env, const PrintSink& print) : env_(env), print_(print) {}
+  explicit Evaluator(Session& session) : session_(session) {}
 
   Value eval(const Expr& e) const;
 
   // Every name an expression may use: variables, functions, dtypes, namespaces.
   std::vector<std::string> known_names() const;
+  // The same, given the variables' names.
+  static std::vector<std::string> known_names_with(std::vector<std::string> variables);
 
  private:
   Value name(const std::string& id, Span span) const;
@@ -30,11 +33,14 @@ class Evaluator {
   Value attribute(const Attribute& a, Span span) const;
   Value subscript(const Subscript& s, Span span) const;
   CallArgs arguments(const Call& c, std::string name, Span span) const;
+  // Calls a def's value or a layer; name is what the call's errors call it.
+  Value call_value(const Value& callee, const Call& c, const std::string& name, Span span) const;
+  // "nn.optim.Adam" for that chain of attributes on the nn namespace (no variable named nn).
+  std::optional<std::string> nn_name(const Expr& e) const;
   // True when e is the bare name of a namespace ("dtypes", "Tensor") that no variable shadows.
   bool is_namespace(const Expr& e, std::string_view ns) const;
 
-  const Environment& env_;
-  const PrintSink& print_;
+  Session& session_;
 };
 
 }  // namespace tr::repl

@@ -8,11 +8,16 @@
 namespace tr::repl {
 namespace {
 
-constexpr std::array<std::string_view, 8> kKeywords{"and", "or", "not", "True", "False", "None", "assert", "print"};
-// Longest first, so that "**" wins over "*" and "..." over ".".
-constexpr std::array<std::string_view, 24> kOperators{"...", "**", "//", "<=", ">=", "==", "!=", "+",
-                                                      "-",   "*",  "/",  "%",  "@",  "<",  ">",  "=",
-                                                      "(",   ")",  "[",  "]",  ",",  ":",  ".",  ";"};
+constexpr std::array<std::string_view, 19> kKeywords{
+    "and",   "or", "not",  "True", "False", "None",     "assert", "print", "def", "return",
+    "for",   "in", "while", "if",  "elif",  "else",    "break",  "continue", "pass"};
+// Longest first, so that "**" wins over "*", "//=" over "//" and "..." over ".".
+constexpr std::array<std::string_view, 31> kOperators{
+    "**=", "//=", "...", "+=", "-=", "*=", "/=", "%=", "**", "//", "<=", ">=", "==", "!=", "+", "-",
+    "*",   "/",   "%",   "@",  "<",  ">",  "=",  "(",  ")",  "[",  "]",  ",",  ":",  ".",  ";"};
+
+// Python's tab stops: a tab moves the indentation to the next multiple of 8.
+constexpr int kTabWidth = 8;
 
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -23,7 +28,11 @@ class Lexer {
   explicit Lexer(std::string_view src) : src_(src) {}
 
   std::vector<Token> run() {
-    while (pos_ < src_.size()) step();
+    while (pos_ < src_.size()) {
+      if (line_start_ && depth_ == 0) indentation();
+      if (pos_ < src_.size()) step();
+    }
+    for (size_t i = 1; i < indents_.size(); i++) tokens_.push_back(Token{TokenKind::Dedent, "", here(0)});
     push(TokenKind::End, "", 0);
     return std::move(tokens_);
   }
@@ -44,7 +53,40 @@ class Lexer {
   }
 
   bool at_statement_start() const {
-    return depth_ == 0 && (tokens_.empty() || tokens_.back().kind == TokenKind::Newline || tokens_.back().is_op(";"));
+    if (depth_ != 0 || tokens_.empty()) return depth_ == 0;
+    const Token& last = tokens_.back();
+    return last.kind == TokenKind::Newline || last.kind == TokenKind::Indent || last.kind == TokenKind::Dedent ||
+           last.is_op(";") || last.is_op(":");
+  }
+
+  // At the start of a line outside brackets: Indent or Dedents against the enclosing levels.
+  void indentation() {
+    line_start_ = false;
+    int width = 0;
+    size_t n = 0;
+    for (;; n++) {
+      const char c = peek(n);
+      if (c == ' ') {
+        width++;
+      } else if (c == '\t') {
+        width = (width / kTabWidth + 1) * kTabWidth;
+      } else if (c != '\f') {
+        break;
+      }
+    }
+    const char first = peek(n);
+    if (first == '\n' || first == '\r' || first == '#' || first == '\0') return;  // a blank line
+    advance(n);
+    if (width > indents_.back()) {
+      indents_.push_back(width);
+      tokens_.push_back(Token{TokenKind::Indent, "", here(1)});
+      return;
+    }
+    while (width < indents_.back()) {
+      indents_.pop_back();
+      tokens_.push_back(Token{TokenKind::Dedent, "", here(1)});
+    }
+    if (width != indents_.back()) fail_at(here(1), "syntax", "unindent does not match any outer indentation level");
   }
 
   void step() {
@@ -71,8 +113,11 @@ class Lexer {
   }
 
   void newline() {
-    if (depth_ == 0 && !tokens_.empty() && tokens_.back().kind != TokenKind::Newline) {
-      tokens_.push_back(Token{TokenKind::Newline, "\n", here(1)});
+    if (depth_ == 0) {
+      line_start_ = true;
+      if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline) {
+        tokens_.push_back(Token{TokenKind::Newline, "\n", here(1)});
+      }
     }
     next_line();
   }
@@ -182,8 +227,22 @@ class Lexer {
   int line_ = 1;
   int col_ = 1;
   int depth_ = 0;
+  bool line_start_ = true;
+  std::vector<int> indents_{0};  // the widths of the enclosing blocks' indentation, outermost first
   std::vector<Token> tokens_;
 };
+
+bool opens_compound(const Token& t) {
+  for (std::string_view kw : {"def", "for", "while", "if"})
+    if (t.is_keyword(kw)) return true;
+  return t.is_op("@");
+}
+
+// The last line of source is blank (a line REPL's way to end a block).
+bool ends_with_blank_line(std::string_view source) {
+  const size_t nl = source.find_last_of('\n');
+  return nl != std::string_view::npos && source.find_first_not_of(" \t\r\f", nl + 1) == std::string_view::npos;
+}
 
 }  // namespace
 
@@ -191,17 +250,21 @@ std::vector<Token> lex(std::string_view source) { return Lexer(source).run(); }
 
 bool needs_more_input(std::string_view source) {
   Lexer lexer(source);
+  std::vector<Token> toks;
   try {
-    lexer.run();
+    toks = lexer.run();
   } catch (const SourceError&) {
     return false;
   }
-  return lexer.depth() > 0;
+  if (lexer.depth() > 0) return true;
+  return opens_compound(toks.front()) && !ends_with_blank_line(source);
 }
 
 std::string describe(const Token& t) {
   switch (t.kind) {
     case TokenKind::Newline: return "end of line";
+    case TokenKind::Indent: return "indent";
+    case TokenKind::Dedent: return "dedent";
     case TokenKind::End: return "end of input";
     case TokenKind::String: return fmt::format("string '{}'", t.text);
     case TokenKind::Meta: return fmt::format("meta command '{}'", t.text);

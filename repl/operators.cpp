@@ -144,6 +144,8 @@ bool truthy(const Value& v) {
     }
     bool operator()(const Tuple& t) const { return !t.items.empty(); }
     bool operator()(const List& l) const { return !l.items.empty(); }
+    bool operator()(const FunctionRef&) const { return true; }
+    bool operator()(const ObjectRef&) const { return true; }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

@@ -1,5 +1,6 @@
 #include "repl/parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
@@ -44,7 +45,8 @@ bool starts_expression(const Token& t) {
     case TokenKind::Int:
     case TokenKind::Float:
     case TokenKind::String: return true;
-    case TokenKind::Keyword: return t.text != "and" && t.text != "or" && t.text != "assert";
+    case TokenKind::Keyword:
+      return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" || t.text == "print";
     case TokenKind::Op: return t.text == "(" || t.text == "[" || t.text == "-" || t.text == "+" || t.text == "...";
     default: return false;
   }
@@ -65,7 +67,51 @@ ExprRef node(Node n, Span span) {
   return e;
 }
 
-bool ends_statement(const Token& t) { return t.kind == TokenKind::Newline || t.kind == TokenKind::End || t.is_op(";"); }
+bool ends_line(const Token& t) {
+  return t.kind == TokenKind::Newline || t.kind == TokenKind::End || t.kind == TokenKind::Dedent;
+}
+
+std::optional<BinaryOp> augmented_op(const Token& t) {
+  if (t.kind != TokenKind::Op || t.text.size() < 2 || t.text.back() != '=') return std::nullopt;
+  const std::string_view op = std::string_view(t.text).substr(0, t.text.size() - 1);
+  for (BinaryOp b : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::FloorDiv, BinaryOp::Mod,
+                     BinaryOp::Pow})
+    if (spelling(b) == op) return b;
+  return std::nullopt;
+}
+
+// A name, or a tuple or list of targets.
+bool is_target(const Expr& e) {
+  if (std::holds_alternative<Name>(e.node)) return true;
+  const std::vector<ExprRef>* items = nullptr;
+  if (const TupleExpr* t = std::get_if<TupleExpr>(&e.node)) items = &t->items;
+  if (const ListExpr* l = std::get_if<ListExpr>(&e.node)) items = &l->items;
+  return items && !items->empty() && std::all_of(items->begin(), items->end(), [](const ExprRef& i) { return is_target(*i); });
+}
+
+void target_names(const Expr& e, std::vector<std::string>& out) {
+  if (const Name* n = std::get_if<Name>(&e.node)) out.push_back(n->id);
+  for (const Expr* c : children(e)) target_names(*c, out);
+}
+
+// The names a block binds, nested blocks included but not nested functions' bodies.
+void bound_names(const std::vector<Stmt>& body, std::vector<std::string>& out) {
+  for (const Stmt& s : body) {
+    if (const Assign* a = std::get_if<Assign>(&s.node))
+      for (const ExprRef& t : a->targets) target_names(*t, out);
+    if (const AugAssign* a = std::get_if<AugAssign>(&s.node)) out.push_back(a->name);
+    if (const For* f = std::get_if<For>(&s.node)) {
+      target_names(*f->target, out);
+      bound_names(*f->body, out);
+    }
+    if (const While* w = std::get_if<While>(&s.node)) bound_names(*w->body, out);
+    if (const If* i = std::get_if<If>(&s.node)) {
+      for (const IfBranch& b : i->branches) bound_names(*b.body, out);
+      if (i->else_body) bound_names(*i->else_body, out);
+    }
+    if (const auto* d = std::get_if<std::shared_ptr<const Def>>(&s.node)) out.push_back((*d)->name);
+  }
+}
 
 class Parser {
  public:
@@ -76,8 +122,8 @@ class Parser {
     for (;;) {
       while (peek().kind == TokenKind::Newline || peek().is_op(";")) i_++;
       if (peek().kind == TokenKind::End) return out;
-      out.push_back(statement());
-      if (!ends_statement(peek())) unexpected(peek());
+      if (peek().kind == TokenKind::Indent) fail_at(peek().span, "syntax", "unexpected indent");
+      line(out);
     }
   }
 
@@ -103,7 +149,7 @@ class Parser {
   }
 
   // The parser's own recursion runs ahead of the nodes it builds (`((((` nests before any node
-  // exists), so it is bounded where it recurses: once per bracket, unary operator or exponent.
+  // exists), so it is bounded where it recurses: once per bracket, unary operator, exponent or block.
   class Nested {
    public:
     explicit Nested(Parser& p) : p_(p) {
@@ -118,15 +164,152 @@ class Parser {
     Parser& p_;
   };
 
-  [[noreturn]] static void unexpected(const Token& t) { fail_at(t.span, "syntax", "unexpected {}", describe(t)); }
+  // Sets a counter for the extent of a function body or a loop body, and puts it back after.
+  class Within {
+   public:
+    Within(int& counter, int value) : counter_(counter), saved_(counter) { counter_ = value; }
+    ~Within() { counter_ = saved_; }
+    Within(const Within&) = delete;
+    Within& operator=(const Within&) = delete;
+
+   private:
+    int& counter_;
+    int saved_;
+  };
+
+  [[noreturn]] static void unexpected(const Token& t) {
+    if (t.kind == TokenKind::Indent) fail_at(t.span, "syntax", "unexpected indent");
+    fail_at(t.span, "syntax", "unexpected {}", describe(t));
+  }
 
   void expect_close(const Token& open, std::string_view close) {
     if (accept_op(close)) return;
-    fail_at(peek().span, "syntax", "expected '{}' to close '{}' at {}:{}", close, open.text, open.span.line,
-            open.span.col);
+    fail_at(peek().span, "syntax", "expected '{}' to close '{}' at {}:{}", close, open.text, open.span.line, open.span.col);
   }
 
-  Stmt statement() {
+  // One line's statements: a compound statement, or simple statements separated by ';'.
+  void line(std::vector<Stmt>& out) {
+    const Token& first = peek();
+    if (first.is_op("@") || first.is_keyword("def") || first.is_keyword("if") || first.is_keyword("while") ||
+        first.is_keyword("for")) {
+      out.push_back(compound());
+      return;
+    }
+    simple_statements(out);
+  }
+
+  void simple_statements(std::vector<Stmt>& out) {
+    do {
+      out.push_back(simple());
+    } while (accept_op(";") && !ends_line(peek()));
+    if (!ends_line(peek())) unexpected(peek());
+  }
+
+  // After a compound statement's header: ':' and an indented block, or simple statements on the same line.
+  Block block(const Token& header) {
+    const Nested nested(*this);
+    if (!accept_op(":")) fail_at(peek().span, "syntax", "expected ':' after the '{}' header", header.text);
+    auto body = std::make_shared<std::vector<Stmt>>();
+    if (peek().kind != TokenKind::Newline) {
+      if (peek().kind == TokenKind::End) no_block(header);
+      simple_statements(*body);
+      return body;
+    }
+    next();
+    if (peek().kind != TokenKind::Indent) no_block(header);
+    next();
+    for (;;) {
+      while (peek().kind == TokenKind::Newline || peek().is_op(";")) i_++;
+      if (peek().kind == TokenKind::Dedent) {
+        next();
+        return body;
+      }
+      if (peek().kind == TokenKind::End) return body;
+      if (peek().kind == TokenKind::Indent) unexpected(peek());
+      line(*body);
+    }
+  }
+
+  [[noreturn]] void no_block(const Token& header) const {
+    fail_at(peek().span, "syntax", "expected an indented block after '{}' on line {}", header.text, header.span.line);
+  }
+
+  // An elif or else that follows a block written on its header's line sits after that line's end.
+  bool next_clause_is(std::string_view keyword) {
+    if (peek().kind == TokenKind::Newline && peek(1).is_keyword(keyword)) next();
+    return peek().is_keyword(keyword);
+  }
+
+  Stmt compound() {
+    const Token& first = peek();
+    if (first.is_op("@") || first.is_keyword("def")) return def();
+    const Token& header = next();
+    if (header.text == "if") {
+      If node;
+      ExprRef test = expr();
+      node.branches.push_back(IfBranch{std::move(test), block(header)});
+      while (next_clause_is("elif")) {
+        const Token& elif = next();
+        ExprRef t = expr();
+        node.branches.push_back(IfBranch{std::move(t), block(elif)});
+      }
+      if (next_clause_is("else")) node.else_body = block(next());
+      return Stmt{std::move(node), header.span};
+    }
+    const Within in_loop(loops_, loops_ + 1);
+    if (header.text == "while") {
+      ExprRef test = expr();
+      return Stmt{While{std::move(test), block(header)}, header.span};
+    }
+    ExprRef target = tuple_or_expr();
+    if (!is_target(*target)) fail_at(target->span, "syntax", "a for loop's target must be a name or names ('for i in ...')");
+    if (!peek().is_keyword("in")) fail_at(peek().span, "syntax", "expected 'in' after the for loop's target");
+    next();
+    ExprRef iterable = tuple_or_expr();
+    return Stmt{For{std::move(target), std::move(iterable), block(header)}, header.span};
+  }
+
+  Stmt def() {
+    std::vector<ExprRef> decorators;
+    while (accept_op("@")) {
+      decorators.push_back(expr());
+      if (peek().kind != TokenKind::Newline) unexpected(peek());
+      next();
+    }
+    if (!peek().is_keyword("def")) fail_at(peek().span, "syntax", "a decorator must come before a def");
+    const Token& header = next();
+    const Token& name = next();
+    if (name.kind != TokenKind::Name) fail_at(name.span, "syntax", "expected the function's name after 'def'");
+    if (!peek().is_op("(")) fail_at(peek().span, "syntax", "expected '(' after the function's name");
+    const Token& open = next();
+    auto d = std::make_shared<Def>();
+    d->name = name.text;
+    d->decorators = std::move(decorators);
+    while (!peek().is_op(")")) {
+      const Token& p = next();
+      if (p.kind != TokenKind::Name) fail_at(p.span, "syntax", "expected a parameter name, got {}", describe(p));
+      for (const DefParam& q : d->params)
+        if (q.name == p.text) fail_at(p.span, "syntax", "duplicate parameter '{}' in function definition", p.text);
+      ExprRef default_value = accept_op("=") ? expr() : nullptr;
+      if (!default_value && !d->params.empty() && d->params.back().default_value)
+        fail_at(p.span, "syntax", "parameter without a default follows parameter with a default");
+      d->params.push_back(DefParam{p.text, p.span, std::move(default_value)});
+      if (!accept_op(",")) break;
+    }
+    expect_close(open, ")");
+    {
+      const Within in_function(functions_, functions_ + 1);
+      const Within no_loop(loops_, 0);
+      d->body = block(header);
+    }
+    for (const DefParam& p : d->params) d->locals.push_back(p.name);
+    bound_names(*d->body, d->locals);
+    std::sort(d->locals.begin(), d->locals.end());
+    d->locals.erase(std::unique(d->locals.begin(), d->locals.end()), d->locals.end());
+    return Stmt{std::shared_ptr<const Def>(std::move(d)), name.span};
+  }
+
+  Stmt simple() {
     const Token& first = peek();
     if (first.kind == TokenKind::Meta) return Stmt{meta(next()), first.span};
     if (first.is_keyword("assert")) {
@@ -135,16 +318,35 @@ class Parser {
       ExprRef message = accept_op(",") ? expr() : nullptr;
       return Stmt{Assert{std::move(test), std::move(message)}, first.span};
     }
-    if (peek(1).is_op("=")) {
-      if (first.kind == TokenKind::Keyword) fail_at(first.span, "syntax", "cannot assign to keyword '{}'", first.text);
-      if (first.kind == TokenKind::Name) {
-        i_ += 2;
-        return Stmt{Assign{first.text, tuple_or_expr()}, first.span};
-      }
+    if (first.is_keyword("pass")) return Stmt{(next(), Pass{}), first.span};
+    if (first.is_keyword("break") || first.is_keyword("continue")) {
+      if (loops_ == 0) fail_at(first.span, "syntax", "'{}' outside loop", first.text);
+      next();
+      return first.text == "break" ? Stmt{Break{}, first.span} : Stmt{Continue{}, first.span};
     }
+    if (first.is_keyword("return")) {
+      if (functions_ == 0) fail_at(first.span, "syntax", "'return' outside function");
+      next();
+      return Stmt{Return{ends_line(peek()) || peek().is_op(";") ? nullptr : tuple_or_expr()}, first.span};
+    }
+    if (first.kind == TokenKind::Keyword && peek(1).is_op("="))
+      fail_at(first.span, "syntax", "cannot assign to keyword '{}'", first.text);
     ExprRef e = tuple_or_expr();
-    if (peek().is_op("=")) fail_at(e->span, "syntax", "only a name can be assigned to ('name = expr')");
-    return Stmt{ExprStmt{std::move(e)}, first.span};
+    if (const std::optional<BinaryOp> op = augmented_op(peek())) {
+      const Name* n = std::get_if<Name>(&e->node);
+      if (!n) fail_at(e->span, "syntax", "only a name can be assigned to ('name {}= expr')", spelling(*op));
+      const Span op_span = next().span;
+      return Stmt{AugAssign{n->id, *op, op_span, tuple_or_expr()}, first.span};
+    }
+    if (!peek().is_op("=")) return Stmt{ExprStmt{std::move(e)}, first.span};
+    Assign a;
+    while (accept_op("=")) {
+      if (!is_target(*e)) fail_at(e->span, "syntax", "only a name can be assigned to ('name = expr')");
+      a.targets.push_back(std::move(e));
+      e = tuple_or_expr();
+    }
+    a.value = std::move(e);
+    return Stmt{std::move(a), first.span};
   }
 
   static Meta meta(const Token& t) {
@@ -388,6 +590,8 @@ class Parser {
   std::vector<Token> toks_;
   size_t i_ = 0;
   int nesting_ = 0;
+  int functions_ = 0;  // function bodies the parser is inside: 'return' needs one
+  int loops_ = 0;      // loop bodies inside the innermost function: 'break' and 'continue' need one
 };
 
 }  // namespace

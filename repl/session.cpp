@@ -5,7 +5,6 @@
 
 #include "repl/host_array.h"
 #include "repl/operators.h"
-#include "repl/source_error.h"
 #include "repl/value_format.h"
 
 namespace tr::repl {
@@ -27,7 +26,7 @@ struct Failure {
 
 // Why test is false, or nothing when it holds. A comparison is checked link by link, so that a chain
 // of tensor comparisons asserts element-wise and the failing link's two sides can be shown.
-std::optional<Failure> find_failure(const Evaluator& ev, const Expr& test) {
+std::optional<Failure> find_failure(Evaluator& ev, const Expr& test) {
   const Comparison* c = std::get_if<Comparison>(&test.node);
   if (!c) {
     if (holds(ev.eval(test), test.span)) return std::nullopt;
@@ -47,14 +46,45 @@ std::optional<Failure> find_failure(const Evaluator& ev, const Expr& test) {
   return std::nullopt;
 }
 
+bool is_simple(const Stmt& s) {
+  return std::holds_alternative<Assign>(s.node) || std::holds_alternative<AugAssign>(s.node) ||
+         std::holds_alternative<ExprStmt>(s.node) || std::holds_alternative<Assert>(s.node) ||
+         std::holds_alternative<Meta>(s.node) || std::holds_alternative<Pass>(s.node);
+}
+
 }  // namespace
 
-Outcome Session::execute(const Stmt& stmt) {
+Outcome Session::execute(const Stmt& stmt, const SourceRef& source) {
+  source_ = source;
+  scope_ = nullptr;
+  depth_ = 0;
+  if (is_simple(stmt)) {
+    try {
+      return simple(stmt);
+    } catch (const SourceError&) {
+      throw;
+    } catch (const Error& e) {
+      throw SourceError(e.kind(), e.what(), stmt.span);
+    }
+  }
+  run(stmt);
+  return std::monostate{};
+}
+
+Outcome Session::simple(const Stmt& stmt) {
   struct Visitor {
     Session& s;
     Outcome operator()(const Assign& a) const {
-      Value v = s.evaluate(*a.value);
-      s.env_.insert_or_assign(a.name, std::move(v));
+      const Value v = s.evaluate(*a.value);
+      for (const ExprRef& t : a.targets) s.assign(*t, v);
+      return std::monostate{};
+    }
+    Outcome operator()(const AugAssign& a) const {
+      const Value* old = s.lookup(a.name, a.op_span);
+      if (!old) fail_at(a.op_span, "name", "name '{}' is not defined", a.name);
+      const Value lhs = *old;
+      const Value rhs = s.evaluate(*a.value);
+      s.bind_name(a.name, at(a.op_span, [&] { return apply_binary(a.op, lhs, rhs); }));
       return std::monostate{};
     }
     Outcome operator()(const ExprStmt& e) const {
@@ -64,18 +94,59 @@ Outcome Session::execute(const Stmt& stmt) {
     }
     Outcome operator()(const Assert& a) const { return s.check(a); }
     Outcome operator()(const Meta& m) const { return m; }
+    Outcome operator()(const Pass&) const { return std::monostate{}; }
+    // the rest are compound or control flow, which run() handles
+    Outcome operator()(const If&) const { return std::monostate{}; }
+    Outcome operator()(const While&) const { return std::monostate{}; }
+    Outcome operator()(const For&) const { return std::monostate{}; }
+    Outcome operator()(const std::shared_ptr<const Def>&) const { return std::monostate{}; }
+    Outcome operator()(const Return&) const { return std::monostate{}; }
+    Outcome operator()(const Break&) const { return std::monostate{}; }
+    Outcome operator()(const Continue&) const { return std::monostate{}; }
   };
   return std::visit(Visitor{*this}, stmt.node);
 }
 
-AssertResult Session::check(const Assert& a) const {
-  const Evaluator ev(env_, print_);
+void Session::nested_outcome(const Outcome& o, const Stmt& stmt) {
+  if (std::holds_alternative<std::monostate>(o)) return;
+  // as in Python's shell, values are shown from the statements of the top level's blocks only
+  if (std::holds_alternative<Shown>(o) && scope_) return;
+  if (nested_) return nested_(o, stmt);
+  if (const AssertResult* a = std::get_if<AssertResult>(&o); a && !a->ok) throw SourceError("assert", a->message, a->span);
+  if (std::holds_alternative<Meta>(o)) fail_at(stmt.span, "syntax", "a meta command needs tinyrepl's host to run it");
+}
+
+AssertResult Session::check(const Assert& a) {
+  Evaluator ev(*this);
   const std::optional<Failure> failure = find_failure(ev, *a.test);
-  if (!failure) return AssertResult{true, "", a.test->span};
+  if (!failure) return AssertResult{true, "", a.test->span, source_};
   std::string message = "assertion failed";
   if (a.message) message += ": " + str_value(ev.eval(*a.message));
   if (!failure->sides.empty()) message += a.message ? " (" + failure->sides + ")" : ": " + failure->sides;
-  return AssertResult{false, message, failure->span};
+  return AssertResult{false, message, failure->span, source_};
+}
+
+const Value* Session::lookup(std::string_view id, Span span) const {
+  for (const Scope* s = scope_.get(); s; s = s->parent.get()) {
+    if (const auto it = s->names.find(id); it != s->names.end()) return &it->second;
+    if (s->def && std::binary_search(s->def->locals.begin(), s->def->locals.end(), id)) {
+      fail_at(span, "name", "local variable '{}' referenced before assignment", id);
+    }
+  }
+  const auto it = globals_.find(id);
+  return it == globals_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Session::variable_names() const {
+  std::vector<std::string> out;
+  for (const Scope* s = scope_.get(); s; s = s->parent.get())
+    for (const auto& [n, v] : s->names) out.push_back(n);
+  for (const auto& [n, v] : globals_) out.push_back(n);
+  return out;
+}
+
+void Session::bind_name(const std::string& name, Value v) {
+  (scope_ ? scope_->names : globals_).insert_or_assign(name, std::move(v));
 }
 
 }  // namespace tr::repl

@@ -137,9 +137,52 @@ std::string to_sexpr(const Expr& e) {
   return std::visit(visitor, e.node);
 }
 
+namespace {
+
+std::string block_sexpr(const Block& b) {
+  std::string out;
+  for (const Stmt& s : *b) out += (out.empty() ? "" : "; ") + to_sexpr(s);
+  return "{" + out + "}";
+}
+
+}  // namespace
+
 std::string to_sexpr(const Stmt& s) {
   struct {
-    std::string operator()(const Assign& n) const { return fmt::format("(= {} {})", n.name, to_sexpr(*n.value)); }
+    std::string operator()(const Assign& n) const {
+      std::string out = "(=";
+      for (const ExprRef& t : n.targets) out += " " + to_sexpr(*t);
+      return out + " " + to_sexpr(*n.value) + ")";
+    }
+    std::string operator()(const AugAssign& n) const {
+      return fmt::format("({}= {} {})", spelling(n.op), n.name, to_sexpr(*n.value));
+    }
+    std::string operator()(const If& n) const {
+      std::string out = "(if";
+      for (const IfBranch& b : n.branches) out += " " + to_sexpr(*b.test) + " " + block_sexpr(b.body);
+      if (n.else_body) out += " else " + block_sexpr(n.else_body);
+      return out + ")";
+    }
+    std::string operator()(const While& n) const {
+      return fmt::format("(while {} {})", to_sexpr(*n.test), block_sexpr(n.body));
+    }
+    std::string operator()(const For& n) const {
+      return fmt::format("(for {} {} {})", to_sexpr(*n.target), to_sexpr(*n.iterable), block_sexpr(n.body));
+    }
+    std::string operator()(const std::shared_ptr<const Def>& n) const {
+      std::string out = "(def";
+      for (const ExprRef& d : n->decorators) out += " @" + to_sexpr(*d);
+      out += " " + n->name + " (";
+      for (const DefParam& p : n->params) {
+        out += (&p == &n->params.front() ? "" : " ") + p.name;
+        if (p.default_value) out += "=" + to_sexpr(*p.default_value);
+      }
+      return out + ") " + block_sexpr(n->body) + ")";
+    }
+    std::string operator()(const Return& n) const { return n.value ? "(return " + to_sexpr(*n.value) + ")" : "(return)"; }
+    std::string operator()(const Break&) const { return "(break)"; }
+    std::string operator()(const Continue&) const { return "(continue)"; }
+    std::string operator()(const Pass&) const { return "(pass)"; }
     std::string operator()(const ExprStmt& n) const { return to_sexpr(*n.expr); }
     std::string operator()(const Assert& n) const {
       return fmt::format("(assert {}{})", to_sexpr(*n.test), n.message ? " " + to_sexpr(*n.message) : "");

@@ -98,8 +98,21 @@ ExprRef make_expr(Node node, Span span) {
   return std::make_shared<const Expr>(std::move(e));
 }
 
+struct Stmt;
+// The statements of an indented block (or of the simple statements after a compound header's ':').
+// Shared, because a function value keeps its body after the parse that made it is gone.
+using Block = std::shared_ptr<const std::vector<Stmt>>;
+
+// target = value, where a target is a name or a tuple or list of targets (a, b = b, a); in
+// `a = b = 1` each target gets the value, left to right.
 struct Assign {
+  std::vector<ExprRef> targets;
+  ExprRef value;
+};
+struct AugAssign {  // name op= value
   std::string name;
+  BinaryOp op;
+  Span op_span;
   ExprRef value;
 };
 struct ExprStmt {
@@ -115,9 +128,49 @@ struct Meta {  // ":kernels x" -> name "kernels", args {"x"}
   std::string text;  // the whole command line as typed, from the ':'
 };
 
+struct IfBranch {
+  ExprRef test;
+  Block body;
+};
+struct If {  // if/elif: one branch each, in order; else_body null when there is no else
+  std::vector<IfBranch> branches;
+  Block else_body;
+};
+struct While {
+  ExprRef test;
+  Block body;
+};
+struct For {
+  ExprRef target;  // a name or a tuple of targets, as an assignment's
+  ExprRef iterable;
+  Block body;
+};
+struct DefParam {
+  std::string name;
+  Span span;
+  ExprRef default_value;  // null for a required parameter
+};
+struct Def {
+  std::string name;
+  std::vector<DefParam> params;
+  Block body;
+  std::vector<ExprRef> decorators;  // outermost first, as written
+  // Every name the body binds (assignments, for targets, nested defs, parameters): Python makes them
+  // local to the whole function, so reading one before it is bound is an error, not a global's value.
+  std::vector<std::string> locals;
+};
+struct Return {
+  ExprRef value;  // null: return None
+};
+struct Break {};
+struct Continue {};
+struct Pass {};
+
 struct Stmt {
-  std::variant<Assign, ExprStmt, Assert, Meta> node;
-  Span span;  // the statement's first token
+  std::variant<Assign, AugAssign, ExprStmt, Assert, Meta, If, While, For, std::shared_ptr<const Def>, Return, Break,
+               Continue, Pass>
+      node;
+  Span span;  // the statement's first token (a def's name)
 };
 
 std::string_view spelling(UnaryOp op);    // "-", "+", "not"
@@ -126,6 +179,7 @@ std::string_view spelling(CompareOp op);  // "<", "=="
 std::string_view spelling(LogicOp op);    // "and"
 
 // The tree as one fully bracketed line, e.g. "(+ 1 (* 2 3))": a parse made visible, for tests and dumps.
+// A block prints as "{s1; s2}".
 std::string to_sexpr(const Expr& e);
 std::string to_sexpr(const Stmt& s);
 

@@ -1,5 +1,7 @@
 #include "repl/value.h"
 
+#include "repl/nn.h"
+
 namespace tr::repl {
 
 std::string_view type_name(const Value& v) {
@@ -13,6 +15,8 @@ std::string_view type_name(const Value& v) {
     std::string_view operator()(const Tensor&) const { return "Tensor"; }
     std::string_view operator()(const Tuple&) const { return "tuple"; }
     std::string_view operator()(const List&) const { return "list"; }
+    std::string_view operator()(const FunctionRef&) const { return "function"; }
+    std::string_view operator()(const ObjectRef& o) const { return object_type(*o); }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

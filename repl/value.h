@@ -1,6 +1,9 @@
 #pragma once
 // The values a .tg program computes with: Python's scalars, strings and sequences, dtypes, and tensors.
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -12,6 +15,10 @@
 namespace tr::repl {
 
 struct Value;
+struct Function;
+using FunctionRef = std::shared_ptr<const Function>;
+struct Object;  // repl/nn.h: a layer or an optimizer
+using ObjectRef = std::shared_ptr<Object>;
 
 struct NoneValue {};
 struct List {
@@ -21,7 +28,8 @@ struct Tuple {
   std::vector<Value> items;
 };
 
-using ValueVariant = std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List>;
+using ValueVariant =
+    std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List, FunctionRef, ObjectRef>;
 
 struct Value : ValueVariant {
   using ValueVariant::ValueVariant;
@@ -35,6 +43,28 @@ struct Value : ValueVariant {
   const T* get_if() const {
     return std::get_if<T>(this);
   }
+};
+
+using Environment = std::map<std::string, Value, std::less<>>;
+
+struct Def;
+struct SourceText;
+
+// The names of one running function call. Python's closures: a function defined inside another reads
+// the enclosing call's names through parent.
+struct Scope {
+  Environment names;
+  std::shared_ptr<Scope> parent;  // null: the session's globals come next
+  const Def* def = nullptr;       // the function running: its locals are never read from outside
+};
+
+// A def's value: the definition, its defaults (evaluated once, when the def ran), the scope it was
+// defined in, and the source it was written in (for errors inside it).
+struct Function {
+  std::shared_ptr<const Def> def;
+  std::vector<std::optional<Value>> defaults;  // one per parameter; nullopt for a required one
+  std::shared_ptr<Scope> closure;
+  std::shared_ptr<const SourceText> source;
 };
 
 // Python's name of the value's type ("int", "tuple", "Tensor"), for error messages.

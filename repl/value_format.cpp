@@ -6,6 +6,8 @@
 
 #include "repl/float_text.h"
 #include "repl/format.h"
+#include "repl/nn.h"
+#include "repl/syntax.h"
 
 namespace tr::repl {
 namespace {
@@ -66,6 +68,8 @@ std::string repr_value(const Value& v) {
       return t.items.size() == 1 ? "(" + repr_value(t.items[0]) + ",)" : "(" + join_repr(t.items) + ")";
     }
     std::string operator()(const List& l) const { return "[" + join_repr(l.items) + "]"; }
+    std::string operator()(const FunctionRef& f) const { return fmt::format("<function {}>", f->def->name); }
+    std::string operator()(const ObjectRef& o) const { return fmt::format("<{} object>", object_type(*o)); }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

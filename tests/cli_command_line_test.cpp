@@ -134,6 +134,9 @@ TEST(CliContinuation, OpenBracketsAndBackslashesAskForAnotherLine) {
   EXPECT_FALSE(input_continues("x = 1  # ends with \\"));
   EXPECT_FALSE(input_continues("x = )"));  // an error to show now, not a reason to wait
   EXPECT_FALSE(input_continues(":kernels ("));
+  EXPECT_TRUE(input_continues("for i in range(3):"));
+  EXPECT_TRUE(input_continues("for i in range(3):\n  print(i)"));
+  EXPECT_FALSE(input_continues("for i in range(3):\n  print(i)\n"));
 }
 
 TEST(CliHelp, EveryCommandFunctionAndMethodHasAnEntry) {

@@ -77,6 +77,24 @@ TEST(CliPipedSession, ContinuationLinesWhileABracketIsOpen) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST(CliPipedSession, ABlockGoesOnUntilABlankLineAndUnderscoreIsTheLastValue) {
+  const Result r = run_here({}, "def f(a, b=2):\n    return a * b\n\nf(3)\n_ + 1\nfor i in range(2):\n  i\n\n"
+                                "def g(x):\n  return x + tensor([1, 2])\n\ng(ones(3))\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "6\n7\n0\n1\n");
+  EXPECT_EQ(r.err,
+            "error: cannot broadcast (3,) with (2,)\n  return x + tensor([1, 2])\n           ^\n"
+            "  called from <input>:1:1\n");
+}
+
+TEST(CliScript, AnErrorInsideAFunctionNamesTheFileLineAndCalls) {
+  const Result r = run_here({"-e", "def f(x):\n  return x.sum(axis=5)\nf(ones(2))"}, "");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "-e:2:12: error: axis 5 is out of range for a tensor of 1 dims\n  return x.sum(axis=5)\n           ^~~\n"
+            "  called from -e:3:1\n");
+}
+
 TEST(CliPipedSession, AnOpenBracketAtTheEndIsAnError) {
   const Result r = run_here({}, "print(1)\nx = tensor([1,\n");
   EXPECT_EQ(r.status, 0);

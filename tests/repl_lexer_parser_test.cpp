@@ -14,8 +14,15 @@ namespace {
 
 std::vector<std::string> texts(const std::vector<Token>& toks) {
   std::vector<std::string> out;
-  for (const Token& t : toks)
-    out.push_back(t.kind == TokenKind::Newline ? "NL" : t.kind == TokenKind::End ? "END" : t.text);
+  for (const Token& t : toks) {
+    switch (t.kind) {
+      case TokenKind::Newline: out.emplace_back("NL"); break;
+      case TokenKind::Indent: out.emplace_back("IN"); break;
+      case TokenKind::Dedent: out.emplace_back("DE"); break;
+      case TokenKind::End: out.emplace_back("END"); break;
+      default: out.push_back(t.text);
+    }
+  }
   return out;
 }
 
@@ -87,11 +94,11 @@ TEST(Lexer, NewlinesInsideBracketsContinueTheStatement) {
 }
 
 TEST(Lexer, MetaCommandIsOneTokenPerLine) {
-  const std::vector<Token> toks = lex("x = 1\n  :kernels x  # why\ny[1:2]");
+  const std::vector<Token> toks = lex("x = 1\n:kernels x  # why\ny[1:2]");
   EXPECT_EQ(texts(toks),
             (std::vector<std::string>{"x", "=", "1", "NL", ":kernels x", "NL", "y", "[", "1", ":", "2", "]", "END"}));
   EXPECT_EQ(toks[4].kind, TokenKind::Meta);
-  EXPECT_EQ(toks[4].span, (Span{2, 3, 10}));
+  EXPECT_EQ(toks[4].span, (Span{2, 1, 10}));
   EXPECT_EQ(lex(":graph x out#1.dot")[0].text, ":graph x out#1.dot");
   EXPECT_EQ(lex("x = 1; :vars")[4].kind, TokenKind::Meta);
 }
@@ -262,6 +269,81 @@ TEST(Diagnostic, SourceLine) {
   EXPECT_EQ(source_line("a\r\nbb\ncc", 2), "bb");
   EXPECT_EQ(source_line("a\nbb\ncc", 3), "cc");
   EXPECT_EQ(source_line("a\nbb", 4), "");
+}
+
+}  // namespace
+}  // namespace tr::repl
+
+namespace tr::repl {
+namespace {
+
+std::string block_error(std::string_view src) {
+  try {
+    parse_program(src);
+  } catch (const SourceError& e) {
+    return fmt::format("{}:{} {}", e.span().line, e.span().col, e.what());
+  }
+  return "no error";
+}
+
+TEST(LexerBlocks, IndentationMakesIndentAndDedentTokens) {
+  EXPECT_EQ(texts(lex("if x:\n  y\n\n  # note\n  z\nw")),
+            (std::vector<std::string>{"if", "x", ":", "NL", "IN", "y", "NL", "z", "NL", "DE", "w", "END"}));
+  EXPECT_EQ(texts(lex("for i in r:\n\tif i:\n\t\tpass")),
+            (std::vector<std::string>{"for", "i", "in", "r", ":", "NL", "IN", "if", "i", ":", "NL", "IN", "pass",
+                                      "DE", "DE", "END"}));
+  // inside brackets a line's indentation means nothing
+  EXPECT_EQ(texts(lex("f(1,\n      2)")), (std::vector<std::string>{"f", "(", "1", ",", "2", ")", "END"}));
+  EXPECT_EQ(texts(lex("x += 1; y //= 2")), (std::vector<std::string>{"x", "+=", "1", ";", "y", "//=", "2", "END"}));
+}
+
+TEST(LexerBlocks, AnUnindentToNoOuterLevelIsAnError) {
+  EXPECT_EQ(block_error("if x:\n    y\n  z"), "3:3 unindent does not match any outer indentation level");
+}
+
+TEST(LexerBlocks, AReplWaitsForABlankLineAfterACompoundStatement) {
+  EXPECT_TRUE(needs_more_input("def f(x):"));
+  EXPECT_TRUE(needs_more_input("def f(x):\n  return x"));
+  EXPECT_TRUE(needs_more_input("for i in range(3): print(i)"));
+  EXPECT_TRUE(needs_more_input("@deco"));
+  EXPECT_FALSE(needs_more_input("def f(x):\n  return x\n"));
+  EXPECT_FALSE(needs_more_input("for i in range(3): print(i)\n"));
+  EXPECT_FALSE(needs_more_input("x = 1"));
+  EXPECT_FALSE(needs_more_input("if x:\n  y\n z\n"));  // an indentation error is shown now
+}
+
+TEST(ParserBlocks, CompoundStatements) {
+  EXPECT_EQ(program("if a:\n  x = 1\nelif b: x = 2\nelse:\n  pass"),
+            "(if a {(= x 1)} b {(= x 2)} else {(pass)})");
+  EXPECT_EQ(program("while i < 3:\n  i += 1\n  if i == 2: break\n  continue"),
+            "(while (< i 3) {(+= i 1); (if (== i 2) {(break)}); (continue)})");
+  EXPECT_EQ(program("for i, x in pairs:\n  s = s + x"), "(for (tuple i x) pairs {(= s (+ s x))})");
+  EXPECT_EQ(program("@deco\n@other(1)\ndef f(a, b=2):\n  return a + b"),
+            "(def @deco @(call other 1) f (a b=2) {(return (+ a b))})");
+  EXPECT_EQ(program("def g(): return"), "(def g () {(return)})");
+  EXPECT_EQ(program("a, b = b, a"), "(= (tuple a b) (tuple b a))");
+  EXPECT_EQ(program("a = b = 1"), "(= a b 1)");
+  EXPECT_EQ(program("if x: y = 1; z = 2\nw"), "(if x {(= y 1); (= z 2)}) | w");
+}
+
+TEST(ParserBlocks, AFunctionKnowsItsLocalNames) {
+  const std::vector<Stmt> stmts = parse_program("def f(a):\n  b = a\n  for i, j in x: c += 1\n  def g(): d = 1");
+  const Def& d = *std::get<std::shared_ptr<const Def>>(stmts[0].node);
+  EXPECT_EQ(d.locals, (std::vector<std::string>{"a", "b", "c", "g", "i", "j"}));
+}
+
+TEST(ParserBlocks, MisplacedStatementsAreSyntaxErrors) {
+  EXPECT_EQ(block_error("return 1"), "1:1 'return' outside function");
+  EXPECT_EQ(block_error("break"), "1:1 'break' outside loop");
+  EXPECT_EQ(block_error("for i in x:\n  def f():\n    continue"), "3:5 'continue' outside loop");
+  EXPECT_EQ(block_error("  x = 1"), "1:3 unexpected indent");
+  EXPECT_EQ(block_error("if x:\ny"), "2:1 expected an indented block after 'if' on line 1");
+  EXPECT_EQ(block_error("if x\n  y"), "1:5 expected ':' after the 'if' header");
+  EXPECT_EQ(block_error("def f(a=1, b):\n  pass"), "1:12 parameter without a default follows parameter with a default");
+  EXPECT_EQ(block_error("def f(a, a): pass"), "1:10 duplicate parameter 'a' in function definition");
+  EXPECT_EQ(block_error("@deco\nx = 1"), "2:1 a decorator must come before a def");
+  EXPECT_EQ(block_error("for 1 in x: pass"), "1:5 a for loop's target must be a name or names ('for i in ...')");
+  EXPECT_EQ(block_error("f(x) += 1"), "1:1 only a name can be assigned to ('name += expr')");
 }
 
 }  // namespace

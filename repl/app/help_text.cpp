@@ -46,6 +46,18 @@ const std::vector<Group>& function_groups() {
        {{"kernels", "kernels(x, ...)  how many kernels realizing x would run now, without running them"},
         {"realize", "realize(x, ...)  run what x needs, all in one schedule"},
         {"print", "print(value, ...)  realize tensors and print them as numpy does"}}},
+      {"Python's, on plain values",
+       {{"range", "range(stop) or range(start, stop, step=1)  a list of ints"},
+        {"len", "len(x)  items of a tuple, list or string; a tensor's first dim"},
+        {"int", "int(x=0)  a number, a one-element tensor or a string to an int"},
+        {"float", "float(x=0.0)  a number, a one-element tensor or a string to a float"},
+        {"str", "str(x='')  as print shows it"},
+        {"abs", "abs(x)  also on a tensor"},
+        {"min", "min(a, b, ...) or min(sequence)"},
+        {"max", "max(a, b, ...) or max(sequence)"},
+        {"round", "round(x, ndigits=None)  half to even"},
+        {"list", "list(x=())  a tuple's or a tensor's items as a list"},
+        {"tuple", "tuple(x=())  a list's or a tensor's items as a tuple"}}},
   };
   return groups;
 }
@@ -98,6 +110,19 @@ const std::vector<Group>& method_groups() {
        {{"realize", "x.realize()  run what x needs now"}, {"contiguous", "x.contiguous()  its own buffer"},
         {"to", "x.to(device)"}, {"numpy", "x.numpy()  prints as print(x) does"},
         {"item", "x.item()  a one-element tensor to a number"}, {"tolist", "x.tolist()  nested lists"}}},
+      {"losses (reduction='mean', 'sum' or 'none')",
+       {{"cross_entropy", "x.cross_entropy(Y, reduction='mean', label_smoothing=0.0)  Y: class indices or probabilities"},
+        {"sparse_categorical_crossentropy",
+         "x.sparse_categorical_crossentropy(Y, ignore_index=-1, label_smoothing=0.0, reduction='mean')"},
+        {"binary_crossentropy", "x.binary_crossentropy(Y, reduction='mean')  x: probabilities"},
+        {"binary_crossentropy_logits", "x.binary_crossentropy_logits(Y, reduction='mean')  x: logits"}}},
+      {"gradients",
+       {{"backward", "x.backward(gradient=None)  fill .grad of every float tensor in x's graph"},
+        {"gradient", "x.gradient(*targets, gradient=None)  the gradients, as a list, without storing them"},
+        {"grad", "x.grad  the gradient backward() stored, or None"},
+        {"detach", "x.detach()  a leaf with x's values: gradients stop there"},
+        {"assign", "x.assign(v)  x (every name for it) holds v's values, as a new leaf"},
+        {"requires_grad_", "x.requires_grad_(requires_grad=True)  accepted; every float tensor has a gradient"}}},
   };
   return groups;
 }

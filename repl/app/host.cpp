@@ -54,12 +54,24 @@ bool worth_saving(const Stmt& s) {
   return false;
 }
 
+// Stops a program from inside a compound statement or a function: a failed assert, a failed or
+// quitting meta command. It is no tr::Error, so nothing on the way out mistakes it for one.
+struct Halt {
+  Status status;
+};
+
+std::string site_name(const CallSite& c) {
+  const std::string file = c.source && !c.source->file.empty() ? c.source->file : "<input>";
+  return fmt::format("{}:{}:{}", file, c.span.line, c.span.col);
+}
+
 }  // namespace
 
 Host::Host(HostConfig config, std::ostream& out, std::ostream& err)
     : config_(config),
       reporter_(make_reporter(config, out, err)),
-      session_([this](const PrintEvent& e) { reporter_->print(e, at_); }),
+      session_([this](const PrintEvent& e) { reporter_->print(e, at_); },
+               [this](const Outcome& o, const Stmt& s) { nested_outcome(o, s); }),
       first_run_(history().size()) {
   set_run_listener([this](const RunRecord& r) { on_run(r); });
 }
@@ -84,25 +96,33 @@ Status Host::run_source(std::string_view source, const std::string& file) {
     report(e.kind(), e.what(), e.span(), source, file);
     return Status::Error;
   }
+  const SourceRef src = std::make_shared<const SourceText>(SourceText{file, std::string(source)});
   for (size_t i = 0; i < stmts.size(); i++) {
-    const Status s = interrupted() ? interrupt(stmts[i].span, source, file) : execute(stmts[i], source, file);
+    const Status s = interrupted() ? interrupt(stmts[i].span, src) : execute(stmts[i], src);
     if (s != Status::Ok) return s;
     if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(source, stmts, i));
   }
   return Status::Ok;
 }
 
-Status Host::execute(const Stmt& stmt, std::string_view source, const std::string& file) {
+Status Host::execute(const Stmt& stmt, const SourceRef& src) {
+  const std::string_view source = src->text;
+  const std::string& file = src->file;
   const Location outer = at_;
   at_ = Location{file, stmt.span.line};
+  const SourceRef outer_source = std::exchange(running_, src);
   new_statement_ = true;
   Status status = Status::Error;
   try {
-    status = outcome(session_.execute(stmt), stmt, source, file);
+    status = outcome(session_.execute(stmt, src), stmt, src);
+  } catch (const Halt& h) {
+    status = h.status;
   } catch (const SourceError& e) {
-    status = is_interrupt(e) ? interrupt(e.span(), source, file) : report(e.kind(), e.what(), e.span(), source, file);
+    if (is_interrupt(e)) status = interrupt(e.span(), src);
+    else report(e, src);
   } catch (const Error& e) {
-    status = is_interrupt(e) ? interrupt(stmt.span, source, file) : report(e.kind(), e.what(), stmt.span, source, file);
+    if (is_interrupt(e)) status = interrupt(stmt.span, src);
+    else report(e.kind(), e.what(), stmt.span, source, file);
   } catch (const std::bad_alloc&) {
     report("memory", "out of memory", stmt.span, source, file);
   } catch (const std::exception& e) {
@@ -110,17 +130,23 @@ Status Host::execute(const Stmt& stmt, std::string_view source, const std::strin
   }
   look_at_runs();
   at_ = outer;
+  running_ = outer_source;
   return status;
 }
 
-Status Host::outcome(const Outcome& o, const Stmt& stmt, std::string_view source, const std::string& file) {
+Status Host::outcome(const Outcome& o, const Stmt& stmt, const SourceRef& src) {
   if (const Shown* shown = std::get_if<Shown>(&o)) {
-    if (config_.echo && depth_ == 1) reporter_->output("", repr_value(shown->value), at_);
+    if (config_.echo && depth_ == 1) {
+      reporter_->output("", repr_value(shown->value), at_);
+      session_.set_last_shown(shown->value);
+    }
   } else if (const AssertResult* a = std::get_if<AssertResult>(&o)) {
     if (a->ok) {
       reporter_->assertion(at_, nullptr);
     } else {
-      const Diagnostic d{"assert", a->message, file, std::string(source_line(source, a->span.line)), a->span};
+      const SourceText& where = a->source ? *a->source : *src;
+      const Diagnostic d{"assert", a->message, where.file, std::string(source_line(where.text, a->span.line)),
+                         a->span, {}};
       reporter_->assertion(at_, &d);
       return Status::AssertFailed;
     }
@@ -130,20 +156,41 @@ Status Host::outcome(const Outcome& o, const Stmt& stmt, std::string_view source
   return Status::Ok;
 }
 
-Status Host::report(const std::string& kind, const std::string& message, Span span, std::string_view source,
-                    const std::string& file) {
-  reporter_->error(Diagnostic{kind, message, file, std::string(source_line(source, span.line)), span});
-  return Status::Error;
+void Host::nested_outcome(const Outcome& o, const Stmt& stmt) {
+  const Status s = outcome(o, stmt, running_);
+  if (s != Status::Ok) throw Halt{s};
 }
 
 // Ctrl-C is answered once: the flag goes down when it is reported.
-Status Host::interrupt(Span span, std::string_view source, const std::string& file) {
+Status Host::interrupt(Span span, const SourceRef& src) {
   clear_interrupt();
-  report("interrupt", "KeyboardInterrupt", span, source, file);
+  report("interrupt", "KeyboardInterrupt", span, src->text, src->file);
   return Status::Interrupted;
 }
 
-void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}}); }
+void Host::report(const SourceError& e, const SourceRef& src) {
+  const SourceText& where = e.origin() ? *e.origin() : *src;
+  Diagnostic d{e.kind(), e.what(), where.file, std::string(source_line(where.text, e.span().line)), e.span(), {}};
+  // a recursion's repeated call site is one line with its count, as Python folds a repeated frame
+  size_t repeats = 0;
+  for (size_t i = 0; i < e.calls().size(); i++) {
+    const std::string site = site_name(e.calls()[i]);
+    if (i + 1 < e.calls().size() && site_name(e.calls()[i + 1]) == site) {
+      repeats++;
+      continue;
+    }
+    d.called_from.push_back(repeats ? fmt::format("{} ({} times)", site, repeats + 1) : site);
+    repeats = 0;
+  }
+  reporter_->error(d);
+}
+
+void Host::report(const std::string& kind, const std::string& message, Span span, std::string_view source,
+                  const std::string& file) {
+  reporter_->error(Diagnostic{kind, message, file, std::string(source_line(source, span.line)), span, {}});
+}
+
+void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}, {}}); }
 
 void Host::finish() { reporter_->finish(session_runs()); }
 

@@ -57,11 +57,15 @@ class Host {
   void reset();
 
  private:
-  Status execute(const Stmt& stmt, std::string_view source, const std::string& file);
-  Status outcome(const Outcome& o, const Stmt& stmt, std::string_view source, const std::string& file);
-  Status report(const std::string& kind, const std::string& message, Span span, std::string_view source,
-                const std::string& file);
-  Status interrupt(Span span, std::string_view source, const std::string& file);
+  Status execute(const Stmt& stmt, const SourceRef& source);
+  Status outcome(const Outcome& o, const Stmt& stmt, const SourceRef& source);
+  // An outcome from inside a compound statement or a function: one that stops the program throws.
+  void nested_outcome(const Outcome& o, const Stmt& stmt);
+  void report(const SourceError& e, const SourceRef& source);
+  void report(const std::string& kind, const std::string& message, Span span, std::string_view source,
+              const std::string& file);
+  // Ctrl-C, reported as KeyboardInterrupt at span
+  Status interrupt(Span span, const SourceRef& source);
   void on_run(const RunRecord& r);
   void look_at_runs();
 
@@ -74,6 +78,7 @@ class Host {
   bool new_statement_ = true;  // current_ belongs to an earlier statement
   bool fresh_runs_ = false;    // a realize ran since look_at_runs
   Location at_;
+  SourceRef running_;  // the source of the top-level statement running
   size_t first_run_ = 0;  // history() before this host
   int depth_ = 0;            // scripts running inside scripts (:run)
   std::vector<std::string> statements_;

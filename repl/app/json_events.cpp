@@ -122,6 +122,7 @@ Json error_json(const Diagnostic& d) {
   }
   j["kind"] = d.kind;
   j["message"] = d.message;
+  if (!d.called_from.empty()) j["called_from"] = d.called_from;
   return j;
 }
 

@@ -40,7 +40,7 @@ void MetaCall::expect(size_t lo, size_t hi) const {
   if (size() < lo || size() > hi) fail_at(at_, "command", "usage: {}", usage_);
 }
 
-Value MetaCall::value(const Session& s, size_t first, size_t last) const {
+Value MetaCall::value(Session& s, size_t first, size_t last) const {
   if (first >= last) fail_at(at_, "command", "usage: {}", usage_);
   const Span base = arg_span(first);
   try {
@@ -54,7 +54,7 @@ Value MetaCall::value(const Session& s, size_t first, size_t last) const {
   }
 }
 
-Tensor MetaCall::tensor(const Session& s, size_t first, size_t last) const {
+Tensor MetaCall::tensor(Session& s, size_t first, size_t last) const {
   const Value v = value(s, first, last);
   if (const Tensor* t = v.get_if<Tensor>()) return *t;
   const Span sp{arg_span(first).line, arg_span(first).col, static_cast<int>(text(first, last).size())};

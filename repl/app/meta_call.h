@@ -47,8 +47,8 @@ class MetaCall {
   }
 
   // Args [first, last) parsed and evaluated as one expression in the session; errors point into it.
-  Value value(const Session& s, size_t first, size_t last) const;
-  Tensor tensor(const Session& s, size_t first, size_t last) const;
+  Value value(Session& s, size_t first, size_t last) const;
+  Tensor tensor(Session& s, size_t first, size_t last) const;
 
  private:
   const Meta& meta_;

@@ -24,6 +24,8 @@ struct Diagnostic {
   std::string file;         // "" in an interactive session: the text starts with "error:"
   std::string source_line;  // the line the caret goes under
   Span span{};
+  // For an error inside a function: each call that led there, innermost first ("f.tg:7:1").
+  std::vector<std::string> called_from;
 };
 
 class Reporter {

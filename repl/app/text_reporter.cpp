@@ -6,7 +6,9 @@
 namespace tr::repl {
 
 std::string format_diagnostic(const Diagnostic& d) {
-  return format_error(d.file, d.source_line, d.span.line, d.span.col, d.span.len, d.message);
+  std::string out = format_error(d.file, d.source_line, d.span.line, d.span.col, d.span.len, d.message);
+  for (const std::string& site : d.called_from) out += "  called from " + site + "\n";
+  return out;
 }
 
 std::unique_lock<std::mutex> TextReporter::hold_bar() {

@@ -29,7 +29,7 @@ class Redirect {
   std::streambuf* old_;
 };
 
-TensorLookup tensor_of(const Session& session, const std::string& expr) {
+TensorLookup tensor_of(Session& session, const std::string& expr) {
   try {
     const Value v = session.evaluate(*parse_expression(expr));
     if (const Tensor* t = v.get_if<Tensor>()) return {.tensor = t->node()};

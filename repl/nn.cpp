@@ -1,0 +1,248 @@
+#include "repl/nn.h"
+
+#include <cmath>
+
+#include "repl/convert.h"
+#include "repl/source_error.h"
+
+namespace tr::repl {
+namespace {
+
+constexpr ParamKind kRequired = ParamKind::Required;
+
+double number_or(const Bound& b, std::string_view name, double fallback) {
+  return b.find(name) ? to_float(b[name]) : fallback;
+}
+
+// tinygrad's Tensor.uniform(*shape, low, high): rand scaled into [low, high).
+Tensor uniform(const Shape& shape, double low, double high, uint64_t seed) {
+  const Tensor r = Tensor::rand(shape, seed);
+  return r.mul(Tensor::scalar_like(r, high - low)).add(Tensor::scalar_like(r, low));
+}
+
+// Each parameter made by nn draws its own stream of the counter-based generator, in creation order,
+// so that a script's layers are the same on every run.
+uint64_t next_seed() {
+  static uint64_t seed = 0x6e6e;  // "nn"
+  return seed++;
+}
+
+Value linear(const CallArgs& call) {
+  const Bound b = bind(call, {{"in_features", kRequired}, {"out_features", kRequired}, {"bias"}});
+  const int64_t in = to_int(b["in_features"]), out = to_int(b["out_features"]);
+  if (in <= 0 || out <= 0) fail_at(call.span, "value", "Linear needs positive sizes, not ({}, {})", in, out);
+  // tinygrad 0.14: weight and bias uniform in [-1/sqrt(in), 1/sqrt(in))
+  const double bound = 1 / std::sqrt(static_cast<double>(in));
+  LinearLayer l{uniform({out, in}, -bound, bound, next_seed()).realize(), std::nullopt};
+  if (!b.find("bias") || to_bool(b["bias"])) l.bias = uniform({out}, -bound, bound, next_seed()).realize();
+  return std::make_shared<Object>(Object{std::move(l)});
+}
+
+Value layer_norm(const CallArgs& call) {
+  const Bound b = bind(call, {{"normalized_shape", kRequired}, {"eps"}, {"elementwise_affine"}});
+  const Shape shape = to_shape({b["normalized_shape"]});
+  LayerNormLayer l;
+  for (size_t i = 0; i < shape.size(); i++) l.axes.push_back(-1 - static_cast<int>(i));
+  l.eps = number_or(b, "eps", 1e-5);
+  if (!b.find("elementwise_affine") || to_bool(b["elementwise_affine"])) {
+    l.weight = Tensor::ones(shape).contiguous().realize();
+    l.bias = Tensor::zeros(shape).contiguous().realize();
+  }
+  return std::make_shared<Object>(Object{std::move(l)});
+}
+
+Value embedding(const CallArgs& call) {
+  const Bound b = bind(call, {{"vocab_size", kRequired}, {"embed_size", kRequired}});
+  const int64_t vocab = to_int(b["vocab_size"]), embed = to_int(b["embed_size"]);
+  if (vocab <= 0 || embed <= 0) fail_at(call.span, "value", "Embedding needs positive sizes, not ({}, {})", vocab, embed);
+  // tinygrad's glorot_uniform: uniform in [-1, 1) times sqrt(6 / (vocab + embed))
+  const double scale = std::sqrt(6.0 / static_cast<double>(vocab + embed));
+  return std::make_shared<Object>(Object{EmbeddingLayer{uniform({vocab, embed}, -scale, scale, next_seed()).realize()}});
+}
+
+std::vector<Tensor> params_of(const Arg& a) {
+  std::vector<Tensor> out;
+  const std::vector<Value>* items = sequence_items(a.value);
+  if (!items) fail_at(a.span, "type", "{} must be a list of tensors, not {}", a.what, type_name(a.value));
+  for (const Value& v : *items) {
+    const Tensor* t = v.get_if<Tensor>();
+    if (!t) fail_at(a.span, "type", "{} must hold tensors only, not {}", a.what, type_name(v));
+    if (!is_float(t->dtype())) fail_at(a.span, "type", "an optimizer needs float tensors, not {}", name(t->dtype()));
+    out.push_back(*t);
+  }
+  return out;
+}
+
+Tensor zeros_of(const Tensor& p) { return Tensor::zeros(p.shape(), p.dtype(), p.device()).contiguous().realize(); }
+
+Value optimizer(std::string_view which, const CallArgs& call) {
+  Optimizer o;
+  o.kind = which == "SGD" ? OptimizerKind::SGD : OptimizerKind::Adam;
+  if (o.kind == OptimizerKind::SGD) {
+    const Bound b = bind(call, {{"params", kRequired}, {"lr"}, {"momentum"}, {"weight_decay"}, {"nesterov"}});
+    o.params = params_of(b["params"]);
+    o.lr = number_or(b, "lr", 0.001);
+    o.momentum = number_or(b, "momentum", 0);
+    o.weight_decay = number_or(b, "weight_decay", 0);
+    o.nesterov = b.find("nesterov") && to_bool(b["nesterov"]);
+    if (o.momentum != 0)
+      for (const Tensor& p : o.params) o.m.push_back(zeros_of(p));
+  } else {
+    const Bound b = bind(call, {{"params", kRequired}, {"lr"}, {"b1"}, {"b2"}, {"eps"}, {"weight_decay"}});
+    o.params = params_of(b["params"]);
+    o.lr = number_or(b, "lr", 0.001);
+    o.b1 = number_or(b, "b1", 0.9);
+    o.b2 = number_or(b, "b2", 0.999);
+    o.eps = number_or(b, "eps", 1e-8);
+    o.weight_decay = number_or(b, "weight_decay", which == "AdamW" ? 0.01 : 0.0);
+    for (const Tensor& p : o.params) o.m.push_back(zeros_of(p)), o.v.push_back(zeros_of(p));
+    o.b1_t = Tensor::ones({1}).contiguous().realize();
+    o.b2_t = Tensor::ones({1}).contiguous().realize();
+  }
+  return std::make_shared<Object>(Object{std::move(o)});
+}
+
+void collect_parameters(const Value& v, std::vector<Value>& out) {
+  if (const Tensor* t = v.get_if<Tensor>()) out.emplace_back(*t);
+  if (const std::vector<Value>* items = sequence_items(v))
+    for (const Value& i : *items) collect_parameters(i, out);
+  if (const ObjectRef* o = v.get_if<ObjectRef>()) {
+    if (const LinearLayer* l = std::get_if<LinearLayer>(&(*o)->kind)) {
+      out.emplace_back(l->weight);
+      if (l->bias) out.emplace_back(*l->bias);
+    }
+    if (const LayerNormLayer* l = std::get_if<LayerNormLayer>(&(*o)->kind); l && l->weight) {
+      out.emplace_back(*l->weight);
+      out.emplace_back(*l->bias);
+    }
+    if (const EmbeddingLayer* l = std::get_if<EmbeddingLayer>(&(*o)->kind)) out.emplace_back(l->weight);
+  }
+}
+
+Tensor times(const Tensor& t, double c) { return t.mul(Tensor::scalar_like(t, c)); }
+
+// tinygrad 0.14's SGD and LAMB (adam=True) updates, each parameter's new value from its gradient.
+void step(Optimizer& o, Span span) {
+  std::vector<Tensor> grads;
+  for (const Tensor& p : o.params) {
+    if (!p.grad()) fail_at(span, "value", "a parameter of shape {} has no .grad: call loss.backward() first",
+                           shape_str(p.shape()));
+    grads.push_back(*p.grad());
+  }
+  std::vector<Tensor> updated;
+  if (o.kind == OptimizerKind::SGD) {
+    for (size_t i = 0; i < o.params.size(); i++) {
+      const Tensor& p = o.params[i];
+      Tensor g = grads[i].add(times(p.detach(), o.weight_decay));
+      if (o.momentum != 0) {
+        o.m[i].assign(times(o.m[i], o.momentum).add(g));
+        g = o.nesterov ? g.add(times(o.m[i], o.momentum)) : o.m[i];
+      }
+      updated.push_back(p.sub(times(g, o.lr)));
+    }
+  } else {
+    o.b1_t->assign(times(*o.b1_t, o.b1));
+    o.b2_t->assign(times(*o.b2_t, o.b2));
+    for (size_t i = 0; i < o.params.size(); i++) {
+      const Tensor& p = o.params[i];
+      const Tensor& g = grads[i];
+      o.m[i].assign(times(o.m[i], o.b1).add(times(g, 1 - o.b1)));
+      o.v[i].assign(times(o.v[i], o.b2).add(times(g.mul(g), 1 - o.b2)));
+      const Tensor one = Tensor::scalar_like(*o.b1_t, 1.0);
+      const Tensor m_hat = o.m[i].div(one.sub(*o.b1_t));
+      const Tensor v_hat = o.v[i].div(one.sub(*o.b2_t));
+      const Tensor up = m_hat.div(v_hat.sqrt().add(Tensor::scalar_like(v_hat, o.eps))).add(times(p, o.weight_decay));
+      updated.push_back(p.sub(times(up, o.lr)));
+    }
+  }
+  at(span, [&] { Tensor::assign_all(o.params, updated); });
+}
+
+}  // namespace
+
+std::string_view object_type(const Object& o) {
+  if (std::holds_alternative<LinearLayer>(o.kind)) return "Linear";
+  if (std::holds_alternative<LayerNormLayer>(o.kind)) return "LayerNorm";
+  if (std::holds_alternative<EmbeddingLayer>(o.kind)) return "Embedding";
+  return std::get<Optimizer>(o.kind).kind == OptimizerKind::SGD ? "SGD" : "LAMB";
+}
+
+bool is_nn_function(std::string_view dotted) {
+  for (std::string_view f : {"nn.Linear", "nn.LayerNorm", "nn.Embedding", "nn.optim.SGD", "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"})
+    if (f == dotted) return true;
+  return false;
+}
+
+Value call_nn(std::string_view dotted, const CallArgs& call) {
+  if (dotted == "nn.Linear") return linear(call);
+  if (dotted == "nn.LayerNorm") return layer_norm(call);
+  if (dotted == "nn.Embedding") return embedding(call);
+  if (dotted == "nn.state.get_parameters") {
+    const Bound b = bind(call, {{"obj", kRequired}});
+    List out;
+    collect_parameters(b["obj"].value, out.items);
+    return out;
+  }
+  return optimizer(dotted.substr(dotted.rfind('.') + 1), call);
+}
+
+Value object_attribute(const ObjectRef& o, std::string_view name, Span span) {
+  if (const LinearLayer* l = std::get_if<LinearLayer>(&o->kind)) {
+    if (name == "weight") return l->weight;
+    if (name == "bias") return l->bias ? Value(*l->bias) : Value(NoneValue{});
+  } else if (const LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
+    if (name == "weight") return n->weight ? Value(*n->weight) : Value(NoneValue{});
+    if (name == "bias") return n->bias ? Value(*n->bias) : Value(NoneValue{});
+    if (name == "eps") return n->eps;
+  } else if (const EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
+    if (name == "weight") return e->weight;
+  } else {
+    const Optimizer& opt = std::get<Optimizer>(o->kind);
+    if (name == "params") {
+      List out;
+      for (const Tensor& t : opt.params) out.items.emplace_back(t);
+      return out;
+    }
+    if (name == "lr") return opt.lr;
+  }
+  fail_at(span, "name", "'{}' object has no attribute '{}'", object_type(*o), name);
+}
+
+Value call_object_method(const ObjectRef& o, const CallArgs& call) {
+  Optimizer* opt = std::get_if<Optimizer>(&o->kind);
+  if (opt && call.name == "zero_grad") {
+    bind(call, {});
+    for (const Tensor& p : opt->params) p.set_grad(std::nullopt);
+    return NoneValue{};
+  }
+  if (opt && call.name == "step") {
+    bind(call, {});
+    step(*opt, call.span);
+    return NoneValue{};
+  }
+  fail_at(call.span, "name", "'{}' object has no method '{}'", object_type(*o), call.name);
+}
+
+Value call_object(const ObjectRef& o, const CallArgs& call) {
+  if (std::holds_alternative<Optimizer>(o->kind)) fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
+  const Bound b = bind(call, {{"x", kRequired}});
+  const Tensor x = to_tensor(b["x"]);
+  if (const LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
+    const Tensor y = x.sub(x.mean(n->axes, true));
+    const Tensor normed = y.mul(y.mul(y).mean(n->axes, true).add(Tensor::scalar_like(y, n->eps)).rsqrt());
+    return n->weight ? normed.mul(*n->weight).add(*n->bias) : normed;
+  }
+  if (const EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
+    // the rows of weight picked by idx, as a one-hot matmul: gradients reach every row that was picked
+    const int64_t vocab = e->weight.shape()[0];
+    const Tensor hot = x.unsqueeze(-1)
+                           .eq(Tensor::arange(int64_t{0}, vocab, int64_t{1}, x.dtype(), x.device()))
+                           .cast(e->weight.dtype());
+    return hot.matmul(e->weight);
+  }
+  const LinearLayer* l = std::get_if<LinearLayer>(&o->kind);
+  const Tensor y = x.matmul(l->weight.T());
+  return l->bias ? y.add(*l->bias) : y;
+}
+
+}  // namespace tr::repl

@@ -1,0 +1,153 @@
+#include "repl/python_builtins.h"
+
+#include <cmath>
+
+#include "repl/convert.h"
+#include "repl/operators.h"
+#include "repl/source_error.h"
+#include "repl/value_format.h"
+
+namespace tr::repl {
+namespace {
+
+constexpr ParamKind kRequired = ParamKind::Required;
+constexpr ParamKind kRest = ParamKind::Rest;
+
+// range() makes its list at once: past this many items the list would not fit in memory.
+constexpr int64_t kMaxRange = int64_t{1} << 27;
+
+// A one-element tensor reads as its number, as Python's int(t) and float(t) read it.
+ConstValue number_of(const Arg& a, std::string_view fn) {
+  if (const Tensor* t = a.value.get_if<Tensor>()) {
+    if (t->numel() != 1) {
+      fail_at(a.span, "type", "{}() of a tensor needs one element, not shape {}", fn, shape_str(t->shape()));
+    }
+    return at(a.span, [&] { return t->item(); });
+  }
+  if (const std::string* s = a.value.get_if<std::string>()) {
+    char* end = nullptr;
+    const double d = std::strtod(s->c_str(), &end);
+    if (s->empty() || *end != '\0') fail_at(a.span, "value", "could not convert string to a number: '{}'", *s);
+    return d;
+  }
+  return to_number(a);
+}
+
+std::vector<Value> items_of(const Arg& a, std::string_view fn) {
+  if (const std::vector<Value>* items = sequence_items(a.value)) return *items;
+  if (const Tensor* t = a.value.get_if<Tensor>(); t && t->ndim() > 0) {
+    std::vector<Value> rows;
+    for (int64_t i = 0; i < t->shape()[0]; i++) rows.emplace_back(at(a.span, [&] { return t->getitem({i}); }));
+    return rows;
+  }
+  fail_at(a.span, "type", "{}() needs a tuple, a list or a tensor, not '{}'", fn, type_name(a.value));
+}
+
+// min() and max(): of one sequence, or of two or more arguments, by Python's comparison.
+Value extreme(const CallArgs& call, CompareOp better) {
+  const Bound b = bind(call, {{"values", kRest}});
+  if (b.rest().empty()) fail_at(call.span, "type", "{}() expected at least 1 argument, got 0", call.name);
+  std::vector<Value> values;
+  if (b.rest().size() == 1) {
+    values = items_of(b.rest()[0], call.name);
+  } else {
+    for (const Arg& a : b.rest()) values.push_back(a.value);
+  }
+  if (values.empty()) fail_at(call.span, "value", "{}() arg is an empty sequence", call.name);
+  Value best = values[0];
+  for (size_t i = 1; i < values.size(); i++)
+    if (at(call.span, [&] { return truthy(apply_compare(better, values[i], best)); })) best = values[i];
+  return best;
+}
+
+}  // namespace
+
+Value range_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"start", kRequired}, {"stop"}, {"step"}});
+  const int64_t start = b.find("stop") ? to_int(b["start"]) : 0;
+  const int64_t stop = to_int(b.find("stop") ? b["stop"] : b["start"]);
+  const int64_t step = b.find("step") ? to_int(b["step"]) : 1;
+  if (step == 0) fail_at(b["step"].span, "value", "range() arg 3 must not be zero");
+  const long double count = std::ceil((static_cast<long double>(stop) - start) / step);
+  if (count > kMaxRange) fail_at(call.span, "value", "range() of {} items is too long (at most {})", count, kMaxRange);
+  List out;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.items.emplace_back(i);
+  return out;
+}
+
+Value len_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"obj", kRequired}});
+  const Value& v = b["obj"].value;
+  if (const std::vector<Value>* items = sequence_items(v)) return static_cast<int64_t>(items->size());
+  if (const std::string* s = v.get_if<std::string>()) return static_cast<int64_t>(s->size());
+  if (const Tensor* t = v.get_if<Tensor>()) {
+    if (t->ndim() == 0) fail_at(b["obj"].span, "type", "len() of a 0-d tensor");
+    return t->shape()[0];
+  }
+  fail_at(b["obj"].span, "type", "object of type '{}' has no len()", type_name(v));
+}
+
+Value int_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"x"}});
+  if (!b.find("x")) return int64_t{0};
+  const ConstValue c = number_of(b["x"], "int");
+  if (const double* d = std::get_if<double>(&c)) {
+    if (!std::isfinite(*d) || std::fabs(*d) >= 9.2e18) fail_at(b["x"].span, "value", "cannot convert {} to an int", *d);
+    return static_cast<int64_t>(std::trunc(*d));
+  }
+  if (const bool* v = std::get_if<bool>(&c)) return int64_t{*v};
+  return std::get<int64_t>(c);
+}
+
+Value float_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"x"}});
+  if (!b.find("x")) return 0.0;
+  return std::visit([](auto x) { return static_cast<double>(x); }, number_of(b["x"], "float"));
+}
+
+Value str_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"object"}});
+  if (!b.find("object")) return std::string();
+  return at(b["object"].span, [&] { return str_value(b["object"].value); });
+}
+
+Value abs_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"x", kRequired}});
+  const Value& v = b["x"].value;
+  if (const Tensor* t = v.get_if<Tensor>()) return t->abs();
+  return at(b["x"].span, [&] {
+    const bool negative = truthy(apply_compare(CompareOp::Lt, v, int64_t{0}));
+    return negative ? apply_unary(UnaryOp::Neg, v) : apply_unary(UnaryOp::Pos, v);
+  });
+}
+
+Value min_fn(const CallArgs& call, const PrintSink&) { return extreme(call, CompareOp::Lt); }
+Value max_fn(const CallArgs& call, const PrintSink&) { return extreme(call, CompareOp::Gt); }
+
+Value round_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"number", kRequired}, {"ndigits"}});
+  const Value& v = b["number"].value;
+  if (const Tensor* t = v.get_if<Tensor>()) return t->round();
+  const double x = to_float(b["number"]);
+  if (!b.find("ndigits")) {
+    if (v.is<int64_t>()) return v;
+    if (!std::isfinite(x)) fail_at(b["number"].span, "value", "cannot round {} to an int", x);
+    return static_cast<int64_t>(std::nearbyint(x));  // half to even, as Python's round
+  }
+  const double scale = std::pow(10.0, static_cast<double>(to_int(b["ndigits"])));
+  return std::nearbyint(x * scale) / scale;
+}
+
+Value list_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"iterable"}});
+  if (!b.find("iterable")) return List{};
+  return List{items_of(b["iterable"], "list")};
+}
+
+Value tuple_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"iterable"}});
+  if (!b.find("iterable")) return Tuple{};
+  return Tuple{items_of(b["iterable"], "tuple")};
+}
+
+}  // namespace tr::repl

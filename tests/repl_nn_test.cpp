@@ -1,0 +1,100 @@
+// nn.Linear, nn.state.get_parameters and nn.optim (SGD with momentum, nesterov and weight decay,
+// Adam, AdamW) in a session, checked against the updates written out by hand.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "repl/parser.h"
+#include "repl/session.h"
+#include "repl/source_error.h"
+#include "repl/value_format.h"
+
+namespace tr::repl {
+namespace {
+
+class Nn : public ::testing::Test {
+ protected:
+  void run(std::string_view src) {
+    for (const Stmt& s : parse_program(src)) {
+      const Outcome o = session.execute(s);
+      if (const AssertResult* a = std::get_if<AssertResult>(&o)) {
+        EXPECT_TRUE(a->ok) << a->message << " in: " << src;
+      }
+    }
+  }
+  std::string repr(std::string_view expr) { return repr_value(session.evaluate(*parse_expression(expr))); }
+  std::string error(std::string_view src) {
+    try {
+      run(src);
+    } catch (const SourceError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+  Session session{[](const PrintEvent&) {}};
+};
+
+TEST_F(Nn, LinearIsUniformWithinOneOverSqrtInAndComputesXWTPlusB) {
+  run("l = nn.Linear(4, 3)\nassert l.weight.shape == (3, 4)\nassert l.bias.shape == (3,)");
+  run("assert l.weight.abs().max() <= 0.5");
+  run("assert l.bias.abs().max() <= 0.5\nx = randn(2, 4, seed=3)\nassert allclose(l(x), x @ l.weight.T + l.bias)");
+  run("n = nn.Linear(4, 3, bias=False)");
+  EXPECT_EQ(repr("n.bias"), "None");
+  EXPECT_EQ(repr("len(nn.state.get_parameters([l, n]))"), "3");
+  EXPECT_EQ(repr("l"), "<Linear object>");
+}
+
+TEST_F(Nn, LayerNormAndEmbedding) {
+  run("ln = nn.LayerNorm(4)\nx = randn(3, 4, seed=4)\ny = ln(x)");
+  run("assert allclose(y.mean(axis=-1), zeros(3), atol=1e-6)\nassert allclose(y.var(axis=-1, correction=0), ones(3), rtol=1e-4)");
+  run("assert ln.weight.shape == (4,)\nassert len(nn.state.get_parameters(ln)) == 2");
+  run("e = nn.Embedding(10, 3)\nidx = tensor([[1, 7], [7, 0]])\nv = e(idx)\nassert v.shape == (2, 2, 3)");
+  run("assert allclose(v[0, 1], e.weight[7])\nassert allclose(v[1, 0], e.weight[7])");
+  run("assert e.weight.abs().max() <= (6 / 13) ** 0.5");
+  // only the picked rows get a gradient
+  run("v.sum().backward()\nassert allclose(e.weight.grad[7], full((3,), 2.0))\nassert allclose(e.weight.grad[2], zeros(3))");
+}
+
+TEST_F(Nn, SgdWithMomentumNesterovAndWeightDecay) {
+  run("w = tensor([1.0, -2.0]).realize()\nopt = nn.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)");
+  run("(w * w).sum().backward()\nopt.step()");
+  // g = 2w + 0.01 w; b = g; update = g + 0.9 b
+  run("g = tensor([2.01, -4.02])\nassert allclose(w, tensor([1.0, -2.0]) - 0.1 * (g + 0.9 * g))");
+  run("opt.zero_grad()");
+  EXPECT_EQ(repr("w.grad"), "None");
+  EXPECT_EQ(error("opt.step()"), "a parameter of shape (2,) has no .grad: call loss.backward() first");
+}
+
+TEST_F(Nn, AdamAndAdamWFirstStepMoveEachWeightByLr) {
+  // Adam's first step is lr * g / (|g| + eps): lr times the sign of the gradient
+  run("w = tensor([1.0, -2.0]).realize()\nopt = nn.optim.Adam([w], lr=0.01)\n(w * w).sum().backward()\nopt.step()");
+  run("assert allclose(w, tensor([0.99, -1.99]), rtol=1e-6)");
+  run("v = tensor([1.0, -2.0]).realize()\nopt2 = nn.optim.AdamW([v], lr=0.01, weight_decay=0.1)");
+  run("(v * v).sum().backward()\nopt2.step()\nassert allclose(v, tensor([1.0 - 0.01 * 1.1, -2.0 + 0.01 * 1.2]), rtol=1e-6)");
+}
+
+TEST_F(Nn, LossesAsTinygradDefinesThem) {
+  run("z = tensor([0.5, -1.0, 2.0])\ny = tensor([1.0, 0.0, 0.0])");
+  run("assert allclose(z.binary_crossentropy_logits(y), (1 + (-z * (2 * y - 1)).exp()).log().mean())");
+  run("p = z.sigmoid()\nassert allclose(p.binary_crossentropy(y), z.binary_crossentropy_logits(y), rtol=1e-5)");
+  run("assert allclose(z.binary_crossentropy_logits(y, reduction='sum'), z.binary_crossentropy_logits(y) * 3)");
+  run("logits = tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])\nlabels = tensor([2, 0])");
+  run("assert allclose(logits.sparse_categorical_crossentropy(labels), 0.75310913)");
+  run("assert allclose(logits.cross_entropy(labels), 0.75310913)");
+  run("assert allclose(logits.sparse_categorical_crossentropy(labels, ignore_index=0), 0.40760596)");
+  run("assert allclose(logits.cross_entropy(tensor([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])), 0.75310913)");
+  EXPECT_EQ(error("z.binary_crossentropy(y, reduction='max')"), "reduction must be 'mean', 'sum' or 'none', not 'max'");
+}
+
+TEST_F(Nn, ErrorsNameTheObject) {
+  EXPECT_EQ(error("nn.Conv2d(1, 1, 3)"),
+            "nn has no 'Conv2d' (it has Linear, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)");
+  EXPECT_EQ(error("nn"), "'nn' holds tinygrad's layers and optimizers; name one: nn.Linear(2, 3)");
+  run("l = nn.Linear(2, 2)");
+  EXPECT_EQ(error("l.step()"), "'Linear' object has no method 'step'");
+  EXPECT_EQ(error("l.nope"), "'Linear' object has no attribute 'nope'");
+  EXPECT_EQ(error("nn.optim.SGD([1])"), "argument 'params' of SGD() must hold tensors only, not int");
+}
+
+}  // namespace
+}  // namespace tr::repl
