@@ -234,7 +234,10 @@ TEST(CliPlainRepl, CtrlCStopsAComputationAndKeepsEveryName) {
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   EXPECT_LT(waited, 1.0) << "the prompt came back " << waited << " s after Ctrl-C";
   ASSERT_TRUE(t.answers("print(x)\r", "[1 2 3]"));
-  // at the prompt, Ctrl-C drops the line, as a shell does
+  // at the prompt, Ctrl-C drops the line, as a shell does; the keys are typed once the prompt is back,
+  // so that readline echoes them (typed earlier, the terminal echoes them and readline reads them after
+  // the Ctrl-C: the line would survive it)
+  ASSERT_TRUE(t.wait_for(">>> "));
   ASSERT_TRUE(t.answers("print(99", "print(99"));
   t.interrupt();
   ASSERT_TRUE(t.wait_for("^C"));
