@@ -7,10 +7,6 @@ set -u
 
 tinyrepl=${1:?usage: tui_panes_test.sh PATH/TO/tinyrepl}
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in tmux python3; do
-  command -v "$tool" >/dev/null || { echo "SKIP: the TUI test needs $tool, which is not installed"; exit 77; }
-done
-
 source "$here/tmux_lib.sh"
 
 # The mouse as an xterm reports it in its X10 form (what curses asks of tmux's "screen" terminal):
@@ -90,7 +86,7 @@ row=$((kernels_top + 2 + k_first))
 click 4 "$row"
 expect_screen '┏━ Kernels' "a click focuses the Kernels pane"
 keys Down
-second=$(pane Kernels | awk -v k="$k_first" '$1 > k && $2 !~ /^copy/ {print $2; exit}')
+second=$(pane Kernels | awk -v k="$k_first" 'NR > 1 && $1 + 0 > k + 0 && $2 !~ /^copy/ {print $2; exit}')
 expect_screen "AST · $second" "Down selects the next kernel, $second"
 click 4 "$row"
 expect_screen "AST · $name_first" "a click on the row of kernel $k_first selects $name_first"
@@ -118,7 +114,7 @@ expect_screen '/zqzq: not in the UOps pane' "a text that is nowhere says so"
 keys Enter
 tail_name="long_$(printf 'q%.0s' $(seq 1 150))_end"
 line "$tail_name + 1"
-expect REPL "name '$tail_name' is not defined|not defined" "an error about a long name"
+expect REPL "^error: name 'long_qqqq" "an error about a long name"
 expect_no REPL '_end' "the long line is cut at the pane's edge"
 keys Escape
 for _ in 1 2 3 4 5 6 7 8; do keys '>'; done

@@ -120,7 +120,7 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
 
   const int kk = kernel_runs(runs)[0];
   const PaneText list = kernels_pane(items_of(runs), kk);
-  EXPECT_EQ(list.lines[list.mark_begin].rfind(fmt::format("{:>3} r_2 ", kk), 0), 0u) << joined(list);
+  EXPECT_EQ(list.lines[list.mark_begin].rfind(fmt::format("{:>2} r_2 ", kk), 0), 0u) << joined(list);
   EXPECT_NE(list.lines[0].find("GFLOPS"), std::string::npos);
 
   const PaneText ast = ast_pane(k);

@@ -40,19 +40,21 @@ PaneText kernels_pane(const std::vector<TuiItem>& items, int selected) {
     names.push_back(r.is_copy ? fmt::format("copy {}→{}", r.copy.from, r.copy.to) : r.kernel.name);
     name_width = std::max<size_t>(name_width, display_width(names.back()));
   }
-  std::string text = fmt::format("{:>3} {:<{}} {:<6} {:>11} {:>7} {:>6}\n", "K", "kernel", name_width, "device", "time",
+  // as narrow as the columns allow: the pane is the top row's smaller half
+  std::string text = fmt::format("{:>2} {:<{}} {:<6} {:>9} {:>6} {:>6}\n", "K", "kernel", name_width, "device", "time",
                                  "GFLOPS", "GB/s");
   for (size_t k = 0; k < items.size(); k++) {
     const RunRecord& r = items[k].record;
     const std::string pad(name_width - static_cast<size_t>(display_width(names[k])), ' ');
     const std::string& dev = r.is_copy ? r.copy.to : r.kernel.device;
     if (!items[k].ran) {
-      text += fmt::format("{:>3} {}{} {:<6} {:>11}\n", k, names[k], pad, dev, "not run");
+      text += fmt::format("{:>2} {}{} {:<6} {:>9}\n", k, names[k], pad, dev, "not run");
       continue;
     }
     const RunRates rate = rates(r);
-    text += fmt::format("{:>3} {}{} {:<6} {} {:7.2f} {:6.2f}\n", k, names[k], pad, dev, time_str(rate.seconds),
-                        rate.gflops, rate.gbs);
+    const std::string time = time_str(rate.seconds);
+    text += fmt::format("{:>2} {}{} {:<6} {:>9} {:6.2f} {:6.2f}\n", k, names[k], pad, dev,
+                        time.substr(time.find_first_not_of(' ')), rate.gflops, rate.gbs);
   }
   PaneText p = pane_text("Kernels", text);
   if (selected >= 0) {
