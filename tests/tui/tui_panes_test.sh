@@ -63,7 +63,7 @@ expect Source '\[[0-9]+:cuda\]' ":src K cuda selects the cuda tab"
 expect Source "__global__ void $name_first" ":src K shows kernel $k_first, $name_first, in CUDA"
 expect REPL "the Source pane shows kernel $k_first" ":src K says where it went"
 expect_no REPL '__global__' "the source is not printed into the REPL pane"
-grep -q "AST · $name_first" <<<"$(screen)" && echo "ok: the AST pane follows to kernel $k_first" ||
+grep -q "AST · $name_first ─" <<<"$(screen)" && echo "ok: the AST pane follows to kernel $k_first" ||
   fail "the AST pane shows kernel $k_first ($name_first)"
 line ':uops -1'
 expect REPL "the UOps pane shows kernel" ":uops K moves the panes to the last kernel"
@@ -71,25 +71,39 @@ line ":ast $k_first"
 expect REPL "the AST pane shows kernel $k_first" ":ast K moves the panes"
 line ':src 99'
 expect REPL 'no kernel 99' "a K beyond the schedule is an error in the REPL pane, as in plain mode"
+line ':src 0'
+expect REPL 'item 0 of the last schedule is a copy' ":src of a copy says so, as in plain mode"
+line ':kernels (x * 2).exp()'
+expect Kernels '^ *0 E_4 +CPU +not run' ":kernels x lists its schedule, not run, in the Kernels pane"
+line ':src 0 opencl'
+expect Source '__kernel void E_4' ":src K then shows that schedule's kernel"
+line ':kernels'
+expect REPL 'kernel +E_4' ":kernels lists the same schedule"
+line 'print(x.var())'
+expect Kernels "^ *[0-9]+ $name_first +CPU +[0-9.]+us" "a run brings back the run's schedule, timed"
 
 # Tab keys beyond the last tab change nothing; Left and Right still go round
 tabs=$(pane Source | head -1 | grep -oE '[0-9]+:' | wc -l)
+shown=$(pane Source | head -1 | grep -oE '\[[0-9]+:[a-z]+\]')
 keys Escape
 for n in $(seq $((tabs + 1)) 9); do
   keys "$n"
-  expect Source '\[[0-9]+:cuda\]' "key $n, beyond the $tabs tabs, leaves the cuda tab"
+  expect Source "$(sed 's/[][]/\\&/g' <<<"$shown")" "key $n, beyond the $tabs tabs, leaves the tab at $shown"
 done
 
 # Mouse: a click focuses a pane and selects a kernel row; the wheel scrolls the pane under it
+read -r k_first name_first second < <(pane Kernels | awk 'NR > 1 && $2 !~ /^copy/ {
+  n++; if (n == 1) printf "%s %s ", $1, $2; if (n == 2) print $2 }')
+[ -n "$second" ] || fail "var ran two kernels"
 kernels_top=$(row_of '[┌┏╔][─━═] Kernels')
 row=$((kernels_top + 2 + k_first))
 click 4 "$row"
 expect_screen '┏━ Kernels' "a click focuses the Kernels pane"
+expect_screen "AST · $name_first ─" "a click on the row of kernel $k_first selects $name_first"
 keys Down
-second=$(pane Kernels | awk -v k="$k_first" 'NR > 1 && $1 + 0 > k + 0 && $2 !~ /^copy/ {print $2; exit}')
-expect_screen "AST · $second" "Down selects the next kernel, $second"
+expect_screen "AST · $second ─" "Down selects the next kernel, $second"
 click 4 "$row"
-expect_screen "AST · $name_first" "a click on the row of kernel $k_first selects $name_first"
+expect_screen "AST · $name_first ─" "a click on the row of kernel $k_first selects $name_first again"
 uops_top=$(row_of '[┌┏╔][─━═] UOps')
 uops_x=$(screen | sed -n "$((uops_top + 1))p" | python3 -c 'import sys; print(sys.stdin.read().find("UOps") + 2)')
 mouse 65 "$uops_x" $((uops_top + 3))
