@@ -125,8 +125,9 @@ std::string App::status_text() const {
   if (editing_)
     return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · "
            "Ctrl-D: quit";
-  return fmt::format("{}: Tab pane · ↑↓ PgUp PgDn Home End {} · < > sideways · w wrap · / find · ←→ 1-9 source "
-                     "tab · z zoom · Enter: input · F1 keys",
+  // one row of a 120-column terminal
+  return fmt::format("{}: Tab pane · ↑↓ PgUp PgDn {} · < > sideways · w wrap · / find · ←→ 1-9 tab · z zoom · "
+                     "Enter input · F1 keys",
                      pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
 }
 
