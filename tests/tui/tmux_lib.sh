@@ -1,4 +1,4 @@
-# The helpers of the TUI's tmux tests: a tmux server of the test's own, the screen and one pane of it,
+# What the TUI's tmux tests share: a tmux server of the test's own, the screen and one pane of it,
 # checks that wait for what they expect. Sourced with $tinyrepl and $here set.
 for tool in tmux python3; do
   command -v "$tool" >/dev/null || { echo "SKIP: the TUI test needs $tool, which is not installed"; exit 77; }
