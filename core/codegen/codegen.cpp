@@ -17,7 +17,7 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   snapshot("expand", g);
   g = group(g, low);
   snapshot("group", g);
-  g = simplify(g);
+  g = simplify(g, low);
   snapshot("simplify", g);
   Linearized listed = linearize(g);
   p.uops = std::move(listed.uops);
