@@ -15,7 +15,7 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   snapshot("loops", g);
   g = expand(g, low);
   snapshot("expand", g);
-  g = group(g, low);
+  g = group(std::move(g), low);
   snapshot("group", g);
   g = simplify(g, low);
   snapshot("simplify", g);
