@@ -46,7 +46,13 @@ std::vector<Range> grouped(const Ints& flat) {
 // x padded on its last spatial dims with value (negative pads shrink).
 Tensor pad_spatial(const Tensor& x, const Ints& flat, ConstValue value) {
   std::vector<Range> p(static_cast<size_t>(x.ndim()) - flat.size() / 2, Range{0, 0});
-  for (const Range& r : grouped(flat)) p.push_back(r);
+  for (const Range& r : grouped(flat)) {
+    const int64_t size = x.shape()[p.size()];
+    if (size + std::min<int64_t>(r.first, 0) + std::min<int64_t>(r.second, 0) < 0)
+      fail("shape", "padding ({}, {}) crops more than the {} elements of dim {} of shape {}", r.first, r.second, size,
+           p.size(), shape_str(x.shape()));
+    p.push_back(r);
+  }
   return x.pad(p, value);
 }
 
@@ -202,6 +208,8 @@ Tensor Tensor::conv_transpose2d(const Tensor& weight, const std::optional<Tensor
   const std::vector<Range> pads = grouped(flat_pads(padding, n));
   const Ints s = per_dim(stride, n, "stride"), d = per_dim(dilation, n, "dilation");
   const Ints op = per_dim(output_padding, n, "output_padding");
+  for (size_t a = 0; a < n; a++)
+    if (s[a] <= 0 || d[a] <= 0) fail("value", "stride and dilation must be positive, got {} and {}", s[a], d[a]);
   Tensor x = *this;
   if (std::any_of(s.begin(), s.end(), [](int64_t v) { return v > 1; })) {
     // stride s: s-1 zeros after each input element, none after the last

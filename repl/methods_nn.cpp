@@ -23,8 +23,10 @@ int64_t int_or(const Bound& b, std::string_view name, int64_t fallback) {
   return b.find(name) ? to_int(b[name]) : fallback;
 }
 Ints ints_or(const Bound& b, std::string_view name, Ints fallback) { return b.find(name) ? to_ints(b[name]) : fallback; }
+// A tensor, or nothing for a parameter left out or given as None.
 std::optional<Tensor> optional_tensor(const Bound& b, std::string_view name) {
-  return b.find(name) ? std::optional<Tensor>(to_tensor(b[name])) : std::nullopt;
+  const Arg* a = b.find(name);
+  return a && !a->value.is<NoneValue>() ? std::optional<Tensor>(to_tensor(*a)) : std::nullopt;
 }
 
 // tinygrad's make_tuple(kernel_size, 2): an int is a square kernel.
