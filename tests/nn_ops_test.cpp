@@ -359,6 +359,16 @@ INSTANTIATE_TEST_SUITE_P(Options, Pooling,
                                            Pool{{3, 3}, {2}, {1}, {1}, true, false}, Pool{{2, 2}, {1}, {2}},
                                            Pool{{2, 3}, {2}, {2, 1}, {1}, true}));
 
+// The max's gradient compares each element with the max: both must round alike in every kernel that
+// computes them (a conv's output + bias, fused into two kernels, once rounded two ways).
+TEST(Pooling, MaxPoolGradientOfAConvOnTheDeviceMatchesTheReference) {
+  const Tensor x = Tensor::rand({2, 1, 6, 6}, 31), w = Tensor::randn({3, 1, 3, 3}, 32), b = Tensor::randn({3}, 33);
+  const Tensor m = x.conv2d(w, b, 1, {1}, {1}, {1}).max_pool2d();
+  const std::vector<Tensor> g = m.mul(m).sum().gradient({w, b});
+  EXPECT_TRUE(matches_reference(g[0], kLoose));
+  EXPECT_TRUE(matches_reference(g[1], kLoose));
+}
+
 TEST(Pooling, DtypesAndErrors) {
   const Tensor xi = tensor(iota_values(25), {1, 1, 5, 5}, DType::Int32);
   EXPECT_EQ(xi.max_pool2d().dtype(), DType::Int32);
