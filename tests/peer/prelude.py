@@ -21,6 +21,7 @@ import math
 import numpy as np
 from tinygrad import Tensor as _T
 from tinygrad import dtypes
+from tinygrad import nn as _nn
 from tinygrad.dtype import DType
 
 # ---- dtypes ---------------------------------------------------------------------------------------
@@ -196,6 +197,31 @@ def randn(*shape, seed=0, dtype=None, device=None):
     return _T(z.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
 
 
+# tinygrad's initialisers are rand/randn scaled (mixin/rand.py): the same arithmetic on the streams above.
+def uniform(*shape, low=0.0, high=1.0, seed=0, dtype=None, device=None):
+    return ((high - low) * rand(*shape, seed=seed)).cast(dtype or dtypes.float32) + low
+
+
+def normal(*shape, mean=0.0, std=1.0, seed=0, dtype=None, device=None):
+    return std * randn(*shape, seed=seed, dtype=dtype) + mean
+
+
+def randint(*shape, low=0, high=10, seed=0, dtype=None, device=None):
+    return uniform(*shape, low=low, high=high, seed=seed, dtype=dtype or dtypes.int32)
+
+
+def glorot_uniform(*shape, seed=0, dtype=None, device=None):
+    shape = _shape(shape)
+    bound = (6 / (shape[0] + math.prod(shape[1:]))) ** 0.5
+    return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
+
+
+def kaiming_uniform(*shape, a=0.01, seed=0, dtype=None, device=None):
+    shape = _shape(shape)
+    bound = (6 / (1 + a ** 2) / math.prod(shape[1:])) ** 0.5
+    return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
+
+
 def zeros_like(x, dtype=None):
     return x.full_like(0, dtype=dtype)
 
@@ -259,7 +285,9 @@ NAMES = {
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes,
+    "dtypes": dtypes, "nn": _nn,
+    "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
+    "kaiming_uniform": kaiming_uniform,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,
