@@ -5,14 +5,14 @@
 #include <map>
 
 #include "repl/convert.h"
+#include "repl/method_table.h"
 #include "repl/operators.h"
 #include "repl/source_error.h"
 
 namespace tr::repl {
 namespace {
 
-using Method = std::function<Value(const Tensor&, const CallArgs&, const PrintSink&)>;
-using Table = std::map<std::string, Method, std::less<>>;
+using Table = MethodTable;
 
 constexpr ParamKind kRequired = ParamKind::Required;
 constexpr ParamKind kRest = ParamKind::Rest;
@@ -201,8 +201,9 @@ void add_movement(Table& t) {
     return x.repeat(to_shape(bind(call, {{"repeats", kRest}}).rest()));
   };
   t["pad"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"padding", kRequired}, {"value"}});
-    return x.pad(padding_of(b["padding"], x.ndim()), b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
+    const Bound b = bind(call, {{"padding", kRequired}, {"mode"}, {"value"}});
+    return tr::pad(x, padding_of(b["padding"], x.ndim()), to_pad_mode(b.find("mode")),
+                   b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
   };
   t["shrink"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.shrink(pairs_of(bind(call, {{"arg", kRequired}})["arg"]));
@@ -366,6 +367,7 @@ const Table& table() {
     add_reductions(out);
     add_movement(out);
     add_control(out);
+    add_tensor_function_methods(out);
     return out;
   }();
   return t;
