@@ -1,5 +1,6 @@
 #pragma once
-// Cumulative sums, products and maxima along one axis, in one reduce kernel (two past 512 elements).
+// Cumulative sums, products and maxima along one axis: one reduce kernel; past 512 elements three (the
+// scans within chunks, the scan of the chunks' totals, and their combination), whatever the length.
 #include <utility>
 
 #include "core/tensor.h"
