@@ -14,8 +14,21 @@ namespace {
 
 Tensor zeros_flat(const Tensor& like, int64_t n) { return Tensor::scalar_like(like, 0.0).reshape({1}).expand({n}); }
 
+// A view that reads some source elements more than once (overlapping windows, as unfold makes) has
+// no strided block to pad back into. Each source element's gradient is then the sum of g where the
+// view reads it, found by reading 1 + the source's flat index through the same view (0 where masked):
+// a reduce over the view's elements for each source element.
+Tensor overlapping_view_gradient(const Tensor& g, const View& view, int64_t n) {
+  const int64_t m = prod(view.shape);
+  const Tensor positions = Tensor::arange(int64_t{1}, n + 1, int64_t{1}, DType::Int64, g.device());
+  const Tensor read = Tensor(make_view(positions.node(), ShapeTracker({view}))).reshape({m, 1});
+  const Tensor hit = read.eq(positions.reshape({1, n}));
+  return hit.where(g.reshape({m, 1}), Tensor::scalar_like(g, 0.0)).sum(std::vector<int>{0});
+}
+
 // g has view.shape; returns the gradient of the flat source of n elements, shape (n,).
 Tensor one_view_gradient(Tensor g, const View& view, int64_t n) {
+  const Tensor whole = g;
   Shape shape = view.shape;
   std::vector<int64_t> strides = view.strides;
   int64_t offset = view.offset;
@@ -72,11 +85,11 @@ Tensor one_view_gradient(Tensor g, const View& view, int64_t n) {
   Shape grid;
   for (size_t j = 0; j < s.size(); j++) {
     const int64_t axis = j == 0 ? 0 : (j + 1 == s.size() ? unit : s[j - 1] / s[j]);
-    if (j > 0 && s[j - 1] % s[j] != 0) fail("shape", "cannot take the gradient through overlapping view strides");
+    if (j > 0 && s[j - 1] % s[j] != 0) return overlapping_view_gradient(whole, view, n);
     const int64_t digit = rest / s[j];
     rest %= s[j];
     const int64_t size = j == 0 ? digit + len[j] : axis;
-    if (digit + len[j] > size) fail("shape", "cannot take the gradient through overlapping view strides");
+    if (digit + len[j] > size) return overlapping_view_gradient(whole, view, n);
     padding.emplace_back(digit, size - digit - len[j]);
     grid.push_back(size);
   }
