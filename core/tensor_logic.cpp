@@ -21,8 +21,22 @@ void require_int(const Tensor& x, const char* op, int64_t bits) {
     fail("value", "{} by {} bits is out of range for {}", op, bits, name(x.dtype()));
 }
 
-Tensor power_of_two(const Tensor& x, int64_t bits) {
-  return Tensor::full({}, static_cast<int64_t>(uint64_t{1} << bits), x.dtype(), x.device());
+// 2**bits in dtype t, from the six low bits of the count: a product of where()s, exact in integers.
+Tensor powers_of_two(const Tensor& bits, DType t) {
+  const Tensor one = Tensor::full({}, int64_t{1}, t, bits.device());
+  Tensor out = one.expand(bits.shape());
+  for (int b = 0; b < 6; b++) {
+    const Tensor set = bits.logical_and(Tensor::full({}, int64_t{1} << b, bits.dtype(), bits.device()))
+                           .ne(Tensor::full({}, int64_t{0}, bits.dtype(), bits.device()));
+    const Tensor factor = Tensor::full({}, static_cast<int64_t>(uint64_t{1} << (1 << b)), t, bits.device());
+    out = out.mul(set.where(factor, one));
+  }
+  return out;
+}
+
+void require_counts(const Tensor& x, const Tensor& bits, const char* op) {
+  if (!is_int(x.dtype())) fail("type", "{} needs an integer tensor, not {}", op, name(x.dtype()));
+  if (!is_int(bits.dtype())) fail("type", "{} needs integer shift counts, not {}", op, name(bits.dtype()));
 }
 
 }  // namespace
@@ -85,12 +99,26 @@ Tensor bitwise_not(const Tensor& x) {
 
 Tensor lshift(const Tensor& x, int64_t bits) {
   require_int(x, "<<", bits);
-  return x.mul(power_of_two(x, bits));
+  return lshift(x, Tensor::full({}, bits, DType::Int32, x.device()));
 }
 
 Tensor rshift(const Tensor& x, int64_t bits) {
   require_int(x, ">>", bits);
-  return x.floordiv(power_of_two(x, bits));
+  return rshift(x, Tensor::full({}, bits, DType::Int32, x.device()));
+}
+
+Tensor lshift(const Tensor& x, const Tensor& bits) {
+  require_counts(x, bits, "<<");
+  return x.mul(powers_of_two(bits, x.dtype()));
+}
+
+Tensor rshift(const Tensor& x, const Tensor& bits) {
+  require_counts(x, bits, ">>");
+  // floor quotients are the arithmetic shift; in the 64-bit type of x's signedness and in two halves,
+  // so that no power of two reaches 2**63
+  const DType wide = is_unsigned(x.dtype()) ? DType::UInt64 : DType::Int64;
+  const Tensor half = bits.floordiv(Tensor::full({}, int64_t{2}, bits.dtype(), bits.device()));
+  return x.cast(wide).floordiv(powers_of_two(half, wide)).floordiv(powers_of_two(bits.sub(half), wide)).cast(x.dtype());
 }
 
 }  // namespace tr

@@ -24,5 +24,9 @@ Tensor bitwise_not(const Tensor& x);
 // Shifts of an integer tensor by a constant number of bits: products and floor quotients by 2**bits.
 Tensor lshift(const Tensor& x, int64_t bits);
 Tensor rshift(const Tensor& x, int64_t bits);
+// Shifts by an integer tensor of counts (broadcast with x); a count outside [0, bits of x's dtype)
+// gives an unspecified value, as in C.
+Tensor lshift(const Tensor& x, const Tensor& bits);
+Tensor rshift(const Tensor& x, const Tensor& bits);
 
 }  // namespace tr

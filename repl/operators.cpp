@@ -77,11 +77,16 @@ Value concatenated(const Seq& a, const Seq& b) {
   return out;
 }
 
-// tensor << n and tensor >> n: tinygrad shifts by an int; a tensor of shift counts is not supported.
+// tensor << n and tensor >> n by an int or by a tensor of counts; n << tensor shifts n, a constant of
+// the tensor's dtype.
 Tensor shifted(BinaryOp op, const Value& a, const Value& b) {
   const Tensor* x = a.get_if<Tensor>();
-  if (!x) fail("type", "a number cannot be shifted by a tensor; shift a tensor by an int");
-  if (!b.is<int64_t>()) fail("type", "a tensor is shifted by an int number of bits, not by {}", type_name(b));
+  if (const Tensor* counts = b.get_if<Tensor>()) {
+    if (!x && !a.is<int64_t>()) fail("type", "only an int or a tensor can be shifted, not {}", type_name(a));
+    const Tensor base = x ? *x : Tensor::scalar_like(*counts, std::get<int64_t>(a));
+    return op == BinaryOp::LShift ? lshift(base, *counts) : rshift(base, *counts);
+  }
+  if (!b.is<int64_t>()) fail("type", "a tensor is shifted by an int or a tensor of counts, not by {}", type_name(b));
   const int64_t bits = std::get<int64_t>(b);
   return op == BinaryOp::LShift ? lshift(*x, bits) : rshift(*x, bits);
 }

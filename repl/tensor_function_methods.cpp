@@ -152,12 +152,14 @@ void add_bitwise(MethodTable& t) {
     bind(call, {});
     return bitwise_not(x);
   };
-  t["lshift"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    return lshift(x, to_int(bind(call, {{"x", kRequired}})["x"]));
-  };
-  t["rshift"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    return rshift(x, to_int(bind(call, {{"x", kRequired}})["x"]));
-  };
+  const std::pair<const char*, bool> shifts[] = {{"lshift", true}, {"rshift", false}};
+  for (const auto& [name, left] : shifts) {
+    t[name] = [left = left](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Arg& a = bind(call, {{"x", kRequired}})["x"];
+      if (const Tensor* counts = a.value.get_if<Tensor>()) return left ? lshift(x, *counts) : rshift(x, *counts);
+      return left ? lshift(x, to_int(a)) : rshift(x, to_int(a));
+    };
+  }
 }
 
 void add_indexing(MethodTable& t) {

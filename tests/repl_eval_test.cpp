@@ -69,7 +69,10 @@ TEST_F(Eval, BitwiseOperatorsOnNumbersAndTensors) {
   EXPECT_EQ(str("t7"), "[3 2]");
   run("t <<= 1");
   EXPECT_EQ(str("t"), "[12 10]");
-  EXPECT_EQ(failure("x = 2 << tensor([1])").message, "a number cannot be shifted by a tensor; shift a tensor by an int");
+  run("u = 2 << tensor([1, 3]); v = tensor([5, 6]) >> tensor([1, 2])");
+  EXPECT_EQ(str("u"), "[ 4 16]");
+  EXPECT_EQ(str("v"), "[2 1]");
+  EXPECT_EQ(failure("x = 1.5 << tensor([1])").message, "only an int or a tensor can be shifted, not float");
 }
 
 TEST_F(Eval, IndexingByTensorsAndLists) {

@@ -195,6 +195,14 @@ TEST_P(Functions, BitwiseOps) {
   EXPECT_TRUE(is(rshift(tensor({4, 13, 125}, U8), 2), {1, 3, 31}, {3}, U8));
   EXPECT_TRUE(is(rshift(tensor({-5, 5}, I32), 1), {-3, 2}, {2}, I32));  // arithmetic: floors
   EXPECT_TRUE(is(lshift(tensor({1}, I64), 40), {1099511627776.0}, {1}, I64));
+  EXPECT_TRUE(is(rshift(tensor({-1, 1}, I64).mul(tensor({4611686018427387904.0}, I64)), 62), {-1, 1}, {2}, I64));
+  EXPECT_TRUE(is(rshift(tensor({-5, 5}, I64), 63), {-1, 0}, {2}, I64));
+  // by a tensor of counts, broadcast with x
+  const Tensor counts = tensor({0, 1, 7, 31}, I32);
+  EXPECT_TRUE(is(lshift(tensor({3}, I32), counts), {3, 6, 384, -2147483648.0}, {4}, I32));
+  EXPECT_TRUE(is(rshift(tensor({-1024}, I32), counts), {-1024, -512, -8, -1}, {4}, I32));
+  EXPECT_TRUE(is(rshift(tensor({255}, U8), tensor({0, 4, 7}, U8)), {255, 15, 1}, {3}, U8));
+  EXPECT_TRUE(throws([&] { lshift(tensor({1}, I32), tensor({1.0})); }, "type", "<< needs integer shift counts, not float32"));
   EXPECT_TRUE(throws([&] { bitwise_and(tensor({1.5}), tensor({1.0})); }, "type", "bitwise_and needs bool or integer tensors, not float32"));
   EXPECT_TRUE(throws([&] { bitwise_not(tensor({1.5})); }, "type", "bitwise_not needs bool or integer tensors"));
   EXPECT_TRUE(throws([&] { lshift(tensor({1.5}), 1); }, "type", "<< needs an integer tensor, not float32"));
