@@ -126,7 +126,7 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.name = unique_name(k.base_name(), k.ast);
   rec.program = codegen(k, dev.target(), rec.name);
   for (const auto& [t, n] : bufs) rec.program.bytes += n * itemsize(t);
-  rec.source = render(dev.backend(), rec.program);
+  rec.source = dev.render(rec.program);
   rec.buffers = std::move(bufs);
   if (item) {
     rec.ast = item->ast;
