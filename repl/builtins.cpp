@@ -6,6 +6,7 @@
 #include "repl/operators.h"
 #include "repl/python_builtins.h"
 #include "repl/source_error.h"
+#include "repl/tensor_function_builtins.h"
 #include "repl/tensor_literal.h"
 
 namespace tr::repl {
@@ -211,6 +212,10 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"round", round_fn},
       {"list", list_fn},
       {"tuple", tuple_fn},
+      // functions of several tensors (repl/tensor_function_builtins.cpp)
+      {"stack", stack_fn},
+      {"einsum", einsum_fn},
+      {"meshgrid", meshgrid_fn},
   };
   return t;
 }

@@ -199,8 +199,9 @@ void add_movement(Table& t) {
     return x.repeat(to_shape(bind(call, {{"repeats", kRest}}).rest()));
   };
   t["pad"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"padding", kRequired}, {"value"}});
-    return x.pad(padding_of(b["padding"], x.ndim()), b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
+    const Bound b = bind(call, {{"padding", kRequired}, {"mode"}, {"value"}});
+    return tr::pad(x, padding_of(b["padding"], x.ndim()), to_pad_mode(b.find("mode")),
+                   b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
   };
   t["shrink"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.shrink(pairs_of(bind(call, {{"arg", kRequired}})["arg"]));
@@ -306,6 +307,7 @@ const Table& table() {
     add_reductions(out);
     add_movement(out);
     add_control(out);
+    add_tensor_function_methods(out);
     return out;
   }();
   return t;

@@ -9,6 +9,12 @@
 
 #include "core/reference.h"
 #include "core/tensor.h"
+#include "core/tensor_einsum.h"
+#include "core/tensor_index.h"
+#include "core/tensor_layout.h"
+#include "core/tensor_logic.h"
+#include "core/tensor_scan.h"
+#include "core/tensor_sort.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
@@ -198,6 +204,38 @@ const std::vector<Case>& cases() {
          const Tensor y = Tensor::zeros({x[0].shape()[0], x[0].shape()[2]}, DType::Int32);
          return x[0].log_softmax(1).nll_loss(y, std::nullopt, std::nullopt, Tensor::Reduction::Sum);
        }},
+      // tensor functions (core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort, tensor_einsum)
+      {"stack", 2, [](auto& x) { return stack({x[0], x[1].exp()}, -1).square(); }},
+      {"split", 1, [](auto& x) { return split(x[0], 1, 1)[1].mul(chunk(x[0], 2, 2)[0].sum(std::vector<int>{2}, true)); }},
+      {"roll", 1, [](auto& x) { return roll(x[0], {1, -2}, std::vector<int>{0, 2}).mul(x[0]); }},
+      {"tril_triu", 1, [](auto& x) { return tril(x[0]).square().add(triu(x[0], 1)); }},
+      {"repeat_interleave", 1, [](auto& x) { return repeat_interleave(x[0], 2, 1).square(); }},
+      {"unfold", 1, [](auto& x) { return unfold(x[0], 0, 2, 1).square(); }},
+      {"pad_reflect", 1, [](auto& x) { return pad(x[0], {{1, 1}, {0, 1}, {1, 0}}, PadMode::Reflect).square(); }},
+      {"pad_replicate", 1, [](auto& x) { return pad(x[0], {{0, 2}, {1, 0}, {0, 0}}, PadMode::Replicate).square(); }},
+      {"pad_circular", 1, [](auto& x) { return pad(x[0], {{1, 0}, {0, 1}, {1, -1}}, PadMode::Circular).square(); }},
+      {"clip", 1, [](auto& x) { return clip(x[0], Tensor::scalar_like(x[0], -1.0), Tensor::scalar_like(x[0], 1.0)).mul(x[0]); }},
+      {"masked_fill", 1, [](auto& x) { return masked_fill(x[0].square(), x[0].gt(Tensor::scalar_like(x[0], 0.5)), Tensor::scalar_like(x[0], 0.0)); }},
+      {"gather", 1,
+       [](auto& x) {
+         const Tensor idx = Tensor::arange(int64_t{0}, x[0].shape()[1], int64_t{1}, DType::Int32).flip({0}).reshape({1, -1, 1});
+         return gather(x[0], 1, idx.expand({x[0].shape()[0], -1, 2})).square();
+       }},
+      {"scatter", 2,
+       [](auto& x) {
+         const Tensor idx = Tensor::zeros({x[0].shape()[0], 1, x[0].shape()[2]}, DType::Int32);
+         return scatter(x[0], 1, idx, x[1].square()).mul(x[0]);
+       }},
+      {"fancy_index", 1,
+       [](auto& x) {
+         return getitem(x[0], {Slice{}, Slice{}}, {{1, Tensor::full({3}, int64_t{1}, DType::Int32).add(Tensor::arange(int64_t{-1}, int64_t{2}, int64_t{1}, DType::Int32))}}).square();
+       }},
+      {"cumsum", 1, [](auto& x) { return cumsum(x[0], 1).square(); }},
+      {"cumprod", 1, [](auto& x) { return cumprod(x[0], -1); }, 0.5, 2},
+      {"cummax", 1, [](auto& x) { return cummax(x[0], 2).first.mul(x[0]); }},
+      {"sort", 1, [](auto& x) { return sort(x[0], 1, true).first.mul(Tensor::arange(int64_t{1}, x[0].shape()[2] + 1, int64_t{1}, x[0].dtype())); }},
+      {"topk", 1, [](auto& x) { return topk(x[0], 2, 0).first.square(); }},
+      {"einsum", 2, [](auto& x) { return einsum("abc,adc->bd", {x[0], x[1].exp()}); }},
   };
   return all;
 }

@@ -271,6 +271,26 @@ def realize(*xs):
     return None
 
 
+# ---- functions of several tensors: tinygrad spells them Tensor.stack(...), Tensor.einsum(...), x.meshgrid(...)
+
+def _tensors(xs):
+    return list(xs[0]) if len(xs) == 1 and isinstance(xs[0], (list, tuple)) else list(xs)
+
+
+def stack(*xs, dim=0):
+    ts = _tensors(xs)
+    return ts[0].stack(*ts[1:], dim=dim)
+
+
+def einsum(formula, *operands):
+    return _T.einsum(formula, *_tensors(operands))
+
+
+def meshgrid(*xs, indexing="ij"):
+    ts = _tensors(xs)
+    return ts[0].meshgrid(*ts[1:], indexing=indexing)
+
+
 # ---- comparison methods ---------------------------------------------------------------------------
 # SPEC section 2 lists eq ne lt le gt ge as methods; tinygrad 0.14.0 has eq and ne only. The other four
 # are its operators under a method's name.
@@ -288,6 +308,7 @@ NAMES = {
     "dtypes": dtypes, "nn": _nn,
     "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
     "kaiming_uniform": kaiming_uniform,
+    "stack": stack, "einsum": einsum, "meshgrid": meshgrid,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,
