@@ -153,7 +153,7 @@ HostData Tensor::data() const {
   Tensor t = in_order ? Tensor(base_of(node())) : contiguous();
   t.realize();
   const Buffer& buf = *base_of(t.node())->buffer;
-  tr::device(buf.device).copyout(out.bytes.data(), buf);
+  read_back(out.bytes.data(), buf);
   return out;
 }
 

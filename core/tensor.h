@@ -47,9 +47,12 @@ class Tensor {
   static Tensor linspace(ConstValue start, ConstValue stop, int64_t steps, DType dtype = DType::Float32,
                          const std::string& device = "");
   static Tensor eye(int64_t n, std::optional<int64_t> m = {}, DType dtype = DType::Float32, const std::string& device = "");
-  // Counter-based: element i of a seeded stream is a pure function of (seed, i) (see core/random.h).
-  static Tensor rand(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32, const std::string& device = "");
-  static Tensor randn(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32, const std::string& device = "");
+  // Counter-based: element i of a seeded stream is a pure function of (seed, i); without a seed, the
+  // session's generator, which each call advances (see core/random.h).
+  static Tensor rand(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
+                     const std::string& device = "");
+  static Tensor randn(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
+                      const std::string& device = "");
   // A Python scalar as an operand of x: tinygrad's rule (float tensors and int-with-int keep x's dtype).
   static Tensor scalar_like(const Tensor& x, ConstValue v);
   Tensor full_like(ConstValue v, std::optional<DType> dtype = {}) const;

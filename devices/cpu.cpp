@@ -36,7 +36,10 @@ class CpuDevice : public HostMemoryDevice {
     for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
     const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
                                          program.name, args);
-    const std::string flags = "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard";
+    // -ffp-contract=off: each + and * rounds, as in the reference evaluator and tinygrad; a fused
+    // multiply-add would make x - mean*(1/3) inexact and std([1, 2, 3]) 0.99999994
+    const std::string flags =
+        "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard -ffp-contract=off";
     return load_cached(version_ + flags + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.c") << full;
       std::string log;
