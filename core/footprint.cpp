@@ -1,6 +1,7 @@
 #include "core/footprint.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace tr {
 
@@ -16,6 +17,16 @@ int64_t elements_touched(const ShapeTracker& st) {
     fewest = std::min(fewest, n);
   }
   return fewest;
+}
+
+int64_t largest_index(const ShapeTracker& st) {
+  int64_t largest = 0;
+  for (const View& v : st.views()) {
+    int64_t reach = std::max<int64_t>(v.offset, 0);
+    for (size_t d = 0; d < v.shape.size(); d++) reach += std::max<int64_t>(v.shape[d] - 1, 0) * std::abs(v.strides[d]);
+    largest = std::max({largest, reach, v.offset < 0 ? -v.offset : int64_t{0}});
+  }
+  return largest;
 }
 
 int64_t bytes_touched(const AstRef& ast, const std::vector<std::pair<DType, int64_t>>& buffers) {

@@ -13,6 +13,10 @@ namespace tr {
 // differ in a dim it walks (a stride that is not 0) and that its mask keeps.
 int64_t elements_touched(const ShapeTracker& st);
 
+// The largest index any view of `st` can compute (its offset plus each dim's reach), as a bound of the
+// integers a kernel needs to index through it.
+int64_t largest_index(const ShapeTracker& st);
+
 // Bytes the kernel moves: for each buffer (dtype and size, by its idx), the elements its loads and its
 // store reach, at most the whole buffer.
 int64_t bytes_touched(const AstRef& ast, const std::vector<std::pair<DType, int64_t>>& buffers);

@@ -217,6 +217,11 @@ void check_index_width(const std::vector<ScheduleItem>& schedule) {
       if (checked_numel(n->shape) > kMaxIndexed) refuse(checked_numel(n->shape), n->shape);
     const Shape full = Kernel::from_ast(item.ast).full_shape;
     if (checked_numel(full) > kMaxIndexed) refuse(checked_numel(full), full);
+    walk(item.ast, [&](const AstNode& n) {
+      if (n.st && largest_index(*n.st) > kMaxIndexed)
+        fail("memory", "a kernel reads index {} of a view ({}), past what 32-bit indices reach: tensors of 2^31 "
+             "elements or more are refused", largest_index(*n.st), n.st->str());
+    });
   }
 }
 
