@@ -28,4 +28,18 @@ double random_normal(uint64_t seed, uint64_t counter) {
   return std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
+Generator& generator() {
+  static Generator g;
+  return g;
+}
+
+void manual_seed(uint64_t seed) { generator() = Generator{.seed = seed, .counter = 0}; }
+
+uint64_t advance_generator(uint64_t n, uint64_t per_element) {
+  Generator& g = generator();
+  const uint64_t first = (g.counter + per_element - 1) / per_element;
+  g.counter = (first + n) * per_element;
+  return first;
+}
+
 }  // namespace tr

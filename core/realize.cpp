@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/footprint.h"
 #include "core/codegen/codegen.h"
 #include "core/interrupt.h"
 #include "core/opt/apply_opt.h"
@@ -126,7 +127,7 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.kernel = k;
   rec.name = unique_name(k.base_name(), k.ast);
   rec.program = codegen(k, dev.target(), rec.name);
-  for (const auto& [t, n] : bufs) rec.program.bytes += n * itemsize(t);
+  rec.program.bytes = bytes_touched(k.ast, bufs);
   rec.source = dev.render(rec.program);
   rec.buffers = std::move(bufs);
   if (item) {
@@ -190,6 +191,41 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, Program& program
   record(std::move(r));
 }
 
+// Nodes without elements get no schedule item; each that an output or a kernel needs gets an empty
+// buffer here, so that nothing runs for it.
+void give_empty_buffers(const std::vector<LazyRef>& outs, const std::vector<ScheduleItem>& schedule) {
+  const auto give = [](const LazyRef& n) {
+    if (!n->buffer && prod(n->shape) == 0) n->buffer = device(n->device).alloc(n->dtype, 0);
+  };
+  for (const LazyRef& o : outs) give(o);
+  for (const ScheduleItem& item : schedule)
+    for (const LazyRef& in : item.inputs) give(in);
+}
+
+// Kernels index with 32-bit ints: a buffer or a loop space of 2^31 elements or more would overflow
+// them, so such a schedule is refused before anything is allocated or run.
+void check_index_width(const std::vector<ScheduleItem>& schedule) {
+  constexpr int64_t kMaxIndexed = (int64_t{1} << 31) - 1;
+  const auto refuse = [](int64_t n, const Shape& shape) {
+    fail("memory", "a kernel over {} elements (shape {}) needs 64-bit indices, which kernels do not have: tensors "
+         "and kernels of 2^31 elements or more are refused", n, shape_str(shape));
+  };
+  for (const ScheduleItem& item : schedule) {
+    for (const LazyRef& n : item.outputs)
+      if (checked_numel(n->shape) > kMaxIndexed) refuse(checked_numel(n->shape), n->shape);
+    if (item.kind == ScheduleItem::Kind::Copy) continue;
+    for (const LazyRef& n : item.inputs)
+      if (checked_numel(n->shape) > kMaxIndexed) refuse(checked_numel(n->shape), n->shape);
+    const Shape full = Kernel::from_ast(item.ast).full_shape;
+    if (checked_numel(full) > kMaxIndexed) refuse(checked_numel(full), full);
+    walk(item.ast, [&](const AstNode& n) {
+      if (n.st && largest_index(*n.st) > kMaxIndexed)
+        fail("memory", "a kernel reads index {} of a view ({}), past what 32-bit indices reach: tensors of 2^31 "
+             "elements or more are refused", largest_index(*n.st), n.st->str());
+    });
+  }
+}
+
 }  // namespace
 
 double now_us() {
@@ -203,6 +239,18 @@ const Realization& last_realization() { return last(); }
 void clear_history() {
   records().clear();
   last() = {};
+}
+
+void read_back(void* dst, const Buffer& buf) {
+  RunRecord r{.is_copy = true, .start_us = now_us()};
+  const auto t0 = std::chrono::steady_clock::now();
+  device(buf.device).copyout(dst, buf);
+  r.copy = CopyRecord{.bytes = buf.nbytes(),
+                      .from = buf.device,
+                      .to = "HOST",
+                      .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+  records().push_back(r);
+  if (listener()) listener()(records().back());
 }
 
 KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {
@@ -269,6 +317,8 @@ Realization realize(const std::vector<LazyRef>& outs) {
   // every buffer is checked before the first is allocated: a huge tensor fails with nothing done
   for (const ScheduleItem& item : schedule)
     for (const LazyRef& n : item.outputs) check_alloc(checked_numel(n->shape), n->dtype);
+  check_index_width(schedule);
+  give_empty_buffers(outs, schedule);
   last() = Realization{schedule, {}, (now_us() - t0) / 1000.0};
   const ProgressScope progress;
   const int kernels = static_cast<int>(std::count_if(schedule.begin(), schedule.end(), [](const ScheduleItem& i) {

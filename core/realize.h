@@ -60,6 +60,10 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
 // gone), with the program this process compiled for it.
 std::vector<double> time_again(const KernelRecord& k, int n);
 
+// Copies `buf` out to host memory at dst and records the read-back as a copy to HOST (in the history and
+// for the listener, after the realize that made the buffer; not in the last realization's runs).
+void read_back(void* dst, const Buffer& buf);
+
 // Called with each record as soon as its item has run (DEBUG output prints from here).
 void set_run_listener(std::function<void(const RunRecord&)> listener);
 

@@ -83,6 +83,8 @@ class Scheduler {
 
   void schedule(const LazyRef& n) {
     if (n->buffer || !scheduled_.insert(n.get()).second) return;
+    // a tensor with no elements has nothing to compute or copy: realize gives it an empty buffer
+    if (prod(n->shape) == 0) return;
     if (n->op == Op::Copy) {
       for (const LazyRef& s : n->srcs) schedule(base_of(s));
       std::vector<LazyRef> inputs;

@@ -18,7 +18,8 @@ struct ScheduleItem {
   std::vector<uint64_t> fused;       // ids of the lazy nodes computed inside this kernel
 };
 
-// Items in execution order. Nodes already realized are loaded, never recomputed.
+// Items in execution order. Nodes already realized are loaded, never recomputed. A node with no
+// elements gets no item (no kernel runs for it); it is still an input of the items that read it.
 std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs);
 
 }  // namespace tr

@@ -148,14 +148,14 @@ void Tensor::realize_together(const std::vector<Tensor>& xs) {
 }
 
 HostData Tensor::data() const {
-  HostData out(dtype(), numel());
-  if (numel() == 0) return out;
+  if (numel() == 0) return HostData(dtype(), 0);
   // A view that reads its base's buffer in order (a reshape) needs no copy kernel: the buffer is its values.
   const bool in_order = !node()->is_view() || (node()->st().contiguous() && numel() == tr::prod(base_of(node())->shape));
   Tensor t = in_order ? Tensor(base_of(node())) : contiguous();
-  t.realize();
+  t.realize();  // first: a tensor too large for a kernel is refused before its host copy is allocated
+  HostData out(dtype(), numel());
   const Buffer& buf = *base_of(t.node())->buffer;
-  tr::device(buf.device).copyout(out.bytes.data(), buf);
+  read_back(out.bytes.data(), buf);
   return out;
 }
 

@@ -47,9 +47,12 @@ class Tensor {
   static Tensor linspace(ConstValue start, ConstValue stop, int64_t steps, DType dtype = DType::Float32,
                          const std::string& device = "");
   static Tensor eye(int64_t n, std::optional<int64_t> m = {}, DType dtype = DType::Float32, const std::string& device = "");
-  // Counter-based: element i of a seeded stream is a pure function of (seed, i) (see core/random.h).
-  static Tensor rand(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32, const std::string& device = "");
-  static Tensor randn(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32, const std::string& device = "");
+  // Counter-based: element i of a seeded stream is a pure function of (seed, i); without a seed, the
+  // session's generator, which each call advances (see core/random.h).
+  static Tensor rand(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
+                     const std::string& device = "");
+  static Tensor randn(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
+                      const std::string& device = "");
   // A Python scalar as an operand of x: tinygrad's rule (float tensors and int-with-int keep x's dtype).
   static Tensor scalar_like(const Tensor& x, ConstValue v);
   Tensor full_like(ConstValue v, std::optional<DType> dtype = {}) const;
@@ -216,15 +219,15 @@ class Tensor {
                   Reduction reduction = Reduction::Mean) const;
 
   // random initialisers (core/tensor_random_init.cpp), from rand/randn's counter-based streams
-  static Tensor uniform(const Shape& shape, double low = 0.0, double high = 1.0, uint64_t seed = 0,
+  static Tensor uniform(const Shape& shape, double low = 0.0, double high = 1.0, std::optional<uint64_t> seed = {},
                         DType dtype = DType::Float32, const std::string& device = "");
-  static Tensor normal(const Shape& shape, double mean = 0.0, double std = 1.0, uint64_t seed = 0,
+  static Tensor normal(const Shape& shape, double mean = 0.0, double std = 1.0, std::optional<uint64_t> seed = {},
                        DType dtype = DType::Float32, const std::string& device = "");
-  static Tensor randint(const Shape& shape, int64_t low = 0, int64_t high = 10, uint64_t seed = 0,
+  static Tensor randint(const Shape& shape, int64_t low = 0, int64_t high = 10, std::optional<uint64_t> seed = {},
                         DType dtype = DType::Int32, const std::string& device = "");
-  static Tensor glorot_uniform(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32,
+  static Tensor glorot_uniform(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
                                const std::string& device = "");
-  static Tensor kaiming_uniform(const Shape& shape, double a = 0.01, uint64_t seed = 0, DType dtype = DType::Float32,
+  static Tensor kaiming_uniform(const Shape& shape, double a = 0.01, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
                                 const std::string& device = "");
 
   // control

@@ -97,18 +97,30 @@ Tensor Tensor::eye(int64_t n, std::optional<int64_t> m, DType dtype, const std::
   return rows.eq(cs).cast(dtype);
 }
 
-Tensor Tensor::rand(const Shape& shape, uint64_t seed, DType dtype, const std::string& device) {
+namespace {
+
+// The values of one rand/randn call: its own stream from 0 with seed=, else the session's generator,
+// advanced past the `per_element` uniforms each element takes.
+template <double (*Draw)(uint64_t, uint64_t)>
+Tensor drawn(const Shape& shape, std::optional<uint64_t> seed, DType dtype, const std::string& device,
+             uint64_t per_element) {
   check_shape(shape);
   HostData data(dtype, tr::prod(shape));
-  for (int64_t i = 0; i < data.size(); i++) data.set(i, random_uniform(seed, static_cast<uint64_t>(i)));
-  return from_host(std::move(data), shape, device);
+  const uint64_t n = static_cast<uint64_t>(data.size());
+  const uint64_t s = seed.value_or(generator().seed);
+  const uint64_t first = seed ? 0 : advance_generator(n, per_element);
+  for (uint64_t i = 0; i < n; i++) data.set(static_cast<int64_t>(i), Draw(s, first + i));
+  return Tensor::from_host(std::move(data), shape, device);
 }
 
-Tensor Tensor::randn(const Shape& shape, uint64_t seed, DType dtype, const std::string& device) {
-  check_shape(shape);
-  HostData data(dtype, tr::prod(shape));
-  for (int64_t i = 0; i < data.size(); i++) data.set(i, random_normal(seed, static_cast<uint64_t>(i)));
-  return from_host(std::move(data), shape, device);
+}  // namespace
+
+Tensor Tensor::rand(const Shape& shape, std::optional<uint64_t> seed, DType dtype, const std::string& device) {
+  return drawn<random_uniform>(shape, seed, dtype, device, 1);
+}
+
+Tensor Tensor::randn(const Shape& shape, std::optional<uint64_t> seed, DType dtype, const std::string& device) {
+  return drawn<random_normal>(shape, seed, dtype, device, 2);
 }
 
 }  // namespace tr

@@ -1,5 +1,6 @@
 // Element-wise operations, each one built from the primitives as tinygrad builds it.
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "core/error.h"
@@ -173,9 +174,16 @@ Tensor Tensor::pow(const Tensor& y) const {
   const Tensor negative = fb.lt(c(fb, 0.0));
   const Tensor odd = fe.mul(c(fe, 0.5)).trunc().mul(c(fe, 2.0)).ne(fe);
   const Tensor integral = fe.trunc().eq(fe);
-  const Tensor nan = c(fe, std::nan(""));
-  Tensor ret = negative.where(integral.where(odd.where(mag.neg(), mag), nan), mag);
-  ret = fb.eq(c(fb, 0.0)).logical_and(fe.eq(c(fe, 0.0))).where(c(ret, 1.0), ret);
+  const double inf = std::numeric_limits<double>::infinity();
+  // C99's pow (numpy's too) where exp(e * log|b|) is nan or has the wrong sign: a negative base with a
+  // fractional exponent is nan unless it is -inf (then |b| ** e); x ** 0 and 1 ** y are 1 even for nan,
+  // and (-1) ** ±inf is 1
+  const Tensor fractional = fb.eq(c(fb, -inf)).where(mag, c(fe, std::nan("")));
+  Tensor ret = negative.where(integral.where(odd.where(mag.neg(), mag), fractional), mag);
+  const Tensor one = fe.eq(c(fe, 0.0))
+                         .logical_or(fb.eq(c(fb, 1.0)))
+                         .logical_or(fb.eq(c(fb, -1.0)).logical_and(fe.abs().eq(c(fe, inf))));
+  ret = one.where(c(ret, 1.0), ret);
   return is_float(base.dtype()) ? ret : ret.round().cast(base.dtype());
 }
 
@@ -195,6 +203,7 @@ Tensor Tensor::pow(const ConstValue& exponent) const {
 
 Tensor Tensor::rpow(const ConstValue& base) const {
   const double b = as_double(base);
+  if (b == 1) return mul(scalar_like(*this, 1.0)).ones_like();  // 1 ** nan and 1 ** inf are 1
   if (b > 0) return mul(scalar_like(*this, std::log(b))).exp();
   return scalar_like(*this, base).expand(shape()).pow(*this);
 }

@@ -45,17 +45,31 @@ int64_t reduced_count(const Shape& shape, const std::vector<int>& axes) {
   return n;
 }
 
-// The axis to split a long reduce on, and into how many parts; nothing when it is short.
+// The axis to split a long reduce on, and into how many parts; nothing when it is short. An axis the
+// input really walks goes first; a broadcast one serves too, since a float sum in one accumulator stops
+// growing at 2^24 and the parts keep its error that of a sum in pieces.
 std::optional<std::pair<int, int64_t>> split_axis(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
   if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < 32768) return std::nullopt;
   const int64_t limit = std::min<int64_t>(256, (int64_t{1} << 22) / std::max<int64_t>(out_numel, 1));
   const ShapeTracker st = x.node()->st();
-  for (int a : axes) {
-    if (st.real_stride(a) == 0) continue;  // a broadcast axis: nothing to gain from splitting it
-    for (int64_t parts = limit; parts >= 8; parts--)
-      if (x.shape()[a] % parts == 0) return std::make_pair(a, parts);
-  }
+  for (const bool broadcast : {false, true})
+    for (int a : axes) {
+      if ((st.real_stride(a) == 0) != broadcast) continue;
+      for (int64_t parts = limit; parts >= 8; parts--)
+        if (x.shape()[a] % parts == 0) return std::make_pair(a, parts);
+    }
   return std::nullopt;
+}
+
+// A reduce longer than kLongReduce per output whose axes no part count divides: its longest axis,
+// padded with the identity up to a multiple of 256, so that split_axis can cut it.
+constexpr int64_t kLongReduce = int64_t{1} << 16;
+std::optional<int> axis_to_pad(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
+  if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < kLongReduce) return std::nullopt;
+  int longest = axes[0];
+  for (int a : axes)
+    if (x.shape()[a] > x.shape()[longest]) longest = a;
+  return x.shape()[longest] >= 256 && x.shape()[longest] % 256 != 0 ? std::optional<int>(longest) : std::nullopt;
 }
 
 }  // namespace
@@ -68,9 +82,13 @@ Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
   for (int a : axes) kept[a] = 1;
   Tensor ret = *this;
   if (reduced_count(shape(), axes) == 0) {
-    if (op == Op::ReduceMax) fail("value", "max of an empty axis has no identity");
     ret = full(kept, identity(op, dtype()), dtype(), device());
-  } else if (const auto split = split_axis(*this, axes, tr::prod(kept)); split) {
+  } else if (const auto split = split_axis(*this, axes, tr::prod(kept)); !split && axis_to_pad(*this, axes, tr::prod(kept))) {
+    const int a = *axis_to_pad(*this, axes, tr::prod(kept));
+    std::vector<Range> padding(ndim(), Range{0, 0});
+    padding[a].second = (shape()[a] + 255) / 256 * 256 - shape()[a];
+    return pad(padding, identity(op, dtype())).reduce(op, axes, keepdim);
+  } else if (split) {
     // A long reduce to few outputs runs in two steps, as tinygrad's split_reduceop does, so that the
     // first step has enough outputs to spread over every core.
     // The first step reduces everything but `parts` pieces of one axis; the second, those pieces.

@@ -78,7 +78,7 @@ struct UOpProgram {
   std::vector<PassSnapshot> passes;  // after each lowering pass, in order, where asked (codegen's keep_passes)
   LaunchDims dims;
   int64_t flops = 0;  // estimated from the value ALUs and the trip counts around them
-  int64_t bytes = 0;  // estimated bytes moved: every global buffer once
+  int64_t bytes = 0;  // estimated bytes moved: what each load and the store reach (core/footprint.h)
   std::vector<DType> globals;  // dtype of each buffer, by DEFINE_GLOBAL index
 };
 

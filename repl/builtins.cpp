@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "core/random.h"
+
 #include "repl/convert.h"
 #include "repl/operators.h"
 #include "repl/python_builtins.h"
@@ -71,14 +73,15 @@ Value eye_fn(const CallArgs& call, const PrintSink&) {
   return Tensor::eye(to_int(b["n"]), m, dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
-// The stream a random function draws from: seed= when given.
-uint64_t seed_arg(const Bound& b) {
-  const int64_t seed = b.find("seed") ? to_int(b["seed"]) : 0;
+// seed= draws a stream of the call's own; without it the session's generator advances (core/random.h).
+std::optional<uint64_t> seed_arg(const Bound& b) {
+  if (!b.find("seed")) return std::nullopt;
+  const int64_t seed = to_int(b["seed"]);
   if (seed < 0) fail_at(b["seed"].span, "value", "{} must not be negative", b["seed"].what);
   return static_cast<uint64_t>(seed);
 }
 
-template <Tensor (*Make)(const Shape&, uint64_t, DType, const std::string&)>
+template <Tensor (*Make)(const Shape&, std::optional<uint64_t>, DType, const std::string&)>
 Value random(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
   return Make(to_shape(b.rest()), seed_arg(b), dtype_arg(b).value_or(DType::Float32), device_arg(b));
@@ -116,6 +119,12 @@ Value kaiming_uniform_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"a"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
   return Tensor::kaiming_uniform(to_shape(b.rest()), number_arg(b, "a", 0.01), seed_arg(b),
                                  dtype_arg(b).value_or(DType::Float32), device_arg(b));
+
+Value manual_seed_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"seed", kRequired}});
+  const std::optional<uint64_t> seed = seed_arg(b);
+  manual_seed(*seed);
+  return NoneValue{};
 }
 
 // zeros_like, ones_like and full_like all fill x's shape; only the value differs.
@@ -161,9 +170,14 @@ std::vector<Tensor> some_tensors(const CallArgs& call) {
 
 Value kernels_fn(const CallArgs& call, const PrintSink&) { return int64_t{count_kernels(some_tensors(call))}; }
 
+// Returns its tensors, as tinygrad's realize returns its tensor: one, or a tuple of several.
 Value realize_fn(const CallArgs& call, const PrintSink&) {
-  Tensor::realize_together(some_tensors(call));
-  return NoneValue{};
+  const std::vector<Tensor> xs = some_tensors(call);
+  Tensor::realize_together(xs);
+  if (xs.size() == 1) return xs[0];
+  Tuple out;
+  for (const Tensor& x : xs) out.items.emplace_back(x);
+  return out;
 }
 
 Value print_fn(const CallArgs& call, const PrintSink& print) {
@@ -200,6 +214,7 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"allclose", allclose_fn},
       {"kernels", kernels_fn},
       {"realize", realize_fn},
+      {"manual_seed", manual_seed_fn},
       {"print", print_fn},
       {"range", range_fn},
       {"len", len_fn},

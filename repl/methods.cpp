@@ -241,10 +241,10 @@ void add_control(Table& t) {
   t["to"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.to(to_str(bind(call, {{"device", kRequired}})["device"]));
   };
-  t["numpy"] = [](const Tensor& x, const CallArgs& call, const PrintSink& print) -> Value {
+  // numpy's array is the values alone: a realized leaf, which prints as numpy prints the array
+  t["numpy"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     bind(call, {});
-    print(make_print_event({x}, call.span));
-    return NoneValue{};
+    return x.detach();
   };
   t["item"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     bind(call, {});

@@ -9,8 +9,11 @@
 namespace tr::repl {
 namespace {
 
+// JSON has no spelling for nan and the infinities: they are the strings JSON5 and JavaScript spell them
+// with, so that a consumer tells them apart (a null would say nothing).
 nlohmann::json json_float(double v, DType t) {
-  if (!std::isfinite(v)) return nullptr;
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   return std::strtod(python_float(v, t).c_str(), nullptr);
 }
 

@@ -122,9 +122,16 @@ TEST(CliDebug, LevelTwoHasTinygradsLinesAndTheAvgSummaryAtTheEnd) {
   const Result r = run_here({"--debug", "2", "-e", "x = tensor([1, 2]); print((x * tensor([3, 4])).sum())"});
   EXPECT_EQ(r.status, 0);
   // kernel names are the process's: another test may have made an r_2 before (then r_2n1, ...)
-  EXPECT_CONTAINS(r.out, "*** CPU        1 r_2");
+  // copies and kernels are numbered in one sequence, the read-back of the value included
+  EXPECT_CONTAINS(r.out, "opened device CPU from pid:");
+  EXPECT_CONTAINS(r.out, "*** CPU        1 copy        8,     CPU <- HOST            arg  2 mem ");
+  EXPECT_CONTAINS(r.out, "*** CPU        2 copy        8,     CPU <- HOST ");
+  EXPECT_CONTAINS(r.out, "*** CPU        3 r_2");
+  EXPECT_CONTAINS(r.out, " arg  3 mem ");
   EXPECT_CONTAINS(r.out, " GFLOPS ");
-  EXPECT_CONTAINS(r.out, "copy        8, CPU <- HOST");
+  EXPECT_CONTAINS(r.out, "*** HOST       4 copy        4,    HOST <- CPU     ");
+  EXPECT_CONTAINS(r.out, "total:     4 kernels ");
+  EXPECT_LACKS(r.out, "\x1b[") << "no colours into a pipe";
   const size_t avg = r.out.rfind("avg: ");
   ASSERT_NE(avg, std::string::npos) << r.out;
   EXPECT_CONTAINS(r.out.substr(avg), " kernels ");
@@ -140,8 +147,10 @@ TEST(CliDebug, HigherLevelsAddTheAstTheSourceAndTheUOps) {
   EXPECT_CONTAINS(four.out, "void r_4");
   EXPECT_LACKS(four.out, "DEFINE_GLOBAL");
   const Result rendered = run_here({"--debug", "4", "--render", "opencl,cuda", "-e", code});
-  EXPECT_CONTAINS(rendered.out, "// opencl\n__kernel void r_4");
-  EXPECT_CONTAINS(rendered.out, "// cuda\n");
+  // a GPU language's tab shows the kernel lowered for a GPU, and says so
+  EXPECT_CONTAINS(rendered.out, "// opencl\n// lowered for ");
+  EXPECT_CONTAINS(rendered.out, "__kernel void r_4");
+  EXPECT_CONTAINS(rendered.out, "// cuda\n// lowered for ");
   const Result five = run_here({"--debug", "5", "-e", code});
   EXPECT_CONTAINS(five.out, "DEFINE_GLOBAL  : ptr.int");
   EXPECT_LACKS(five.out, "── after pass 1 of ");
@@ -252,12 +261,17 @@ TEST_F(CliJson, PrintScheduleKernelCopyAssertAndSummary) {
   for (const char* f : {"us", "gflops", "gbs"}) EXPECT_TRUE(k[f].is_number()) << f;
   EXPECT_TRUE(k["cached"].is_boolean());
 
+  // the two inputs in, then each value read back to the host: print(y), the assert, print(x.float() / 2)
   const auto copies = only(events, "copy");
-  ASSERT_EQ(copies.size(), 2u);
+  ASSERT_EQ(copies.size(), 5u);
   EXPECT_EQ(copies[0]["bytes"], 8);
   EXPECT_EQ(copies[0]["from"], "HOST");
   EXPECT_EQ(copies[0]["to"], "CPU");
   EXPECT_TRUE(copies[0]["us"].is_number());
+  EXPECT_EQ(copies[2]["bytes"], 4);
+  EXPECT_EQ(copies[2]["from"], "CPU");
+  EXPECT_EQ(copies[2]["to"], "HOST");
+  EXPECT_EQ(copies[2]["line"], 3);
 
   const auto asserts = only(events, "assert");
   ASSERT_EQ(asserts.size(), 1u);

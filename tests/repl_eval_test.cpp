@@ -283,12 +283,18 @@ TEST_F(Eval, ControlMethods) {
   EXPECT_EQ(repr("x.realize()"), "<Tensor (2, 2) dtypes.int on CPU, realized>");
   EXPECT_EQ(repr("x + 1"), "<Tensor (2, 2) dtypes.int on CPU, lazy>");
   EXPECT_EQ(repr("x.contiguous().shape"), "(2, 2)");
-  EXPECT_EQ(repr("realize(x + 1)"), "None");
+  EXPECT_EQ(repr("realize(x + 1)"), "<Tensor (2, 2) dtypes.int on CPU, realized>");
+  run("a, b = realize(x + 1, x * 2)");
+  EXPECT_EQ(repr("(a.tolist(), b.tolist())"), "([[2, 3], [4, 5]], [[2, 4], [6, 8]])");
   EXPECT_EQ(repr("x.to('cpu').device"), "'CPU'");
   EXPECT_EQ(failure("x.item()").kind, "value");
-  run("x.numpy()");
+  // numpy() returns the values, realized, and prints nothing itself: print(res) prints them once
+  run("res = (x * 2).numpy()");
+  EXPECT_TRUE(printed.empty());
+  EXPECT_EQ(repr("res"), "<Tensor (2, 2) dtypes.int on CPU, realized>");
+  run("print(res)");
   ASSERT_EQ(printed.size(), 1u);
-  EXPECT_EQ(printed[0].text, "[[1 2]\n [3 4]]");
+  EXPECT_EQ(printed[0].text, "[[2 4]\n [6 8]]");
 }
 
 TEST_F(Eval, KernelsCountsWithoutRunning) {

@@ -154,7 +154,7 @@ TEST(ProgramCollection, CoversSpecSection2) {
   const char* functions[] = {"tensor(",     "zeros(",  "ones(",     "full(",     "arange(",     "linspace(",
                              "eye(",        "rand(",   "randn(",    "zeros_like(", "ones_like(", "full_like(",
                              "where(",      "maximum(", "minimum(", "allclose(", "kernels(",   "realize(",
-                             "print("};
+                             "print(",      "manual_seed("};
   const char* dtypes[] = {"bool", "int8", "uint8", "int32", "int64", "float16", "half", "float32", "float", "float64"};
   const char* members[] = {
       // element-wise

@@ -1,10 +1,23 @@
 #include "viz/debug_output.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "viz/stages.h"
 
 namespace tr {
+namespace {
+
+std::string colored(bool on, const std::string& text, const char* code) {
+  return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
+}
+constexpr const char* kGreen = "32";
+constexpr const char* kYellow = "33";
+
+// The name column, as wide as tinygrad's, so that the columns after it line up.
+constexpr size_t kNameWidth = 41;
+
+}  // namespace
 
 std::string time_str(double seconds) {
   return seconds > 0.01 ? fmt::format("{:9.2f}ms", seconds * 1e3) : fmt::format("{:9.2f}us", seconds * 1e6);
@@ -17,42 +30,53 @@ std::string DebugOutput::on_schedule(const Realization& r, int level) const {
   return fmt::format("scheduled {} kernels in {:.2f} ms\n", kernels, r.schedule_ms);
 }
 
+std::string DebugOutput::line(const std::string& device, const std::string& name, const char* name_color,
+                              bool first_run, size_t args, double seconds, int64_t flops, int64_t bytes) const {
+  const double s = std::max(seconds, 1e-20);
+  const std::string padding(name.size() < kNameWidth ? kNameWidth - name.size() : 0, ' ');
+  // a run of more than 10 ms has its time in yellow, as tinygrad marks it
+  const std::string tm = seconds > 0.01 ? colored(color_, time_str(seconds), kYellow) : time_str(seconds);
+  return fmt::format("{} {}{} arg {:2d} mem {:5.2f} GB tm {}/{:9.2f}ms ({:9.2f} GFLOPS {:6.1f}|{:<7.1f} GB/s)",
+                     colored(color_ && first_run, fmt::format("*** {:<7} {:4d}", device.substr(0, 7), count_), kGreen),
+                     colored(color_ && name_color, name, name_color), padding, args, mem_ / 1e9, tm, seconds_ * 1e3, flops / s / 1e9, bytes / s / 1e9,
+                     bytes / s / 1e9);
+}
+
 std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector<std::string>& render) {
   if (level < 1) return "";
   std::string out;
+  const std::string& dev = r.is_copy ? r.copy.to : r.kernel.device;
+  if (dev != "HOST" && opened_.insert(dev).second) out += fmt::format("opened device {} from pid:{}\n", dev, getpid());
   const double s = r.is_copy ? r.copy.seconds : r.kernel.seconds;
   seconds_ += s;
+  count_++;
   if (r.is_copy) {
-    mem_ += r.copy.bytes;
-    if (level >= 2)
-      out += fmt::format("*** {:<7} {:4d} {:<40} mem {:5.2f} GB tm {}/{:9.2f}ms ({:6.1f} GB/s)\n", r.copy.to, kernels_,
-                         fmt::format("copy {:8d}, {} <- {}", r.copy.bytes, r.copy.to, r.copy.from), mem_ / 1e9,
-                         time_str(s), seconds_ * 1e3, r.copy.bytes / std::max(s, 1e-20) / 1e9);
-    return out;
+    bytes_ += r.copy.bytes;
+    if (r.copy.to != "HOST") mem_ += r.copy.bytes;
+    if (level < 2) return out;
+    const std::string name = fmt::format("copy {:8d}, {:>7} <- {:<7}", r.copy.bytes, r.copy.to.substr(0, 7),
+                                         r.copy.from.substr(0, 7));
+    return out + line(r.copy.to, name, kYellow, false, 2, s, 0, r.copy.bytes) + "\n";
   }
   const KernelRecord& k = r.kernel;
-  kernels_++;
   flops_ += k.program.flops;
   bytes_ += k.program.bytes;
   mem_ += k.buffers.empty() ? 0 : k.buffers[0].second * itemsize(k.buffers[0].first);
-  if (level == 1) return fmt::format("{}\n", k.name);
+  if (level == 1) return out + fmt::format("{}\n", k.name);
   // the kernel's stages, in the order they were made, come before its *** line, as in tinygrad
   if (level >= 3) out += ast_text(k.kernel) + opts_text(k.kernel);
   if (level >= 6) out += passes_text(lowering_passes(k));
   if (level >= 5) out += uops_text(k.program);
   if (level >= 4) out += source_text(k, shown_backends(k, render));
-  const double gflops = k.program.flops / std::max(s, 1e-20) / 1e9, gbs = k.program.bytes / std::max(s, 1e-20) / 1e9;
-  out += fmt::format("*** {:<7} {:4d} {:<12} mem {:5.2f} GB tm {}/{:9.2f}ms ({:9.2f} GFLOPS {:6.1f}|{:<7.1f} GB/s){}\n",
-                     k.device, kernels_, k.name, mem_ / 1e9, time_str(s), seconds_ * 1e3, gflops, gbs, gbs,
-                     k.cached ? " (cached)" : "");
-  return out;
+  out += line(k.device, k.name, nullptr, !k.cached, k.buffers.size(), s, k.program.flops, k.program.bytes);
+  return out + (k.cached ? " (cached)\n" : "\n");
 }
 
 std::string DebugOutput::summary(int level) const {
-  if (level < 2 || kernels_ == 0) return "";
+  if (level < 2 || count_ == 0) return "";
   const double s = std::max(seconds_, 1e-20);
   return fmt::format("avg: {:9.2f} GFLOPS {:9.2f} GB/s   total: {:5d} kernels {:8.2f} GOPS {:8.2f} GB {:8.2f} ms\n",
-                     flops_ / s / 1e9, bytes_ / s / 1e9, kernels_, flops_ / 1e9, bytes_ / 1e9, seconds_ * 1e3);
+                     flops_ / s / 1e9, bytes_ / s / 1e9, count_, flops_ / 1e9, bytes_ / 1e9, seconds_ * 1e3);
 }
 
 }  // namespace tr

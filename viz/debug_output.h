@@ -1,5 +1,6 @@
 #pragma once
 // The text of DEBUG=1..6 (SPEC section 4), built from run records as they arrive.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -7,27 +8,33 @@
 
 namespace tr {
 
-// "*** CPU        3 r_2          mem  0.00 GB tm      5.62us/     0.06ms (     0.00 GFLOPS    0.0|0.0     GB/s)"
+// One line per kernel and copy, numbered in one sequence as tinygrad counts them:
+// "*** CPU        3 r_2                                       arg  3 mem  0.00 GB tm      5.62us/     0.06ms (     0.00 GFLOPS    0.0|0.0     GB/s)"
 class DebugOutput {
  public:
+  // color: ANSI colours as tinygrad's (a kernel's first run green, copies yellow), for a terminal
+  explicit DebugOutput(bool color = false) : color_(color) {}
+
   // What DEBUG=level prints for one record; `render` names the backends whose source DEBUG>=4 shows
-  // (none: the device's own).
+  // (none: the device's own). The first record on a device says "opened device X from pid:N" first.
   std::string on_run(const RunRecord& r, int level, const std::vector<std::string>& render);
   // "scheduled N kernels in X ms" and the reasons (DEBUG>=1).
   std::string on_schedule(const Realization& r, int level) const;
-  // "avg: ... GFLOPS ... GB/s   total: N kernels ... GOPS ... GB ... ms" (DEBUG>=2, at the end of a script).
+  // "avg: ... GFLOPS ... GB/s   total: N kernels ... GOPS ... GB ... ms" (DEBUG>=2, at the end of a
+  // script); N counts every numbered line, copies included, as tinygrad's kernel count does.
   std::string summary(int level) const;
 
-  int kernels() const { return kernels_; }
-  double total_seconds() const { return seconds_; }
-  int64_t total_flops() const { return flops_; }
-  int64_t total_bytes() const { return bytes_; }
-
  private:
-  int kernels_ = 0;
+  // name_color: an ANSI colour code for the name column, or null
+  std::string line(const std::string& device, const std::string& name, const char* name_color, bool first_run,
+                   size_t args, double seconds, int64_t flops, int64_t bytes) const;
+
+  bool color_;
+  int count_ = 0;
   int64_t flops_ = 0, bytes_ = 0;
   double seconds_ = 0;
   int64_t mem_ = 0;
+  std::set<std::string> opened_;
 };
 
 // The DEBUG=2 line's time column: microseconds below 10 ms, else milliseconds.

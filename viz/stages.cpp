@@ -5,6 +5,7 @@
 #include "core/device.h"
 #include "core/render/render.h"
 #include "core/value_str.h"
+#include "viz/backend_lowering.h"
 #include "viz/debug_output.h"
 #include "viz/schedule_view.h"
 #include "viz/timings.h"
@@ -126,7 +127,9 @@ std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector
 }
 
 std::string backend_source(const KernelRecord& r, std::string_view backend) {
-  std::string text = render(backend, r.program);
+  const BackendLowering lowering = lowering_for_backend(r, backend);
+  std::string text = render(backend, lowering.program);
+  if (!lowering.note.empty()) text = (backend == "llvm" ? "; " : "// ") + lowering.note + "\n" + text;
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }

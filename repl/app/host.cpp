@@ -22,7 +22,7 @@ constexpr int kMaxDepth = 16;
 
 std::unique_ptr<Reporter> make_reporter(const HostConfig& config, std::ostream& out, std::ostream& err) {
   if (config.json) return std::make_unique<JsonReporter>(out, err);
-  return std::make_unique<TextReporter>(out, err, config.bar);
+  return std::make_unique<TextReporter>(out, err, config.bar, config.color);
 }
 
 size_t offset_of(std::string_view source, Span span) {

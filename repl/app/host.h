@@ -23,6 +23,7 @@ struct HostConfig {
   bool json = false;         // --json events instead of text
   bool echo = false;  // show each expression statement's value, as a Python shell does
   ProgressBar* bar = nullptr;  // the plain REPL's progress bar on a terminal, erased before any output
+  bool color = false;  // DEBUG lines in colour: the text goes to a terminal
 };
 
 class Host {

@@ -101,7 +101,8 @@ int run_program(const std::vector<std::string>& args, std::istream& in, std::ost
   // the bar writes to the terminal itself: never under the TUI, into --json, or into a pipe
   std::optional<ProgressBar> bar;
   if (!tui && !o.json && &err == &std::cerr && isatty(STDERR_FILENO)) bar.emplace(STDERR_FILENO);
-  Host host(HostConfig{.json = o.json, .echo = !script, .bar = bar ? &*bar : nullptr}, out, err);
+  const bool color = !tui && !o.json && &out == &std::cout && isatty(STDOUT_FILENO);
+  Host host(HostConfig{.json = o.json, .echo = !script, .bar = bar ? &*bar : nullptr, .color = color}, out, err);
   try {
     apply_settings(o);
   } catch (const Error& e) {

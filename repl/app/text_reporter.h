@@ -13,7 +13,9 @@ std::string format_diagnostic(const Diagnostic& d);
 class TextReporter : public Reporter {
  public:
   // bar: the progress bar on the terminal, erased before each write; null when there is none
-  TextReporter(std::ostream& out, std::ostream& err, ProgressBar* bar) : out_(out), err_(err), bar_(bar) {}
+  // color: DEBUG lines in ANSI colours (out is a terminal)
+  TextReporter(std::ostream& out, std::ostream& err, ProgressBar* bar, bool color = false)
+      : out_(out), err_(err), bar_(bar), debug_(color) {}
 
   void print(const PrintEvent& e, const Location& at) override;
   void schedule(const Realization& r, const Location& at) override;

@@ -103,9 +103,9 @@ def print_(*values):
 
 
 def numpy_(x):
-    """x.numpy() prints like print in tinyrepl (and returns the array)."""
-    print_(x)
-    return x.numpy()
+    """x.numpy() is the values as a realized tensor in tinyrepl, which prints as numpy prints the array:
+    the same here, so that print() of it records a tensor with its dtype."""
+    return x.realize()
 
 
 # ---- asserts --------------------------------------------------------------------------------------
@@ -178,20 +178,39 @@ def _shape(shape):
     return tuple(shape)
 
 
-def rand(*shape, seed=0, dtype=None, device=None):
+# The session's generator: seed and the count of uniforms drawn (core/random.h), for calls without seed=.
+_GENERATOR = {"seed": 0, "counter": 0}
+
+
+def manual_seed(seed):
+    _GENERATOR.update(seed=seed, counter=0)
+
+
+def _stream(n, seed, per_element):
+    """The seed and the first element index of a draw of n elements (core/random.h)."""
+    if seed is not None:
+        return seed, 0
+    first = -(-_GENERATOR["counter"] // per_element)
+    _GENERATOR["counter"] = (first + n) * per_element
+    return _GENERATOR["seed"], first
+
+
+def rand(*shape, seed=None, dtype=None, device=None):
     shape = _shape(shape)
     n = math.prod(shape)
-    u = _uniform(seed, np.arange(n, dtype=np.uint64))
+    s, first = _stream(n, seed, 1)
+    u = _uniform(s, np.arange(first, first + n, dtype=np.uint64))
     dt = dtype or dtypes.float32
     return _T(u.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
 
 
-def randn(*shape, seed=0, dtype=None, device=None):
+def randn(*shape, seed=None, dtype=None, device=None):
     shape = _shape(shape)
     n = math.prod(shape)
-    i = np.arange(n, dtype=np.uint64)
-    u1 = _uniform(seed, 2 * i)
-    u2 = _uniform(seed, 2 * i + np.uint64(1))
+    s, first = _stream(n, seed, 2)
+    i = np.arange(first, first + n, dtype=np.uint64)
+    u1 = _uniform(s, 2 * i)
+    u2 = _uniform(s, 2 * i + np.uint64(1))
     z = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(2.0 * np.pi * u2)
     dt = dtype or dtypes.float32
     return _T(z.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
@@ -267,8 +286,9 @@ def kernels(*xs):
 
 
 def realize(*xs):
+    """Returns its tensors, as tinyrepl's realize does: one, or a tuple of several."""
     xs[0].realize(*xs[1:])
-    return None
+    return xs[0] if len(xs) == 1 else xs
 
 
 # ---- functions of several tensors: tinygrad spells them Tensor.stack(...), Tensor.einsum(...), x.meshgrid(...)
@@ -302,7 +322,7 @@ for _name, _op in (("lt", "__lt__"), ("le", "__le__"), ("gt", "__gt__"), ("ge", 
 
 NAMES = {
     "print": print_, "tensor": tensor, "Tensor": tensor, "zeros": zeros, "ones": ones, "full": full,
-    "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn,
+    "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn, "manual_seed": manual_seed,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
     "dtypes": dtypes, "nn": _nn,

@@ -10,7 +10,7 @@ things that are not plain Python are translated here, each said out loud in the 
     kernels are built, never a value: it becomes `pass` (`:reset` forgets the names; `:run` is refused);
   - `assert` becomes a call that records a failure; an assert that uses kernels(...) is not evaluated
     (kernel counts are tinyrepl's own fusion decisions, see prelude.KERNELS_REASON);
-  - `x.numpy()` prints, as it does in tinyrepl.
+  - `x.numpy()` is the realized tensor, as it is in tinyrepl (it prints as numpy prints the array).
 Then the print events must pair up one to one (same line, same number of values), and each value must
 agree: tensors in shape, dtype and every element (ints and bools exactly; floats to a tolerance that
 fits the dtype; nan only with nan, an infinity only with the same infinity), Python values exactly
@@ -106,34 +106,32 @@ def tinyrepl_prints(binary, path):
             continue
         if ev.get("event") == "print":
             values = ev["values"] if "values" in ev else [{k: ev[k] for k in ("shape", "dtype", "data", "value") if k in ev}]
+            values = nonfinite_read(values)
             prints.append({"line": ev.get("line"), "values": values, "text": ev.get("text", "")})
         elif ev.get("event") in ("error", "assert") and not ev.get("ok", False):
             errors.append(ev)
     return r.returncode, prints, errors, r.stderr
 
 
-NUMBER = re.compile(r"-?nan|-?inf|[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|True|False")
+NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
-def fill_nonfinite(value, text):
-    """--json writes nan and infinities as null (JSON has no spelling for them). Where a print shows one
-    tensor, in full, its text has every element: read the nulls back from it."""
-    data = value["data"]
-    if None not in data or "..." in text:
-        return data
-    tokens = NUMBER.findall(text)
-    if len(tokens) != len(data):
-        return data
-    out = []
-    for d, t in zip(data, tokens):
-        out.append(float(t) if d is None else d)
-    return out
+def nonfinite_read(value):
+    """--json writes nan and the infinities as the strings "NaN", "Infinity" and "-Infinity" (JSON has
+    no numbers for them): read them back as floats, everywhere in a value."""
+    if isinstance(value, str) and value in NONFINITE:
+        return NONFINITE[value]
+    if isinstance(value, list):
+        return [nonfinite_read(v) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k in ("dtype", "shape") else nonfinite_read(v) for k, v in value.items()}
+    return value
 
 
 # ---- tinygrad's side ------------------------------------------------------------------------------
 
 class Translate(ast.NodeTransformer):
-    """x.numpy() -> _numpy(x), so that it prints as in tinyrepl."""
+    """x.numpy() -> _numpy(x): the realized tensor, as in tinyrepl (see prelude.numpy_)."""
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -211,6 +209,7 @@ def tinygrad_prints(prelude, source, notes, excluded_lines):
     prelude.FAILED_ASSERTS.clear()
     prelude.SKIPPED_ASSERTS.clear()
     prelude.EVALUATED_ASSERTS[0] = 0
+    prelude.manual_seed(0)  # each program starts its generator afresh, as each tinyrepl run does
     names = {}
 
     def reset():
@@ -280,13 +279,11 @@ def compare_value(ours, theirs, text):
         return f"shape {tuple(ours['shape'])} in tinyrepl, {tuple(theirs['shape'])} in tinygrad"
     if ours["dtype"] != theirs["dtype"]:
         return f"dtype {ours['dtype']} in tinyrepl, {theirs['dtype']} in tinygrad"
-    data = fill_nonfinite(ours, text)
+    data = ours["data"]
     rtol, atol = TOLERANCE.get(ours["dtype"], (0.0, 0.0))
     bad = []
     for i, (a, b) in enumerate(zip(data, theirs["data"])):
-        if a is None:  # a non-finite value that the text could not tell: tinygrad's must be non-finite too
-            ok = isinstance(b, float) and not math.isfinite(b)
-        elif ours["dtype"] in TOLERANCE:
+        if ours["dtype"] in TOLERANCE:
             ok = close(float(a), float(b), rtol, atol)
         else:
             ok = (bool(a) == bool(b)) if ours["dtype"] == "bool" else int(a) == int(b)

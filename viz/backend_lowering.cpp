@@ -1,0 +1,56 @@
+#include "viz/backend_lowering.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/codegen/codegen.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/opt/heuristic.h"
+
+namespace tr {
+namespace {
+
+bool gpu_language(std::string_view backend) { return backend == "opencl" || backend == "cuda" || backend == "metal"; }
+
+std::string device_of(std::string_view backend) {
+  std::string name(backend);
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  return name == "C" ? "CPU" : name;
+}
+
+// The backend's own device's target where it opens here and is of the backend's kind; else a nominal
+// GPU: warps of 32, 48 KiB of workgroup memory (Metal's 32), 256 threads per workgroup, vectors of 4
+// where the language moves them whole (OpenCL, CUDA).
+std::pair<Target, std::string> target_of(std::string_view backend) {
+  const std::string name = device_of(backend);
+  if (device_status(name).empty()) {
+    const Target t = device(name).target();
+    if (t.gpu == gpu_language(backend)) return {t, name};
+  }
+  if (!gpu_language(backend)) return {device("CPU").target(), "CPU"};
+  Target t{.gpu = true, .local_memory = backend == "metal" ? 32 << 10 : 48 << 10, .cores = 1, .max_local = 256,
+           .vector_width = backend == "metal" ? 0 : 4, .vector_alu = backend == "opencl", .warp_size = 32};
+  return {t, fmt::format("a nominal {} GPU ({} does not open here)", name, name)};
+}
+
+}  // namespace
+
+BackendLowering lowering_for_backend(const KernelRecord& r, std::string_view backend) {
+  const Target own = device(r.device).target();
+  if (!r.ast || own.gpu == gpu_language(backend)) return {r.program, ""};
+  const auto [target, whose] = target_of(backend);
+  const Kernel plain = Kernel::from_ast(r.ast);
+  const Kernel k = settings().noopt ? plain : default_opts(plain, target);
+  std::vector<std::string> opts;
+  for (const Opt& o : k.opts) opts.push_back(o.str());
+  return {codegen(k, target, r.name),
+          fmt::format("lowered for {} with {}: {} (this kernel ran on {})", whose,
+                      settings().noopt ? "no opts (NOOPT)" : "its default opts",
+                      opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", ")), r.device)};
+}
+
+}  // namespace tr
