@@ -25,9 +25,9 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
   if (r.is_copy) {
     mem_ += r.copy.bytes;
     if (level >= 2)
-      out += fmt::format("*** {:<7} {:4d} {:<40} mem {:5.2f} GB tm {}/{:9.2f}ms ({:6.1f} GB/s)\n", r.copy.to, kernels_,
+      out += fmt::format("*** {:<7} {:4d} {:<40} mem {:5.2f} GB tm {}/{:9.2f}ms ({:6.1f} GB/s){}\n", r.copy.to, kernels_,
                          fmt::format("copy {:8d}, {} <- {}", r.copy.bytes, r.copy.to, r.copy.from), mem_ / 1e9,
-                         time_str(s), seconds_ * 1e3, r.copy.bytes / std::max(s, 1e-20) / 1e9);
+                         time_str(s), seconds_ * 1e3, r.copy.bytes / std::max(s, 1e-20) / 1e9, r.replayed ? " (jit)" : "");
     return out;
   }
   const KernelRecord& k = r.kernel;
@@ -44,7 +44,7 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
   const double gflops = k.program.flops / std::max(s, 1e-20) / 1e9, gbs = k.program.bytes / std::max(s, 1e-20) / 1e9;
   out += fmt::format("*** {:<7} {:4d} {:<12} mem {:5.2f} GB tm {}/{:9.2f}ms ({:9.2f} GFLOPS {:6.1f}|{:<7.1f} GB/s){}\n",
                      k.device, kernels_, k.name, mem_ / 1e9, time_str(s), seconds_ * 1e3, gflops, gbs, gbs,
-                     k.cached ? " (cached)" : "");
+                     r.replayed ? " (jit)" : k.cached ? " (cached)" : "");
   return out;
 }
 

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 from tinygrad import Tensor as _T
+from tinygrad import TinyJit as _TinyJit
 from tinygrad import dtypes
 from tinygrad.dtype import DType
 
@@ -243,6 +244,13 @@ def kernels(*xs):
 def realize(*xs):
     xs[0].realize(*xs[1:])
     return None
+
+
+# ---- @jit ----------------------------------------------------------------------------------------
+# .tg spells tinygrad's TinyJit decorator @jit. tinygrad's replay hands back the same output tensors
+# each call (tinyrepl's are new each call), so a program that compares them prints each result right
+# after its call.
+jit = _TinyJit
 
 
 # ---- comparison methods ---------------------------------------------------------------------------
