@@ -120,7 +120,7 @@ std::vector<Launch>*& capture() {
 
 void record(RunRecord r) {
   records().push_back(r);
-  last().runs.push_back(r);
+  last().runs.push_back(std::move(r));
   if (listener()) listener()(records().back());
 }
 

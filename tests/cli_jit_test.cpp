@@ -42,7 +42,9 @@ TEST(CliJit, JsonMarksReplays) {
     if (e["event"] != "kernel" && e["event"] != "copy") continue;
     ASSERT_TRUE(e["jit"].is_boolean()) << e;
     (e["jit"].get<bool>() ? replayed : plain)++;
-    if (e["jit"].get<bool>()) EXPECT_EQ(e["line"], 8) << e;
+    if (e["jit"].get<bool>()) {
+      EXPECT_EQ(e["line"], 8) << e;
+    }
   }
   EXPECT_EQ(replayed, 1);
   EXPECT_GT(plain, 2);

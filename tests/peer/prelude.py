@@ -267,7 +267,7 @@ NAMES = {
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes,
+    "dtypes": dtypes, "jit": jit, "TinyJit": jit,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,
