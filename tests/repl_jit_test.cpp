@@ -8,39 +8,18 @@
 
 #include "core/jit.h"
 #include "core/realize.h"
-#include "repl/parser.h"
-#include "repl/session.h"
-#include "repl/source_error.h"
-#include "repl/value_format.h"
+#include "tests/session_testing.h"
 
 namespace tr::repl {
 namespace {
 
-class JitCalls : public ::testing::Test {
+class JitCalls : public testing::SessionTest {
  protected:
-  void run(std::string_view src) {
-    const SourceRef source = std::make_shared<const SourceText>(SourceText{"f.tg", std::string(src)});
-    for (const Stmt& s : parse_program(src)) session.execute(s, source);
-  }
-  std::string repr(std::string_view expr) { return repr_value(session.evaluate(*parse_expression(expr))); }
-
-  SourceError error(std::string_view src) {
-    try {
-      run(src);
-    } catch (const SourceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error from: " << src;
-    return SourceError("", "", {});
-  }
-
   // The last realization's runs: how many there were, and how many of them a replay launched.
   static std::pair<size_t, size_t> last_runs() {
     const std::vector<RunRecord>& runs = last_realization().runs;
     return {runs.size(), std::count_if(runs.begin(), runs.end(), [](const RunRecord& r) { return r.replayed; })};
   }
-
-  Session session{[](const PrintEvent&) {}};
 };
 
 TEST_F(JitCalls, CapturesOnTheSecondCallAndReplaysFromTheThird) {
