@@ -50,6 +50,17 @@ TEST(CliJit, JsonMarksReplays) {
   EXPECT_GT(plain, 2);
 }
 
+TEST(CliJit, TheTraceMarksReplays) {
+  const testing::TempDir dir;
+  const std::string path = dir.file("trace.json");
+  const Result r = run_here({"-e", std::string(kThreeCalls) + ":trace " + path + "\n"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  int replayed = 0;
+  const nlohmann::json trace = nlohmann::json::parse(testing::read_file(path));
+  for (const nlohmann::json& e : trace["traceEvents"]) replayed += e["args"]["jit"].get<bool>();
+  EXPECT_EQ(replayed, 1);
+}
+
 TEST(CliJit, JitListsCapturesAndReplaysAndTimeMarksThem) {
   const Result before = run_here({"-e", ":jit"});
   EXPECT_CONTAINS(before.out, "no @jit function yet");
