@@ -176,16 +176,19 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
 
   std::set<const Buffer*> made;
   for (const Launch& l : c->batch.launches) made.insert(l.buffers[0].get());
+  std::map<const Buffer*, std::weak_ptr<TensorState>> held_by;
+  for (const auto& [buf, state] : before)
+    if (buf) held_by.emplace(buf, state);
   std::map<const Buffer*, size_t> slot_of;
   const auto slot = [&](const BufferRef& b) {
     const auto [it, added] = slot_of.emplace(b.get(), c->slots.size());
     if (!added) return it->second;
     Slot s{SlotKind::Fixed, b, 0, {}};
     const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const Tensor& t) { return buffer_of(t) == b.get(); });
-    const auto held = std::find_if(before.begin(), before.end(), [&](const auto& h) { return h.first == b.get(); });
+    const auto held = held_by.find(b.get());
     if (made.contains(b.get())) s.kind = SlotKind::Scratch;
     else if (input != inputs.end()) s = Slot{SlotKind::Input, b, static_cast<size_t>(input - inputs.begin()), {}};
-    else if (held != before.end()) s = Slot{SlotKind::Held, b, 0, held->second};
+    else if (held != held_by.end()) s = Slot{SlotKind::Held, b, 0, held->second};
     c->slots.push_back(std::move(s));
     return it->second;
   };
