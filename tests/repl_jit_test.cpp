@@ -65,6 +65,31 @@ TEST_F(JitCalls, ReplaysReadWeightsThatAssignReplaced) {
   EXPECT_EQ(repr("w.tolist()"), repr("plain"));
 }
 
+// Adam written out with assign(), as scripts/examples/12_spirals_mlp_adam.tg trains: every replayed
+// step must give the losses and weights of the plain steps, to the bit.
+TEST_F(JitCalls, ATrainingStepWithAdamReplaysAsItRunsPlainly) {
+  const std::string setup =
+      "X = randn(32, 2, seed=3, dtype=float64).realize()\nY = (X[:, :1] * X[:, 1:] > 0).cast(float64).realize()\n"
+      "w1 = randn(2, 8, seed=1, dtype=float64).realize()\nw2 = randn(8, 1, seed=2, dtype=float64).realize()\n"
+      "params = [w1, w2]\nms = [zeros(2, 8, dtype=float64).contiguous().realize(), zeros(8, 1, dtype=float64).contiguous().realize()]\n"
+      "vs = [zeros(2, 8, dtype=float64).contiguous().realize(), zeros(8, 1, dtype=float64).contiguous().realize()]\n"
+      "b1t = ones(1, dtype=float64).contiguous().realize()\n";
+  const std::string step =
+      "def step():\n"
+      "  loss = ((X @ w1).relu() @ w2 - Y).square().mean()\n"
+      "  grads = loss.gradient(w1, w2)\n"
+      "  b1t.assign(b1t * 0.9)\n"
+      "  for i in range(2):\n"
+      "    ms[i].assign(0.9 * ms[i] + 0.1 * grads[i])\n"
+      "    vs[i].assign(0.999 * vs[i] + 0.001 * grads[i] * grads[i])\n"
+      "    params[i].assign(params[i] - 0.05 * (ms[i] / (1 - b1t)) / (vs[i].sqrt() + 1e-8))\n"
+      "  return loss\n";
+  const std::string train = "losses = []\nfor i in range(8):\n  losses = losses + [step().item()]\n";
+  run(setup + step + train + "plain = (losses, w1.tolist(), w2.tolist())");
+  run(setup + "@jit\n" + step + train);
+  EXPECT_EQ(repr("(losses, w1.tolist(), w2.tolist())"), repr("plain"));
+}
+
 TEST_F(JitCalls, TensorsInsideAListArgumentAreInputs) {
   run("@jit\ndef total(xs):\n  return xs[0] + xs[1]\n");
   run("total([tensor([1]), tensor([2])])\ntotal([tensor([3]), tensor([4])])");
