@@ -162,7 +162,7 @@ constexpr std::string_view kKeys = R"(keys of the plain REPL:
 constexpr std::string_view kDebug = R"(DEBUG levels (--debug N, DEBUG=N, :debug N), as in tinygrad:
   1  "scheduled N kernels in X ms" and the name of each kernel run
   2  one line per kernel or copy: device, name, memory, time, GFLOPS, GB/s; at the end of a script
-     "avg: ... GFLOPS ... GB/s   total: N kernels ..."; "(jit)" ends a line that a @jit replay launched
+     "avg: ... GFLOPS ... GB/s   total: N kernels ..."; a line that a @jit replay launched ends with (jit)
   3  + each kernel's AST tree with its ShapeTracker views, its dims with their roles, and the opts applied
   4  + the rendered source (the :render backends, else the device's)
   5  + the UOps listing
