@@ -1,6 +1,7 @@
 #include "core/jit.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -65,15 +66,8 @@ Registry& registry() {
   return r;
 }
 
-// A node over a whole buffer, with no sources: graph walks stop at it.
-LazyRef leaf(const BufferRef& buf, const Shape& shape) {
-  const LazyRef n = make_node(Op::Copy, buf->dtype, shape, buf->device, {});
-  n->buffer = buf;
-  return n;
-}
-
 LazyRef placed(const Placement& p, const BufferRef& buf) {
-  const LazyRef base = leaf(buf, p.base_shape);
+  const LazyRef base = make_leaf(buf, buf->dtype, p.base_shape, buf->device);
   return p.view ? make_view(base, *p.view) : base;
 }
 
@@ -90,6 +84,26 @@ const BufferRef& checked_held(const Slot& s, const BufferRef& now, const std::st
     fail("jit", "{} read a {} buffer of {} on {} when it was captured; that tensor is now {} of {} on {}", jit,
          name(s.captured->dtype), s.captured->size, s.captured->device, name(now->dtype), now->size, now->device);
   return now;
+}
+
+// Equal graphs are one node, so two tensors realized from equal graphs (zeros(3).contiguous() made
+// twice) share a buffer. A capture that read it could not tell a replay whose buffer to read once
+// assign() has replaced one of them: every tensor but the first of each buffer gets its own copy.
+void unshare(const std::vector<Tensor>& live, const std::function<std::shared_ptr<TensorState>(const Tensor&)>& state) {
+  std::set<const Buffer*> owned;
+  for (const Tensor& t : live) {
+    const std::shared_ptr<TensorState> s = state(t);
+    const LazyRef base = base_of(s->node);
+    if (!base->buffer || owned.insert(base->buffer.get()).second) continue;
+    const Buffer& src = *base->buffer;
+    Device& dev = device(src.device);
+    const BufferRef copy = dev.alloc(src.dtype, src.size);
+    std::vector<std::byte> staging(src.nbytes());
+    dev.copyout(staging.data(), src);
+    dev.copyin(*copy, staging.data());
+    const LazyRef leaf = make_leaf(copy, base->dtype, base->shape, base->device);
+    s->node = s->node->is_view() ? make_view(leaf, s->node->st()) : leaf;
+  }
 }
 
 }  // namespace
@@ -122,10 +136,10 @@ std::vector<JitInputInfo> Jit::prepare(const std::vector<Tensor>& inputs, const 
     if (!t.realized()) lazy.push_back(t);
   if (!lazy.empty()) Tensor::realize_together(lazy);
   std::vector<JitInputInfo> infos;
-  std::set<const Buffer*> seen;
-  for (const Tensor& t : inputs) {
-    if (!seen.insert(buffer_of(t)).second) fail("jit", "duplicate inputs to JIT: two inputs of {} share one buffer", name_);
-    infos.push_back(JitInputInfo{t.node()->st(), t.dtype(), t.device()});
+  for (size_t i = 0; i < inputs.size(); i++) {
+    for (size_t j = 0; j < i; j++)
+      if (inputs[i].is(inputs[j])) fail("jit", "duplicate inputs to JIT: {} got one tensor twice", name_);
+    infos.push_back(JitInputInfo{inputs[i].node()->st(), inputs[i].dtype(), inputs[i].device()});
   }
   if (!captured_) return infos;
   if (keys != captured_->keys)
@@ -146,7 +160,9 @@ void Jit::begin_capture() {
     r.capturing++;
   }
   held_before_.clear();
-  for (const Tensor& t : Tensor::live()) held_before_.emplace_back(buffer_of(t), t.state_);
+  const std::vector<Tensor> live = Tensor::live();
+  unshare(live, [](const Tensor& t) { return t.state_; });
+  for (const Tensor& t : live) held_before_.emplace_back(buffer_of(t), t.state_);
   capturing_ = std::make_unique<std::vector<Launch>>();
   capture_launches(capturing_.get());
 }

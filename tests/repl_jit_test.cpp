@@ -90,6 +90,18 @@ TEST_F(JitCalls, ATrainingStepWithAdamReplaysAsItRunsPlainly) {
   EXPECT_EQ(repr("(losses, w1.tolist(), w2.tolist())"), repr("plain"));
 }
 
+// Equal graphs are one node: a and b below start as one buffer, and inputs with equal values are
+// one buffer too. The capture reads each as its own tensor.
+TEST_F(JitCalls, TensorsThatShareABufferStayApart) {
+  const std::string step = "def step(x, y):\n  a.assign(a + x)\n  b.assign(b + 2 * y)\n  return a * 10 + b\n";
+  const std::string calls = "r = []\nfor i in range(4):\n  r = r + [step(tensor([1., 2.]), tensor([1., 2.])).tolist()]\n";
+  run("a = zeros(2).contiguous().realize()\nb = zeros(2).contiguous().realize()\n" + step + calls +
+      "plain = (r, a.tolist(), b.tolist())");
+  run("a = zeros(2).contiguous().realize()\nb = zeros(2).contiguous().realize()\n@jit\n" + step + calls);
+  EXPECT_EQ(repr("(r, a.tolist(), b.tolist())"), repr("plain"));
+  EXPECT_EQ(repr("plain[1]"), "[4.0, 8.0]");
+}
+
 TEST_F(JitCalls, TensorsInsideAListArgumentAreInputs) {
   run("@jit\ndef total(xs):\n  return xs[0] + xs[1]\n");
   run("total([tensor([1]), tensor([2])])\ntotal([tensor([3]), tensor([4])])");
