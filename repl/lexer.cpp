@@ -12,9 +12,10 @@ constexpr std::array<std::string_view, 19> kKeywords{
     "and",   "or", "not",  "True", "False", "None",     "assert", "print", "def", "return",
     "for",   "in", "while", "if",  "elif",  "else",    "break",  "continue", "pass"};
 // Longest first, so that "**" wins over "*", "//=" over "//" and "..." over ".".
-constexpr std::array<std::string_view, 31> kOperators{
-    "**=", "//=", "...", "+=", "-=", "*=", "/=", "%=", "**", "//", "<=", ">=", "==", "!=", "+", "-",
-    "*",   "/",   "%",   "@",  "<",  ">",  "=",  "(",  ")",  "[",  "]",  ",",  ":",  ".",  ";"};
+constexpr std::array<std::string_view, 42> kOperators{
+    "**=", "//=", "<<=", ">>=", "...", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**",
+    "//",  "<<",  ">>",  "<=",  ">=",  "==", "!=", "+",  "-",  "*",  "/",  "%",  "@",  "&",
+    "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  ",",  ":",  ".",  ";"};
 
 // Python's tab stops: a tab moves the indentation to the next multiple of 8.
 constexpr int kTabWidth = 8;

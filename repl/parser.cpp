@@ -28,6 +28,20 @@ std::optional<BinaryOp> multiplicative_op(const Token& t) {
   return std::nullopt;
 }
 
+// Python's bitwise levels, loosest first: |, ^, &, then the shifts.
+std::optional<BinaryOp> bitwise_op(const Token& t, int level) {
+  if (t.kind != TokenKind::Op) return std::nullopt;
+  switch (level) {
+    case 0: return t.text == "|" ? std::optional(BinaryOp::BitOr) : std::nullopt;
+    case 1: return t.text == "^" ? std::optional(BinaryOp::BitXor) : std::nullopt;
+    case 2: return t.text == "&" ? std::optional(BinaryOp::BitAnd) : std::nullopt;
+    default: break;
+  }
+  if (t.text == "<<") return BinaryOp::LShift;
+  if (t.text == ">>") return BinaryOp::RShift;
+  return std::nullopt;
+}
+
 std::optional<CompareOp> compare_op(const Token& t) {
   if (t.kind != TokenKind::Op) return std::nullopt;
   if (t.text == "<") return CompareOp::Lt;
@@ -47,7 +61,8 @@ bool starts_expression(const Token& t) {
     case TokenKind::String: return true;
     case TokenKind::Keyword:
       return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" || t.text == "print";
-    case TokenKind::Op: return t.text == "(" || t.text == "[" || t.text == "-" || t.text == "+" || t.text == "...";
+    case TokenKind::Op:
+      return t.text == "(" || t.text == "[" || t.text == "-" || t.text == "+" || t.text == "~" || t.text == "...";
     default: return false;
   }
 }
@@ -75,7 +90,8 @@ std::optional<BinaryOp> augmented_op(const Token& t) {
   if (t.kind != TokenKind::Op || t.text.size() < 2 || t.text.back() != '=') return std::nullopt;
   const std::string_view op = std::string_view(t.text).substr(0, t.text.size() - 1);
   for (BinaryOp b : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::FloorDiv, BinaryOp::Mod,
-                     BinaryOp::Pow})
+                     BinaryOp::Pow, BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor, BinaryOp::LShift,
+                     BinaryOp::RShift})
     if (spelling(b) == op) return b;
   return std::nullopt;
 }
@@ -402,15 +418,26 @@ class Parser {
   }
 
   ExprRef comparison() {
-    ExprRef first = arith();
+    ExprRef first = bitwise(0);
     std::vector<CompareLink> links;
     while (const std::optional<CompareOp> op = compare_op(peek())) {
       const Span span = next().span;
-      links.push_back(CompareLink{*op, span, arith()});
+      links.push_back(CompareLink{*op, span, bitwise(0)});
     }
     if (links.empty()) return first;
     const Span span = links[0].span;
     return node(Comparison{std::move(first), std::move(links)}, span);
+  }
+
+  // level 0 is |, 1 is ^, 2 is &, 3 the shifts; each binds tighter than the one before
+  ExprRef bitwise(int level) {
+    const auto operand = [&] { return level == 3 ? arith() : bitwise(level + 1); };
+    ExprRef lhs = operand();
+    while (const std::optional<BinaryOp> op = bitwise_op(peek(), level)) {
+      const Span span = next().span;
+      lhs = node(Binary{*op, lhs, operand()}, span);
+    }
+    return lhs;
   }
 
   ExprRef arith() {
@@ -433,9 +460,10 @@ class Parser {
 
   ExprRef factor() {
     const Nested nested(*this);
-    if (peek().is_op("-") || peek().is_op("+")) {
+    if (peek().is_op("-") || peek().is_op("+") || peek().is_op("~")) {
       const Token& op = next();
-      return node(Unary{op.text == "-" ? UnaryOp::Neg : UnaryOp::Pos, factor()}, op.span);
+      const UnaryOp u = op.text == "-" ? UnaryOp::Neg : op.text == "+" ? UnaryOp::Pos : UnaryOp::Invert;
+      return node(Unary{u, factor()}, op.span);
     }
     return power();
   }

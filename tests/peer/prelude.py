@@ -22,6 +22,7 @@ import numpy as np
 from tinygrad import Tensor as _T
 from tinygrad import TinyJit as _TinyJit
 from tinygrad import dtypes
+from tinygrad import nn as _nn
 from tinygrad.dtype import DType
 
 # ---- dtypes ---------------------------------------------------------------------------------------
@@ -197,6 +198,31 @@ def randn(*shape, seed=0, dtype=None, device=None):
     return _T(z.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
 
 
+# tinygrad's initialisers are rand/randn scaled (mixin/rand.py): the same arithmetic on the streams above.
+def uniform(*shape, low=0.0, high=1.0, seed=0, dtype=None, device=None):
+    return ((high - low) * rand(*shape, seed=seed)).cast(dtype or dtypes.float32) + low
+
+
+def normal(*shape, mean=0.0, std=1.0, seed=0, dtype=None, device=None):
+    return std * randn(*shape, seed=seed, dtype=dtype) + mean
+
+
+def randint(*shape, low=0, high=10, seed=0, dtype=None, device=None):
+    return uniform(*shape, low=low, high=high, seed=seed, dtype=dtype or dtypes.int32)
+
+
+def glorot_uniform(*shape, seed=0, dtype=None, device=None):
+    shape = _shape(shape)
+    bound = (6 / (shape[0] + math.prod(shape[1:]))) ** 0.5
+    return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
+
+
+def kaiming_uniform(*shape, a=0.01, seed=0, dtype=None, device=None):
+    shape = _shape(shape)
+    bound = (6 / (1 + a ** 2) / math.prod(shape[1:])) ** 0.5
+    return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
+
+
 def zeros_like(x, dtype=None):
     return x.full_like(0, dtype=dtype)
 
@@ -253,6 +279,26 @@ def realize(*xs):
 jit = _TinyJit
 
 
+# ---- functions of several tensors: tinygrad spells them Tensor.stack(...), Tensor.einsum(...), x.meshgrid(...)
+
+def _tensors(xs):
+    return list(xs[0]) if len(xs) == 1 and isinstance(xs[0], (list, tuple)) else list(xs)
+
+
+def stack(*xs, dim=0):
+    ts = _tensors(xs)
+    return ts[0].stack(*ts[1:], dim=dim)
+
+
+def einsum(formula, *operands):
+    return _T.einsum(formula, *_tensors(operands))
+
+
+def meshgrid(*xs, indexing="ij"):
+    ts = _tensors(xs)
+    return ts[0].meshgrid(*ts[1:], indexing=indexing)
+
+
 # ---- comparison methods ---------------------------------------------------------------------------
 # SPEC section 2 lists eq ne lt le gt ge as methods; tinygrad 0.14.0 has eq and ne only. The other four
 # are its operators under a method's name.
@@ -267,7 +313,10 @@ NAMES = {
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes, "jit": jit, "TinyJit": jit,
+    "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit,
+    "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
+    "kaiming_uniform": kaiming_uniform,
+    "stack": stack, "einsum": einsum, "meshgrid": meshgrid,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,
