@@ -115,9 +115,14 @@ std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) 
   return out;
 }
 
+std::vector<Launch>*& capture() {
+  static std::vector<Launch>* into = nullptr;
+  return into;
+}
+
 void record(RunRecord r) {
   records().push_back(r);
-  last().runs.push_back(r);
+  last().runs.push_back(std::move(r));
   if (listener()) listener()(records().back());
 }
 
@@ -164,11 +169,17 @@ void run_copy(const ScheduleItem& item) {
   r.copy.to = dev.name();
   r.copy.bytes = buf->nbytes();
   n->buffer = buf;
+  if (capture()) {
+    std::vector<BufferRef> bufs{buf};
+    if (!item.inputs.empty()) bufs.push_back(item.inputs[0]->buffer);
+    const auto* host = std::get_if<std::shared_ptr<const HostData>>(&n->arg);
+    capture()->push_back(Launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr});
+  }
   record(std::move(r));
 }
 
 // kernel `at` of the schedule's `total`, for the progress line
-void run_kernel(const ScheduleItem& item, KernelRecord lowered, Program& program, int at, int total) {
+void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::shared_ptr<Program>& program, int at, int total) {
   const LazyRef& out = item.outputs[0];
   Device& dev = device(out->device);
   RunRecord r{.is_copy = false, .kernel = std::move(lowered), .start_us = now_us()};
@@ -181,13 +192,18 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, Program& program
     bufs.push_back(in->buffer.get());
   }
   report_progress(Phase::Run, at, total, r.kernel.name);
-  r.kernel.seconds = program.run(bufs, r.kernel.program.dims);
+  r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
   // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same
   for (int i = 0; i < settings().repeat; i++) {
     check_interrupt();
-    r.kernel.repeats.push_back(program.run(bufs, r.kernel.program.dims));
+    r.kernel.repeats.push_back(program->run(bufs, r.kernel.program.dims));
   }
   out->buffer = buf;
+  if (capture()) {
+    std::vector<BufferRef> held{buf};
+    for (const LazyRef& in : item.inputs) held.push_back(in->buffer);
+    capture()->push_back(Launch{r, program, std::move(held), nullptr});
+  }
   record(std::move(r));
 }
 
@@ -231,6 +247,13 @@ void check_index_width(const std::vector<ScheduleItem>& schedule) {
 double now_us() {
   static const auto start = std::chrono::steady_clock::now();
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+void capture_launches(std::vector<Launch>* into) { capture() = into; }
+
+void record_runs(std::vector<RunRecord> runs) {
+  last() = {};
+  for (RunRecord& r : runs) record(std::move(r));
 }
 
 void set_run_listener(std::function<void(const RunRecord&)> l) { listener() = std::move(l); }
@@ -333,7 +356,7 @@ Realization realize(const std::vector<LazyRef>& outs) {
   for (size_t i = 0; i < schedule.size(); i++) {
     check_interrupt();
     if (schedule[i].kind == ScheduleItem::Kind::Copy) run_copy(schedule[i]);
-    else run_kernel(schedule[i], std::move(lowered[i]), *ready[i], at++, kernels);
+    else run_kernel(schedule[i], std::move(lowered[i]), ready[i], at++, kernels);
   }
   return last();
 }

@@ -3,9 +3,11 @@
 // Every run leaves a record that DEBUG output, --json, the trace and the Timings pane read.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/device.h"
 #include "core/kernel.h"
 #include "core/lazy.h"
 #include "core/schedule.h"
@@ -35,6 +37,7 @@ struct CopyRecord {
 
 struct RunRecord {
   bool is_copy = false;
+  bool replayed = false;  // launched by a jitted function's replay (core/jit), not from a schedule
   KernelRecord kernel{};
   CopyRecord copy{};
   double start_us = 0;  // since the process started: the trace's time axis
@@ -63,6 +66,18 @@ std::vector<double> time_again(const KernelRecord& k, int n);
 // Copies `buf` out to host memory at dst and records the read-back as a copy to HOST (in the history and
 // for the listener, after the realize that made the buffer; not in the last realization's runs).
 void read_back(void* dst, const Buffer& buf);
+
+// A kernel or copy as it ran, with what it needs to run again: what a jitted function captures.
+struct Launch {
+  RunRecord record;
+  std::shared_ptr<Program> program;      // null for a copy
+  std::vector<BufferRef> buffers;        // the output, then what it reads (a copy from the host reads none)
+  std::shared_ptr<const HostData> host;  // a copy from the host: its values
+};
+// While set, every kernel and copy that realize() runs is also appended here (null: none).
+void capture_launches(std::vector<Launch>* into);
+// Records runs that did not come from a schedule (a replay): they become the last realization's runs.
+void record_runs(std::vector<RunRecord> runs);
 
 // Called with each record as soon as its item has run (DEBUG output prints from here).
 void set_run_listener(std::function<void(const RunRecord&)> listener);

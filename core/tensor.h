@@ -61,6 +61,8 @@ class Tensor {
 
   // attributes
   const LazyRef& node() const;
+  // Python's `is`: the two handles are one tensor (assign() through one changes the other).
+  bool is(const Tensor& other) const { return state_ == other.state_; }
   const Shape& shape() const { return node()->shape; }
   DType dtype() const { return node()->dtype; }
   const std::string& device() const { return node()->device; }
@@ -271,6 +273,7 @@ class Tensor {
   // all_tensors.
   static std::vector<Tensor> live();
   std::shared_ptr<TensorState> state_;
+  friend class Jit;  // a replay reads and rebinds the tensors a capture saw (core/jit.cpp)
 };
 
 struct TensorState {

@@ -71,6 +71,11 @@ class Session {
   void bind_name(const std::string& name, Value v);
   Flow run_for(const For& f);
   Value define(const Def& d, const std::shared_ptr<const Def>& ref);
+  Value run_call(const Function& f, const CallArgs& args);
+  // A @jit function's call: run, capture or replay (repl/jit_call.cpp).
+  Value call_jit(const Function& f, const CallArgs& args);
+  // @jit and @TinyJit, unless a variable has that name.
+  bool is_jit_decorator(const Expr& e) const;
   AssertResult check(const Assert& a);
 
   Environment globals_;

@@ -4,6 +4,7 @@
 
 #include "core/interrupt.h"
 #include "repl/operators.h"
+#include "repl/jit_call.h"
 #include "repl/session.h"
 
 namespace tr::repl {
@@ -144,8 +145,8 @@ void Session::assign(const Expr& target, const Value& v) {
 }
 
 Value Session::define(const Def& d, const std::shared_ptr<const Def>& ref) {
-  std::vector<Value> decorators;
-  for (const ExprRef& e : d.decorators) decorators.push_back(evaluate(*e));
+  std::vector<std::optional<Value>> decorators;  // nullopt: @jit
+  for (const ExprRef& e : d.decorators) decorators.push_back(is_jit_decorator(*e) ? std::nullopt : std::optional(evaluate(*e)));
   auto f = std::make_shared<Function>();
   f->def = ref;
   for (const DefParam& p : d.params) {
@@ -156,15 +157,21 @@ Value Session::define(const Def& d, const std::shared_ptr<const Def>& ref) {
   Value v = FunctionRef(std::move(f));
   // the decorator nearest the def applies first
   for (size_t i = decorators.size(); i-- > 0;) {
-    const FunctionRef* g = decorators[i].get_if<FunctionRef>();
     const Span at_span = d.decorators[i]->span;
-    if (!g) fail_at(at_span, "type", "a decorator must be a function, not '{}'", type_name(decorators[i]));
+    if (!decorators[i]) {
+      v = jitted(v, at_span);
+      continue;
+    }
+    const FunctionRef* g = decorators[i]->get_if<FunctionRef>();
+    if (!g) fail_at(at_span, "type", "a decorator must be a function, not '{}'", type_name(*decorators[i]));
     v = call(**g, CallArgs{(*g)->def->name, at_span, {Arg{v, at_span, ""}}, {}});
   }
   return v;
 }
 
-Value Session::call(const Function& f, const CallArgs& args) {
+Value Session::call(const Function& f, const CallArgs& args) { return f.jit ? call_jit(f, args) : run_call(f, args); }
+
+Value Session::run_call(const Function& f, const CallArgs& args) {
   const Def& d = *f.def;
   if (depth_ >= kMaxCallDepth) {
     fail_at(args.span, "recursion", "maximum recursion depth exceeded ({} nested calls)", kMaxCallDepth);

@@ -18,6 +18,7 @@ struct Value;
 struct Function;
 using FunctionRef = std::shared_ptr<const Function>;
 struct Object;  // repl/nn.h: a layer or an optimizer
+struct JitFunction;  // repl/jit_call.h
 using ObjectRef = std::shared_ptr<Object>;
 
 struct NoneValue {};
@@ -65,6 +66,7 @@ struct Function {
   std::vector<std::optional<Value>> defaults;  // one per parameter; nullopt for a required one
   std::shared_ptr<Scope> closure;
   std::shared_ptr<const SourceText> source;
+  std::shared_ptr<JitFunction> jit;  // @jit: its capture and replays; null for a plain def
 };
 
 // Python's name of the value's type ("int", "tuple", "Tensor"), for error messages.

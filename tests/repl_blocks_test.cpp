@@ -5,35 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "repl/parser.h"
-#include "repl/session.h"
-#include "repl/source_error.h"
-#include "repl/value_format.h"
+#include "tests/session_testing.h"
 
 namespace tr::repl {
 namespace {
 
-class Blocks : public ::testing::Test {
- protected:
-  void run(std::string_view src, const std::string& file = "f.tg") {
-    const SourceRef source = std::make_shared<const SourceText>(SourceText{file, std::string(src)});
-    for (const Stmt& s : parse_program(src)) session.execute(s, source);
-  }
-  std::string repr(std::string_view expr) { return repr_value(session.evaluate(*parse_expression(expr))); }
-
-  SourceError error(std::string_view src) {
-    try {
-      run(src);
-    } catch (const SourceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error from: " << src;
-    return SourceError("", "", {});
-  }
-
-  std::vector<std::string> printed;
-  Session session{[this](const PrintEvent& e) { printed.push_back(e.text); }};
-};
+using Blocks = testing::SessionTest;
 
 TEST_F(Blocks, FunctionsWithDefaultsKeywordsAndReturn) {
   run("def f(a, b=2, c=10):\n  return a * b + c\n");
@@ -100,10 +77,10 @@ TEST_F(Blocks, RecursionAndItsLimit) {
 TEST_F(Blocks, DecoratorsApplyToTheFunctionValue) {
   run("def twice(f):\n  def g(x): return f(f(x))\n  return g\n@twice\ndef inc(x): return x + 1");
   EXPECT_EQ(repr("inc(0)"), "2");
-  const SourceError e = error("@jit\ndef h(x): return x");
+  const SourceError e = error("@memo\ndef h(x): return x");
   EXPECT_EQ(e.kind(), "name");
-  EXPECT_STREQ(e.what(), "name 'jit' is not defined");
-  EXPECT_EQ(e.span(), (Span{1, 2, 3}));
+  EXPECT_STREQ(e.what(), "name 'memo' is not defined");
+  EXPECT_EQ(e.span(), (Span{1, 2, 4}));
 }
 
 TEST_F(Blocks, ArgumentErrorsAsPythonSaysThem) {

@@ -56,7 +56,7 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
     if (level < 2) return out;
     const std::string name = fmt::format("copy {:8d}, {:>7} <- {:<7}", r.copy.bytes, r.copy.to.substr(0, 7),
                                          r.copy.from.substr(0, 7));
-    return out + line(r.copy.to, name, kYellow, false, 2, s, 0, r.copy.bytes) + "\n";
+    return out + line(r.copy.to, name, kYellow, false, 2, s, 0, r.copy.bytes) + (r.replayed ? " (jit)\n" : "\n");
   }
   const KernelRecord& k = r.kernel;
   flops_ += k.program.flops;
@@ -69,7 +69,7 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
   if (level >= 5) out += uops_text(k.program);
   if (level >= 4) out += source_text(k, shown_backends(k, render));
   out += line(k.device, k.name, nullptr, !k.cached, k.buffers.size(), s, k.program.flops, k.program.bytes);
-  return out + (k.cached ? " (cached)\n" : "\n");
+  return out + (r.replayed ? " (jit)\n" : k.cached ? " (cached)\n" : "\n");
 }
 
 std::string DebugOutput::summary(int level) const {

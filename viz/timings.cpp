@@ -44,7 +44,8 @@ std::string timings_table(const std::vector<RunRecord>& runs, int width) {
                                 repeated ? fmt::format(" {:>11} {:>11} {:>5}", "min", "median", "runs") : "");
   for (const RunRecord& r : runs) {
     const RunRates x = rates(r);
-    const std::string name = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;
+    const std::string run = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;
+    const std::string name = r.replayed ? run + " (jit)" : run;
     const std::string device = r.is_copy ? r.copy.to : r.kernel.device;
     const int bar = width > 0 && longest > 0 ? std::max(1, static_cast<int>(x.seconds / longest * width)) : 0;
     std::string bars;

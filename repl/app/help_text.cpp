@@ -224,7 +224,7 @@ constexpr std::string_view kKeys = R"(keys of the plain REPL:
 constexpr std::string_view kDebug = R"(DEBUG levels (--debug N, DEBUG=N, :debug N), as in tinygrad:
   1  "scheduled N kernels in X ms" and the name of each kernel run
   2  one line per kernel or copy: device, name, memory, time, GFLOPS, GB/s; at the end of a script
-     "avg: ... GFLOPS ... GB/s   total: N kernels ..."
+     "avg: ... GFLOPS ... GB/s   total: N kernels ..."; a line that a @jit replay launched ends with (jit)
   3  + each kernel's AST tree with its ShapeTracker views, its dims with their roles, and the opts applied
   4  + the rendered source (the :render backends, else the device's)
   5  + the UOps listing
@@ -236,8 +236,8 @@ constexpr std::string_view kJson = R"(--json (tinyrepl run --json FILE.tg): one 
 and "file" and "line" when it comes from a statement:
   print     shape, dtype, data (flat, row-major) and text; "shape": null and "value" for other values;
             "values" (a list of those) when print has several arguments
-  schedule  kernels, copies, ms            kernel  name, device, global, local, us, flops, bytes, gflops, gbs, cached
-  copy      bytes, from, to, us            assert  ok (and col, message when it failed)
+  schedule  kernels, copies, ms            kernel  name, device, global, local, us, flops, bytes, gflops, gbs, cached, jit
+  copy      bytes, from, to, us, jit       assert  ok (and col, message when it failed)
   error     line, col, kind, message       source  kernel, backend, text (--debug 4 and up, per --render backend)
   output    command, text (what a meta command shows)
   summary   kernels, gflops, gbs, ms (at the end)

@@ -73,6 +73,7 @@ Json run_json(const RunRecord& r, const Location& at) {
     j["from"] = r.copy.from;
     j["to"] = r.copy.to;
     j["us"] = rounded(x.seconds * 1e6, 3);
+    j["jit"] = r.replayed;
     return j;
   }
   const KernelRecord& k = r.kernel;
@@ -87,6 +88,7 @@ Json run_json(const RunRecord& r, const Location& at) {
   j["gflops"] = rounded(x.gflops, 6);
   j["gbs"] = rounded(x.gbs, 6);
   j["cached"] = k.cached;
+  j["jit"] = r.replayed;
   if (const std::optional<Spread> again = spread(k.repeats)) {
     j["repeats"] = again->runs;
     j["min_us"] = rounded(again->min * 1e6, 3);

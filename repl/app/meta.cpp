@@ -35,6 +35,7 @@ const std::vector<MetaCommand>& meta_commands() {
       {"opt", ":opt K OP AXIS AMOUNT", "apply an opt (:help opts) to kernel K's dim AXIS by hand; :opt K none clears",
        meta::opt},
       {"opts", ":opts [K]", "the opts applied to kernel K, and its dims", meta::opts},
+      {"jit", ":jit", "the @jit functions: the kernels each captured and how often they replayed", meta::jit},
       {"graph", ":graph x [FILE.dot]", "x's lazy graph as Graphviz DOT, shown or written to FILE.dot", meta::graph},
       {"trace", ":trace FILE.json", "write the session's profile as a Chrome/Perfetto trace", meta::trace},
       {"run", ":run FILE.tg", "run a script in this session", meta::run},

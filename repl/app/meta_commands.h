@@ -33,5 +33,7 @@ Status trace(Host& h, const MetaCall& c);
 Status step(Host& h, const MetaCall& c);
 Status opt(Host& h, const MetaCall& c);
 Status opts(Host& h, const MetaCall& c);
+// the jitted functions (meta_jit.cpp)
+Status jit(Host& h, const MetaCall& c);
 
 }  // namespace tr::repl::meta

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 from tinygrad import Tensor as _T
+from tinygrad import TinyJit as _TinyJit
 from tinygrad import dtypes
 from tinygrad import nn as _nn
 from tinygrad.dtype import DType
@@ -291,6 +292,13 @@ def realize(*xs):
     return xs[0] if len(xs) == 1 else xs
 
 
+# ---- @jit ----------------------------------------------------------------------------------------
+# .tg spells tinygrad's TinyJit decorator @jit. tinygrad's replay hands back the same output tensors
+# each call (tinyrepl's are new each call), so a program that compares them prints each result right
+# after its call.
+jit = _TinyJit
+
+
 # ---- functions of several tensors: tinygrad spells them Tensor.stack(...), Tensor.einsum(...), x.meshgrid(...)
 
 def _tensors(xs):
@@ -325,7 +333,7 @@ NAMES = {
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn, "manual_seed": manual_seed,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes, "nn": _nn,
+    "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit,
     "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
     "kaiming_uniform": kaiming_uniform,
     "stack": stack, "einsum": einsum, "meshgrid": meshgrid,

@@ -1,0 +1,312 @@
+#include "core/jit.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+#include "core/jit_batch.h"
+
+namespace tr {
+
+enum class SlotKind : uint8_t {
+  Input,    // the buffer of input `input`
+  Held,     // the buffer that `state` holds when the replay starts
+  Fixed,    // a buffer from before the capture that no tensor names: the captured one
+  Scratch,  // made and dropped inside the call: the captured one, reused
+  Fresh,    // made inside the call and seen after it: a new one at every replay
+};
+
+struct Slot {
+  SlotKind kind;
+  BufferRef captured;
+  size_t input = 0;
+  std::weak_ptr<TensorState> state;
+};
+
+// A tensor that a replay hands out (a returned one) or points at its new buffer (one assign() replaced).
+struct Placement {
+  size_t slot;
+  Shape base_shape;
+  std::optional<ShapeTracker> view;  // the tensor's view of the buffer, when it is not the whole of it
+};
+
+struct Rebind {
+  Placement at;
+  std::optional<size_t> input;        // the tensor is this input of the call (the new call's input is rebound)
+  std::weak_ptr<TensorState> state;  // otherwise this tensor
+};
+
+class CapturedJit {
+ public:
+  JitBatch batch;
+  std::vector<Slot> slots;
+  std::vector<Placement> outputs;
+  std::vector<Rebind> rebinds;
+  std::vector<JitInputInfo> infos;
+  std::vector<std::string> keys;
+  int replays = 0;
+};
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<const Jit*> jits;
+  int capturing = 0;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+LazyRef placed(const Placement& p, const BufferRef& buf) {
+  const LazyRef base = make_leaf(buf, buf->dtype, p.base_shape, buf->device);
+  return p.view ? make_view(base, *p.view) : base;
+}
+
+Placement placement(const LazyRef& node, size_t slot) {
+  const LazyRef base = base_of(node);
+  return Placement{slot, base->shape, node->is_view() ? std::optional<ShapeTracker>(node->st()) : std::nullopt};
+}
+
+const Buffer* buffer_of(const Tensor& t) { return base_of(t.node())->buffer.get(); }
+
+// The buffer a held tensor has now, checked against what the capture read.
+const BufferRef& checked_held(const Slot& s, const BufferRef& now, const std::string& jit) {
+  if (now->dtype != s.captured->dtype || now->size != s.captured->size || now->device != s.captured->device)
+    fail("jit", "{} read a {} buffer of {} on {} when it was captured; that tensor is now {} of {} on {}", jit,
+         name(s.captured->dtype), s.captured->size, s.captured->device, name(now->dtype), now->size, now->device);
+  return now;
+}
+
+// Equal graphs are one node, so two tensors realized from equal graphs (zeros(3).contiguous() made
+// twice) share a buffer. A capture that read it could not tell a replay whose buffer to read once
+// assign() has replaced one of them: every tensor but the first of each buffer gets its own copy.
+void unshare(const std::vector<Tensor>& live, const std::function<std::shared_ptr<TensorState>(const Tensor&)>& state) {
+  std::set<const Buffer*> owned;
+  for (const Tensor& t : live) {
+    const std::shared_ptr<TensorState> s = state(t);
+    const LazyRef base = base_of(s->node);
+    if (!base->buffer || owned.insert(base->buffer.get()).second) continue;
+    const Buffer& src = *base->buffer;
+    Device& dev = device(src.device);
+    const BufferRef copy = dev.alloc(src.dtype, src.size);
+    std::vector<std::byte> staging(src.nbytes());
+    dev.copyout(staging.data(), src);
+    dev.copyin(*copy, staging.data());
+    const LazyRef leaf = make_leaf(copy, base->dtype, base->shape, base->device);
+    s->node = s->node->is_view() ? make_view(leaf, s->node->st()) : leaf;
+  }
+}
+
+}  // namespace
+
+std::string jit_input_str(const JitInputInfo& info) {
+  return fmt::format("{} {} on {}", name(info.dtype), info.st.str(), info.device);
+}
+
+Jit::Jit(std::string name) : name_(std::move(name)) {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  r.jits.push_back(this);
+}
+
+Jit::~Jit() {
+  if (capturing_) abandon_capture();
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  std::erase(r.jits, this);
+}
+
+Jit::Phase Jit::phase() const {
+  if (captured_) return Phase::Replay;
+  return calls_ == 0 ? Phase::Run : Phase::Capture;
+}
+
+std::vector<JitInputInfo> Jit::prepare(const std::vector<Tensor>& inputs, const std::vector<std::string>& keys) const {
+  std::vector<Tensor> lazy;
+  for (const Tensor& t : inputs)
+    if (!t.realized()) lazy.push_back(t);
+  if (!lazy.empty()) Tensor::realize_together(lazy);
+  std::vector<JitInputInfo> infos;
+  for (size_t i = 0; i < inputs.size(); i++) {
+    for (size_t j = 0; j < i; j++)
+      if (inputs[i].is(inputs[j])) fail("jit", "duplicate inputs to JIT: {} got one tensor twice", name_);
+    infos.push_back(JitInputInfo{inputs[i].node()->st(), inputs[i].dtype(), inputs[i].device()});
+  }
+  if (!captured_) return infos;
+  if (keys != captured_->keys)
+    fail("jit", "args mismatch in JIT: {} was captured with tensors as arguments {}, now {}", name_,
+         fmt::join(captured_->keys, ", "), fmt::join(keys, ", "));
+  for (size_t i = 0; i < infos.size(); i++)
+    if (infos[i] != captured_->infos[i])
+      fail("jit", "args mismatch in JIT: input {} of {} was {} when captured, now {}", captured_->keys.size() > i ? captured_->keys[i] : std::to_string(i),
+           name_, jit_input_str(captured_->infos[i]), jit_input_str(infos[i]));
+  return infos;
+}
+
+void Jit::begin_capture() {
+  Registry& r = registry();
+  {
+    const std::lock_guard lock(r.mutex);
+    if (r.capturing > 0) fail("jit", "having TinyJit inside another TinyJit is not supported ({} was called while one was captured)", name_);
+    r.capturing++;
+  }
+  held_before_.clear();
+  const std::vector<Tensor> live = Tensor::live();
+  unshare(live, [](const Tensor& t) { return t.state_; });
+  for (const Tensor& t : live) held_before_.emplace_back(buffer_of(t), t.state_);
+  capturing_ = std::make_unique<std::vector<Launch>>();
+  capture_launches(capturing_.get());
+}
+
+void Jit::abandon_capture() {
+  capture_launches(nullptr);
+  capturing_.reset();
+  held_before_.clear();
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  r.capturing--;
+}
+
+void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, std::vector<JitInputInfo> infos,
+                         std::vector<std::string> keys) {
+  try {
+    if (!outputs.empty()) Tensor::realize_together(outputs);
+  } catch (...) {
+    abandon_capture();
+    throw;
+  }
+  auto c = std::make_unique<CapturedJit>();
+  c->batch.launches = std::move(*capturing_);
+  const auto before = std::move(held_before_);
+  abandon_capture();
+  if (c->batch.launches.empty()) fail("jit", "didn't JIT anything! {} ran no kernel when it was captured", name_);
+
+  std::set<const Buffer*> made;
+  for (const Launch& l : c->batch.launches) made.insert(l.buffers[0].get());
+  std::map<const Buffer*, std::weak_ptr<TensorState>> held_by;
+  for (const auto& [buf, state] : before)
+    if (buf) held_by.emplace(buf, state);
+  std::map<const Buffer*, size_t> slot_of;
+  const auto slot = [&](const BufferRef& b) {
+    const auto [it, added] = slot_of.emplace(b.get(), c->slots.size());
+    if (!added) return it->second;
+    Slot s{SlotKind::Fixed, b, 0, {}};
+    const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const Tensor& t) { return buffer_of(t) == b.get(); });
+    const auto held = held_by.find(b.get());
+    if (made.contains(b.get())) s.kind = SlotKind::Scratch;
+    else if (input != inputs.end()) s = Slot{SlotKind::Input, b, static_cast<size_t>(input - inputs.begin()), {}};
+    else if (held != held_by.end()) s = Slot{SlotKind::Held, b, 0, held->second};
+    c->slots.push_back(std::move(s));
+    return it->second;
+  };
+  for (const Launch& l : c->batch.launches) {
+    std::vector<size_t> args;
+    for (const BufferRef& b : l.buffers) args.push_back(slot(b));
+    c->batch.args.push_back(std::move(args));
+  }
+  const auto escape = [&](size_t s) {
+    if (c->slots[s].kind == SlotKind::Scratch) c->slots[s].kind = SlotKind::Fresh;
+  };
+  for (const Tensor& t : outputs) {
+    const size_t s = slot(base_of(t.node())->buffer);
+    escape(s);
+    c->outputs.push_back(placement(t.node(), s));
+  }
+  // tensors from before the call that now hold a buffer made in it: assign() replaced them
+  for (const auto& [buf, weak] : before) {
+    const std::shared_ptr<TensorState> state = weak.lock();
+    if (!state) continue;
+    const BufferRef& now = base_of(state->node)->buffer;
+    if (!now || !made.contains(now.get())) continue;
+    const size_t s = slot(now);
+    escape(s);
+    const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const Tensor& t) { return t.state_ == state; });
+    c->rebinds.push_back(Rebind{placement(state->node, s),
+                                input == inputs.end() ? std::nullopt : std::optional<size_t>(input - inputs.begin()), weak});
+  }
+  c->batch.slots = c->slots.size();
+  c->infos = std::move(infos);
+  c->keys = std::move(keys);
+  captured_ = std::move(c);
+  calls_++;
+}
+
+std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs) {
+  CapturedJit& c = *captured_;
+  std::vector<BufferRef> bound(c.slots.size());
+  for (size_t i = 0; i < c.slots.size(); i++) {
+    const Slot& s = c.slots[i];
+    switch (s.kind) {
+      case SlotKind::Input: bound[i] = base_of(inputs[s.input].node())->buffer; break;
+      case SlotKind::Held: {
+        const std::shared_ptr<TensorState> state = s.state.lock();
+        if (!state) {
+          bound[i] = s.captured;
+          break;
+        }
+        Tensor t(state);
+        if (!t.realized()) t.realize();
+        bound[i] = checked_held(s, base_of(t.node())->buffer, name_);
+        break;
+      }
+      case SlotKind::Fixed:
+      case SlotKind::Scratch: bound[i] = s.captured; break;
+      case SlotKind::Fresh: bound[i] = device(s.captured->device).alloc(s.captured->dtype, s.captured->size); break;
+    }
+  }
+  const double start = now_us();
+  const std::vector<double> seconds = run_batch(c.batch, pointers(bound));
+  std::vector<RunRecord> runs;
+  double at = start;
+  for (size_t i = 0; i < seconds.size(); i++) {
+    RunRecord r = c.batch.launches[i].record;
+    r.replayed = true;
+    r.start_us = at;
+    at += seconds[i] * 1e6;
+    (r.is_copy ? r.copy.seconds : r.kernel.seconds) = seconds[i];
+    r.kernel.repeats.clear();
+    runs.push_back(std::move(r));
+  }
+  record_runs(std::move(runs));
+  std::vector<Tensor> out;
+  for (const Placement& p : c.outputs) out.emplace_back(placed(p, bound[p.slot]));
+  for (const Rebind& r : c.rebinds) {
+    const std::shared_ptr<TensorState> state = r.input ? inputs[*r.input].state_ : r.state.lock();
+    if (state) state->node = placed(r.at, bound[r.at.slot]);
+  }
+  c.replays++;
+  calls_++;
+  return out;
+}
+
+std::vector<JitSummary> jit_summaries() {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  std::vector<JitSummary> out;
+  for (const Jit* j : r.jits) {
+    JitSummary s{j->name(), j->calls(), 0, {}};
+    if (const CapturedJit* c = j->captured()) {
+      s.replays = c->replays;
+      for (const Launch& l : c->batch.launches) s.launches.push_back(l.record);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool jit_capturing() {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  return r.capturing > 0;
+}
+
+}  // namespace tr

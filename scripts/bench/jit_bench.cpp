@@ -1,0 +1,124 @@
+// @jit against plain calls: the training step of scripts/examples/12_spirals_mlp_adam.tg (a two-layer
+// MLP on 512 points, its gradients and Adam's update), run as a plain def and as a @jit def. From the
+// third call on, each step's wall time is split into the time inside kernels and copies (as their
+// records say) and the time outside them: scheduling, lowering, rendering and the program cache for
+// a plain call; binding the captured buffers and bookkeeping for a replay.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/realize.h"
+#include "devices/registry.h"
+#include "repl/parser.h"
+#include "repl/session.h"
+
+namespace {
+
+const char* const kSetup = R"(n = 256
+t = arange(n).cast(float64) / n
+r = t * 2 + 0.2
+theta = t * 3 * 3.141592653589793
+xa = (r * theta.cos()).reshape(n, 1).cat((r * theta.sin()).reshape(n, 1), dim=1)
+X = xa.cat(-xa, dim=0).contiguous().realize()
+Y = ones(n, dtype=float64).cat(zeros(n, dtype=float64)).reshape(2 * n, 1).contiguous().realize()
+hidden = 64
+w1 = (randn(2, hidden, seed=1, dtype=float64) * (1 / 2 ** 0.5)).realize()
+b1 = zeros(hidden, dtype=float64).contiguous().realize()
+w2 = (randn(hidden, 1, seed=2, dtype=float64) * (1 / hidden ** 0.5)).realize()
+b2 = zeros(1, dtype=float64).contiguous().realize()
+params = [w1, b1, w2, b2]
+def forward(x):
+    return (x @ w1 + b1).relu() @ w2 + b2
+def bce_with_logits(z, y):
+    return (z.maximum(0) - z * y + (1 + (-z.abs()).exp()).log()).mean()
+lr = 0.03
+beta1 = 0.9
+beta2 = 0.999
+eps = 1e-8
+ms = []
+vs = []
+for p in params:
+    ms = ms + [zeros_like(p).contiguous().realize()]
+    vs = vs + [zeros_like(p).contiguous().realize()]
+b1t = ones(1, dtype=float64).contiguous().realize()
+b2t = ones(1, dtype=float64).contiguous().realize()
+def adam_step(grads):
+    b1t.assign(b1t * beta1)
+    b2t.assign(b2t * beta2)
+    for i in range(len(params)):
+        p, g, m, v = params[i], grads[i], ms[i], vs[i]
+        m.assign(beta1 * m + (1 - beta1) * g)
+        v.assign(beta2 * v + (1 - beta2) * g * g)
+        p.assign(p - lr * (m / (1 - b1t)) / ((v / (1 - b2t)).sqrt() + eps))
+)";
+
+const char* const kStep = R"(def train_step():
+    loss = bce_with_logits(forward(X), Y)
+    grads = loss.gradient(w1, b1, w2, b2)
+    realize(grads[0], grads[1], grads[2], grads[3])
+    adam_step(grads)
+    return loss
+)";
+
+struct Step {
+  double wall_ms, kernel_ms;
+  size_t launches;
+};
+
+void run(tr::repl::Session& s, const std::string& src) {
+  for (const tr::repl::Stmt& st : tr::repl::parse_program(src)) s.execute(st);
+}
+
+std::vector<Step> steps(bool jit, int n) {
+  tr::repl::Session s{[](const tr::repl::PrintEvent&) {}};
+  run(s, kSetup);
+  run(s, (jit ? "@jit\n" : "") + std::string(kStep));
+  const std::vector<tr::repl::Stmt> call = tr::repl::parse_program("loss = train_step()");
+  std::vector<Step> out;
+  for (int i = 0; i < n; i++) {
+    const size_t first = tr::history().size();
+    const auto t0 = std::chrono::steady_clock::now();
+    s.execute(call[0]);
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    double inside = 0;
+    for (size_t r = first; r < tr::history().size(); r++) {
+      const tr::RunRecord& rec = tr::history()[r];
+      inside += (rec.is_copy ? rec.copy.seconds : rec.kernel.seconds) * 1e3;
+    }
+    out.push_back({wall, inside, tr::history().size() - first});
+  }
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+void report(const char* name, const std::vector<Step>& all) {
+  std::vector<double> wall, inside, outside;
+  for (size_t i = 2; i < all.size(); i++) {  // from the third call on
+    wall.push_back(all[i].wall_ms);
+    inside.push_back(all[i].kernel_ms);
+    outside.push_back(all[i].wall_ms - all[i].kernel_ms);
+  }
+  // the fastest step too: on a loaded machine the median carries the waits for a core
+  const auto fastest = std::min_element(wall.begin(), wall.end()) - wall.begin();
+  std::printf("  %-6s %2zu launches/step  median: step %7.3f ms, in kernels %7.3f ms, outside %7.3f ms (%4.1f%%)"
+              "   fastest step: %7.3f ms, outside %7.3f ms (%4.1f%%)\n",
+              name, all.back().launches, median(wall), median(inside), median(outside), 100 * median(outside) / median(wall),
+              wall[fastest], outside[fastest], 100 * outside[fastest] / wall[fastest]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tr::register_devices();
+  const int n = argc > 1 ? std::max(3, std::atoi(argv[1])) : 30;
+  std::printf("spirals training step (MLP 2-64-1, 512 points, float64, Adam) on CPU; medians of calls 3..%d\n", n);
+  report("plain", steps(false, n));
+  report("@jit", steps(true, n));
+  return 0;
+}
