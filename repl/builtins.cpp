@@ -119,6 +119,7 @@ Value kaiming_uniform_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"a"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
   return Tensor::kaiming_uniform(to_shape(b.rest()), number_arg(b, "a", 0.01), seed_arg(b),
                                  dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
 
 Value manual_seed_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"seed", kRequired}});
