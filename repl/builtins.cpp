@@ -7,6 +7,7 @@
 #include "repl/python_builtins.h"
 #include "repl/source_error.h"
 #include "repl/tensor_literal.h"
+#include "repl/training.h"
 
 namespace tr::repl {
 namespace {
@@ -167,6 +168,8 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"round", round_fn},
       {"list", list_fn},
       {"tuple", tuple_fn},
+      // tinygrad's Context(TRAINING=1), for `with` and decorators
+      {"Context", context_fn},
   };
   return t;
 }

@@ -41,8 +41,13 @@ struct Optimizer {
   std::optional<Tensor> b1_t, b2_t;         // Adam's running powers of b1 and b2
 };
 
+// Context(TRAINING=1) (repl/training.h): what a `with` statement enters and a decorator applies.
+struct TrainingContext {
+  bool training = true;
+};
+
 struct Object {
-  std::variant<LinearLayer, LayerNormLayer, EmbeddingLayer, Optimizer> kind;
+  std::variant<LinearLayer, LayerNormLayer, EmbeddingLayer, Optimizer, TrainingContext> kind;
 };
 
 // "Linear", "SGD", "LAMB" (tinygrad's class for Adam and AdamW): the object's type in messages.
@@ -53,6 +58,8 @@ bool is_nn_function(std::string_view dotted);
 Value call_nn(std::string_view dotted, const CallArgs& call);
 
 Value object_attribute(const ObjectRef& o, std::string_view name, Span span);
+// o.name = v, for the attributes a program may set (an optimizer's lr, a layer's weight).
+void set_object_attribute(const ObjectRef& o, std::string_view name, const Arg& v, Span span);
 Value call_object_method(const ObjectRef& o, const CallArgs& call);
 // layer(x)
 Value call_object(const ObjectRef& o, const CallArgs& call);
