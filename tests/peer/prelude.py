@@ -252,6 +252,12 @@ for _name, _op in (("lt", "__lt__"), ("le", "__le__"), ("gt", "__gt__"), ("ge", 
     if not hasattr(_T, _name):
         setattr(_T, _name, getattr(_T, _op))
 
+# ---- training: tinygrad's own nn and TRAINING context ----------------------------------------------
+# nn.optim and Context(TRAINING=1) are tinygrad's own, so a training program's optimizer runs as
+# tinygrad runs it.
+from tinygrad import nn as _nn  # noqa: E402
+from tinygrad.helpers import Context as _Context  # noqa: E402
+
 # ---- the names a .tg program sees ---------------------------------------------------------------
 
 NAMES = {
@@ -259,7 +265,7 @@ NAMES = {
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes,
+    "dtypes": dtypes, "nn": _nn, "Context": _Context,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,
