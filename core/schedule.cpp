@@ -48,6 +48,8 @@ class Scheduler {
   std::map<const LazyNode*, std::string> reasons_;  // nodes that get their own buffer, and why
   std::set<const LazyNode*> scheduled_;
   std::map<std::pair<const LazyNode*, const LazyNode*>, bool> feeds_;  // only_feeds, while no mark is added
+  // assigns whose value this schedule computes into a buffer of its own first, and that value's node
+  std::map<const LazyNode*, LazyRef> own_values_;
 
   void count_consumers(const LazyRef& base) {
     if (base->buffer || !visited_.insert(base.get()).second) return;
@@ -179,14 +181,13 @@ class Scheduler {
   void value_into_own_buffer(const LazyRef& assign) {
     const LazyRef value = assign->srcs[1];
     const LazyRef c = make_node(Op::Contiguous, value->dtype, value->shape, value->device, {value});
-    c->forced = true;
     auto& readers = users_[base_of(value).get()];
     std::replace(readers.begin(), readers.end(), static_cast<const LazyNode*>(assign.get()),
                  static_cast<const LazyNode*>(c.get()));
     users_[c.get()].push_back(assign.get());
     mark(c, "the value of an assign reads the buffer it overwrites at other positions, so it is computed into its own "
             "buffer first");
-    assign->srcs[1] = c;
+    own_values_.emplace(assign.get(), c);
   }
 
   struct Load {
@@ -242,7 +243,10 @@ class Scheduler {
         case Op::Const: return ast_const(std::get<ConstValue>(b->arg), b->dtype, st.simplify());
         case Op::Arange: return ast_arange(b->dtype, st.simplify());
         case Op::Contiguous: return src(b, 0, st);
-        case Op::Assign: return src(b, 1, st);
+        case Op::Assign: {
+          const auto own = s.own_values_.find(b.get());
+          return own != s.own_values_.end() ? build(own->second, st) : src(b, 1, st);
+        }
         case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st);
         default: break;
       }

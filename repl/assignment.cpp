@@ -28,22 +28,17 @@ void set_tensor_attribute(const Tensor& t, std::string_view name, const Value& v
 // place at once (a whole-tensor index writes x itself).
 void set_tensor_item(const Tensor& x, const std::vector<IndexItem>& items, const Value& v, Span span) {
   if (!v.is<Tensor>() && !is_number(v)) fail_at(span, "type", "a tensor's items take a tensor or a number, not {}", type_name(v));
-  const Value picked = subscript_value(x, items, span);
-  const Tensor& view = std::get<Tensor>(picked);
+  Tensor(x).realize();
+  const Tensor view = std::get<Tensor>(subscript_value(x, items, span));
   at(span, [&] {
-    const Tensor value = v.is<Tensor>() ? std::get<Tensor>(v) : Tensor::scalar_like(x, to_const(v));
-    const Tensor fitted = value.cast(x.dtype()).broadcast_to(view.shape());
-    if (view.node() == x.node()) {
-      x.assign(fitted);
-      Tensor(x).realize();
-      return;
-    }
-    Tensor(x).realize();
-    const Tensor on_buffer = std::get<Tensor>(subscript_value(x, items, span));
-    if (base_of(on_buffer.node()) != base_of(x.node())) {
+    if (base_of(view.node()) != base_of(x.node())) {
       fail("type", "this index makes a new tensor, not a view of x: only ints, slices, None and ... can be assigned to");
     }
-    on_buffer.assign(fitted);
+    const Tensor value = v.is<Tensor>() ? std::get<Tensor>(v) : Tensor::scalar_like(x, to_const(v));
+    const Tensor fitted = value.cast(x.dtype()).broadcast_to(view.shape());
+    if (view.node() != x.node()) return view.assign(fitted);
+    x.assign(fitted);
+    Tensor(x).realize();
   });
 }
 

@@ -57,6 +57,15 @@ bool values_equal(const Value& a, const Value& b) {
     return true;
   }
   if (a.index() != b.index()) return false;
+  if (const Dict* d = a.get_if<Dict>()) {  // as Python's: the same keys with equal values, in any order
+    const Dict& e = std::get<Dict>(b);
+    if (d->keys.size() != e.keys.size()) return false;
+    for (size_t i = 0; i < d->keys.size(); i++) {
+      const Value* other = dict_find(e, d->keys[i]);
+      if (!other || !values_equal(d->values[i], *other)) return false;
+    }
+    return true;
+  }
   if (const std::string* s = a.get_if<std::string>()) return *s == std::get<std::string>(b);
   if (const DType* t = a.get_if<DType>()) return *t == std::get<DType>(b);
   return a.is<NoneValue>();

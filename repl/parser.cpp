@@ -497,10 +497,13 @@ class Parser {
 
   // Python's `test`: a lambda, or an or-expression with an optional `if ... else ...` after it.
   ExprRef expr() {
-    const Nested nested(*this);
-    if (peek().is_keyword("lambda")) return lambda();
+    if (peek().is_keyword("lambda")) {
+      const Nested nested(*this);
+      return lambda();
+    }
     ExprRef body = or_expr();
     if (!peek().is_keyword("if")) return body;
+    const Nested nested(*this);
     const Span span = next().span;
     ExprRef test = or_expr();
     if (!peek().is_keyword("else"))
