@@ -1,12 +1,12 @@
 #include "core/ast.h"
 
-#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "core/hash.h"
+#include "core/intern.h"
 #include "core/tree_print.h"
 #include "core/value_str.h"
 
@@ -29,24 +29,12 @@ bool same_node(const AstNode& a, const AstNode& b) {
          a.axes == b.axes && a.srcs == b.srcs;  // sources are interned: equal pointers are equal DAGs
 }
 
-// The one live object of each distinct node. Entries die with their nodes and are swept once the
-// table has doubled, so it holds what is alive and little more.
 AstRef intern(AstNode n) {
   n.hash = structural_hash(n);
-  static std::mutex mutex;
-  static std::unordered_multimap<size_t, std::weak_ptr<const AstNode>> table;
-  static size_t sweep_at = 1024;
-  const std::lock_guard lock(mutex);
-  const auto [begin, end] = table.equal_range(n.hash);
-  for (auto it = begin; it != end; ++it)
-    if (AstRef live = it->second.lock(); live && same_node(*live, n)) return live;
-  AstRef made = std::make_shared<const AstNode>(std::move(n));
-  table.emplace(made->hash, made);
-  if (table.size() >= sweep_at) {
-    std::erase_if(table, [](const auto& entry) { return entry.second.expired(); });
-    sweep_at = std::max<size_t>(1024, 2 * table.size());
-  }
-  return made;
+  static InternTable<const AstNode> table;
+  return table.find_or_make(
+      n.hash, [&](const AstNode& live) { return same_node(live, n); },
+      [&] { return std::make_shared<const AstNode>(std::move(n)); });
 }
 
 }  // namespace

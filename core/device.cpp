@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/render/render.h"
 
 namespace tr {
 namespace {
@@ -89,5 +90,7 @@ std::vector<const Buffer*> pointers(const std::vector<BufferRef>& bufs) {
   for (const BufferRef& b : bufs) out.push_back(b.get());
   return out;
 }
+
+std::string Device::render(const UOpProgram& program) const { return tr::render(backend(), program); }
 
 }  // namespace tr

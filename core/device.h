@@ -26,6 +26,9 @@ class Device {
   virtual const std::string& name() const = 0;
   virtual const std::string& backend() const = 0;  // the renderer whose source it runs: "c", "llvm", "opencl", "cuda"
   virtual Target target() const = 0;              // what the linearizer may use on it
+  // The source it runs for a program lowered for its target: backend()'s renderer, unless the device
+  // spells something its own way.
+  virtual std::string render(const UOpProgram& program) const;
   virtual BufferRef alloc(DType dtype, int64_t size) = 0;
   // All of the buffer's bytes; an empty buffer copies nothing, and its host pointer may be null.
   virtual void copyin(const Buffer& dst, const void* src) = 0;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/hash.h"
+#include "core/intern.h"
 #include "core/tree_print.h"
 #include "core/value_str.h"
 
@@ -33,10 +35,57 @@ LazyNode::~LazyNode() {
   }
 }
 
+namespace {
+
+uint64_t next_id() {
+  static std::atomic<uint64_t> next{0};
+  return next++;
+}
+
+size_t arg_hash(const LazyArg& arg) {
+  const size_t own = std::visit(
+      [](const auto& a) -> size_t {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<A, ConstValue>) return hash_of(a);
+        else if constexpr (std::is_same_v<A, ShapeTracker>) return a.hash();
+        else if constexpr (std::is_same_v<A, std::vector<int>>) return hash_mix(0, a);
+        else return std::hash<A>{}(a);
+      },
+      arg);
+  return hash_mix(arg.index(), own);
+}
+
+bool same_arg(const LazyArg& a, const LazyArg& b) {
+  if (const auto* c = std::get_if<ConstValue>(&a)) return std::holds_alternative<ConstValue>(b) && same_bits(*c, std::get<ConstValue>(b));
+  return a == b;
+}
+
+}  // namespace
+
 LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg) {
-  static std::atomic<uint64_t> next_id{0};
-  return std::make_shared<LazyNode>(op, dtype, std::move(shape), std::move(device), std::move(srcs), std::move(arg),
-                                    next_id++);
+  size_t h = hash_mix(static_cast<size_t>(op), static_cast<size_t>(dtype));
+  h = hash_mix(h, shape);
+  h = hash_mix(h, std::hash<std::string>{}(device));
+  for (const LazyRef& s : srcs) h = hash_mix(h, std::hash<const LazyNode*>{}(s.get()));
+  h = hash_mix(h, arg_hash(arg));
+  // A realized node is left out: its buffer is read as it was, and a graph built now must see the
+  // sources as they are now.
+  const auto same = [&](const LazyNode& n) {
+    return !n.buffer && n.op == op && n.dtype == dtype && n.shape == shape && n.device == device && n.srcs == srcs &&
+           same_arg(n.arg, arg);
+  };
+  static InternTable<LazyNode> table;
+  return table.find_or_make(h, same, [&] {
+    return std::make_shared<LazyNode>(op, dtype, std::move(shape), std::move(device), std::move(srcs), std::move(arg),
+                                      next_id());
+  });
+}
+
+LazyRef make_leaf(const BufferRef& buffer, DType dtype, Shape shape, std::string device) {
+  const LazyRef leaf = std::make_shared<LazyNode>(Op::Copy, dtype, std::move(shape), std::move(device),
+                                                  std::vector<LazyRef>{}, LazyArg{}, next_id());
+  leaf->buffer = buffer;
+  return leaf;
 }
 
 LazyRef base_of(const LazyRef& x) { return x->is_view() ? x->srcs[0] : x; }

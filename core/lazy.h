@@ -54,7 +54,11 @@ struct LazyNode {
 // it within the stack, sanitizer builds included.
 constexpr int kMaxLazyDepth = 1000;
 
+// The node of this op over these sources: an equal unrealized node that is alive is returned itself
+// (interned by a structural hash), so a graph built twice is one DAG.
 LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg = {});
+// A leaf that reads an existing buffer: its own node, never shared, since it stands for that buffer.
+LazyRef make_leaf(const BufferRef& buffer, DType dtype, Shape shape, std::string device);
 // A VIEW of x with tracker st (st applies on top of x's own view, if x is a view). Returns x's base
 // itself when the result is the identity on it.
 LazyRef make_view(const LazyRef& x, const ShapeTracker& st_on_x);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <mutex>
 
 #include "core/compile_parallel.h"
 #include "core/context.h"
@@ -126,7 +127,7 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.name = unique_name(k.base_name(), k.ast);
   rec.program = codegen(k, dev.target(), rec.name);
   for (const auto& [t, n] : bufs) rec.program.bytes += n * itemsize(t);
-  rec.source = render(dev.backend(), rec.program);
+  rec.source = dev.render(rec.program);
   rec.buffers = std::move(bufs);
   if (item) {
     rec.ast = item->ast;
@@ -225,7 +226,24 @@ KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {
 }
 
 std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec) {
-  return codegen(rec.kernel, device(rec.device).target(), rec.name, true).passes;
+  // The TUI's UOps pane asks again at every redraw: the last few kernels' passes are kept, keyed by
+  // what decides them (the interned AST, the opts, the device).
+  struct Lowered {
+    AstRef ast;
+    std::vector<Opt> opts;
+    std::string device;
+    std::vector<PassSnapshot> passes;
+  };
+  constexpr size_t kKept = 8;
+  static std::mutex mutex;
+  static std::deque<Lowered> kept;
+  const std::lock_guard lock(mutex);
+  for (const Lowered& l : kept)
+    if (l.ast == rec.kernel.ast && l.opts == rec.kernel.opts && l.device == rec.device) return l.passes;
+  if (kept.size() == kKept) kept.pop_front();
+  kept.push_back({rec.kernel.ast, rec.kernel.opts, rec.device,
+                  codegen(rec.kernel, device(rec.device).target(), rec.name, true).passes});
+  return kept.back().passes;
 }
 
 std::vector<double> time_again(const KernelRecord& k, int n) {

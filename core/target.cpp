@@ -89,9 +89,10 @@ std::string Target::str() const {
     units.push_back(fmt::format("{}x{}x{} {}->{}", u.m, u.n, u.k, short_name(u.in), short_name(u.acc)));
   const std::string warp = warp_size > 0 ? fmt::format("{} threads", warp_size) : std::string("unknown");
   return fmt::format("  warp: {}\n  workgroups: up to {} threads, {} of local memory\n  multiprocessors: {}\n"
-                     "  matrix units: {}\n  vectors the renderer spells: {}\n",
+                     "  matrix units: {}\n  vectors the renderer spells: {}\n  half: {}\n",
                      warp, max_local, bytes_str(local_memory), cores,
-                     units.empty() ? std::string("none") : fmt::format("{}", fmt::join(units, ", ")), vectors);
+                     units.empty() ? std::string("none") : fmt::format("{}", fmt::join(units, ", ")), vectors,
+                     half_arithmetic ? "in registers" : "in memory only, computed in float");
 }
 
 }  // namespace tr

@@ -54,6 +54,7 @@ struct Target {
   int max_local = 256;        // GPU: the most threads the launcher puts in a workgroup
   int vector_width = 0;       // the widest vector the renderer spells for an upcast dim (0: none)
   bool vector_alu = false;    // vectors support + * and unary - directly (else only loads and stores)
+  bool half_arithmetic = true;  // false: half lives only in memory, ops on it run in float (rules_half.cpp)
   // a CPU's
   Isa isa = Isa::None;
   CacheSizes caches{};

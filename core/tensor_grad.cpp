@@ -27,9 +27,7 @@ Tensor seed_for(const Tensor& root, const std::optional<Tensor>& seed) {
 // A new leaf node that reads buffer: no sources, so gradients and graph walks stop at it.
 LazyRef leaf_of(const Tensor& realized) {
   const LazyRef base = base_of(realized.node());
-  const LazyRef leaf = make_node(Op::Copy, base->dtype, base->shape, base->device, {});
-  leaf->buffer = base->buffer;
-  return leaf;
+  return make_leaf(base->buffer, base->dtype, base->shape, base->device);
 }
 
 }  // namespace

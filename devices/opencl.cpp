@@ -154,7 +154,7 @@ class ClDevice : public Device {
     target_ = Target{.gpu = true, .local_memory = static_cast<int64_t>(device_value<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE)),
                      .cores = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS)),
                      .max_local = static_cast<int>(max_threads_), .vector_width = 4, .vector_alu = true,
-                     .warp_size = warp};
+                     .half_arithmetic = fp16_, .warp_size = warp};
   }
   ~ClDevice() override {
     clReleaseCommandQueue(queue_);
@@ -166,6 +166,11 @@ class ClDevice : public Device {
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
   Target target() const override { return target_; }
+  // Without cl_khr_fp16 the kernel keeps half only in memory (core/render/opencl.h); its target's rules
+  // already moved every op on half into float.
+  std::string render(const UOpProgram& program) const override {
+    return uses(program, DType::Float16) && !fp16_ ? render_opencl_half_in_float(program) : Device::render(program);
+  }
 
   BufferRef alloc(DType dtype, int64_t size) override {
     check_alloc(size, dtype);
@@ -195,11 +200,9 @@ class ClDevice : public Device {
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     if (uses(program, DType::Float64) && !fp64_)
       fail("compile", "{} has no cl_khr_fp64: it cannot run the float64 kernel {}", description_, program.name);
-    // without cl_khr_fp16, the same kernel keeps half only in memory (core/render/opencl.h)
-    const std::string text = uses(program, DType::Float16) && !fp16_ ? render_opencl_half_in_float(program) : source;
     cl_program built = nullptr;
-    const std::string path = cached_file("opencl|" + description_ + "|" + text, ".clbin", [&](const std::string& dir) {
-      built = build_source(text);
+    const std::string path = cached_file("opencl|" + description_ + "|" + source, ".clbin", [&](const std::string& dir) {
+      built = build_source(source);
       size_t size = 0;
       check(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
       std::string binary(size, '\0');
@@ -208,7 +211,7 @@ class ClDevice : public Device {
       std::ofstream(dir + "/kernel.clbin", std::ios::binary) << binary;
       return dir + "/kernel.clbin";
     }, cached);
-    if (!built) built = build_binary(path, text);
+    if (!built) built = build_binary(path, source);
     cl_int err = CL_SUCCESS;
     cl_kernel kernel = clCreateKernel(built, program.name.c_str(), &err);
     if (err != CL_SUCCESS) {

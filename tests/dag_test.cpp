@@ -68,6 +68,29 @@ TEST(SharedGraph, ResidualStackRunsAsOneKernel) {
   }
 }
 
+// The lazy graph is interned like the AST: the same expression built twice is one node, so the
+// residual stack built twice is one graph, and its kernel computes it once for both.
+TEST(SharedGraph, IdenticalExpressionsAreOneLazyNode) {
+  const Tensor x = Tensor::rand({4, 4}, 5);
+  EXPECT_EQ(x.mul(Tensor::full({}, 2.0)).node(), x.mul(Tensor::full({}, 2.0)).node());
+  EXPECT_EQ(residual_stack(kLayers).node(), residual_stack(kLayers).node());
+  EXPECT_NE(x.mul(Tensor::full({}, 2.0)).node(), x.mul(Tensor::full({}, -2.0)).node());
+  // constants compare by their bits: -0.0 is its own node, though -0.0 == 0.0
+  EXPECT_NE(x.mul(Tensor::full({}, 0.0)).node(), x.mul(Tensor::full({}, -0.0)).node());
+  // data of its own is never merged: two literals with the same values are two nodes
+  EXPECT_NE(testing::tensor({1.0, 2.0}, {2}).node(), testing::tensor({1.0, 2.0}, {2}).node());
+}
+
+TEST(SharedGraph, ARealizedNodeIsNotReusedForANewExpression) {
+  const Tensor x = Tensor::rand({4}, 6);
+  Tensor a = x.add(Tensor::full({}, 1.0));
+  a.realize();
+  const Tensor b = x.add(Tensor::full({}, 1.0));
+  EXPECT_NE(a.node(), b.node());
+  EXPECT_FALSE(b.node()->buffer);
+  EXPECT_EQ(testing::values(a.data()), testing::values(b.data()));
+}
+
 TEST(SharedGraph, StaysSmall) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer's shadow memory and quarantine count in the resident size";

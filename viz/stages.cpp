@@ -97,14 +97,26 @@ std::string uops_text(const UOpProgram& p) {
                                           p.bytes);
 }
 
-std::string pass_heading(const std::vector<PassSnapshot>& passes, size_t pass) {
-  return fmt::format("── after pass {} of {}, {}: {} uops ──\n", pass + 1, passes.size(), passes[pass].pass,
-                     passes[pass].uops.size());
+namespace {
+
+bool unchanged(const std::vector<PassSnapshot>& passes, size_t pass) {
+  if (pass == 0) return false;
+  const std::vector<UOp>&now = passes[pass].uops, &before = passes[pass - 1].uops;
+  return std::equal(now.begin(), now.end(), before.begin(), before.end(), same_uop);
 }
 
+}  // namespace
+
+std::string pass_heading(const std::vector<PassSnapshot>& passes, size_t pass) {
+  return fmt::format("── after pass {} of {}, {}: {} uops{} ──\n", pass + 1, passes.size(), passes[pass].pass,
+                     passes[pass].uops.size(), unchanged(passes, pass) ? ", unchanged" : "");
+}
+
+// A pass that rewrote nothing is named without its listing: the reader has just seen it.
 std::string passes_text(const std::vector<PassSnapshot>& passes) {
   std::string out;
-  for (size_t i = 0; i < passes.size(); i++) out += pass_heading(passes, i) + print_uops(passes[i].uops);
+  for (size_t i = 0; i < passes.size(); i++)
+    out += pass_heading(passes, i) + (unchanged(passes, i) ? "" : print_uops(passes[i].uops));
   return out;
 }
 

@@ -39,7 +39,7 @@ std::string opts_text(const Kernel& k);
 std::string uops_text(const UOpProgram& p);
 // Uops, pass by pass: a heading naming each lowering pass, then the listing it left.
 std::string passes_text(const std::vector<PassSnapshot>& passes);
-// "── after pass 2 of 5, expand: 31 uops ──"
+// "── after pass 2 of 5, expand: 31 uops ──", with ", unchanged" where the pass rewrote nothing
 std::string pass_heading(const std::vector<PassSnapshot>& passes, size_t pass);
 // The backends whose source is shown: the `render` list (the :render setting), else the device's own.
 std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector<std::string>& render);

@@ -15,9 +15,9 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   snapshot("loops", g);
   g = expand(g, low);
   snapshot("expand", g);
-  g = group(g, low);
+  g = group(std::move(g), low);
   snapshot("group", g);
-  g = simplify(g);
+  g = simplify(g, low);
   snapshot("simplify", g);
   Linearized listed = linearize(g);
   p.uops = std::move(listed.uops);

@@ -4,9 +4,11 @@
 // sit side by side in memory, becomes the lanes of vector values: a load or store whose lanes' indices
 // are one contiguous run (compared as simplified nodes) moves the vector whole.
 #include <map>
+#include <unordered_map>
 
 #include "core/codegen/lowering.h"
 #include "core/codegen/rules.h"
+#include "core/error.h"
 
 namespace tr {
 namespace {
@@ -18,6 +20,14 @@ class Expander {
       if (g_[n].kind == UOpKind::Range && (g_[n].range == RangeKind::Upcast || g_[n].range == RangeKind::Unroll))
         slot_[n] = static_cast<int>(ranges_.size()), ranges_.push_back(n);
     bind_.assign(ranges_.size(), -1);
+    // a binding's code counts each range's value + 1 (0: unbound) in mixed radix, so that (node, code)
+    // names one copy of a node in one machine word
+    const auto too_many = [] { fail("value", "the kernel's upcasts and unrolls make more copies than the lowering can count"); };
+    for (int r : ranges_) {
+      radix_.push_back(codes_);
+      if (__builtin_mul_overflow(codes_, static_cast<uint64_t>(range_size(r) + 1), &codes_)) too_many();
+    }
+    if (uint64_t keys = 0; __builtin_mul_overflow(codes_, static_cast<uint64_t>(g_.size()), &keys)) too_many();
     deps_.assign(g_.size(), 0);
     has_value_.assign(g_.size(), false);
     for (int n : order_) {
@@ -55,7 +65,9 @@ class Expander {
   int vslot_ = -1;                      // the upcast whose lanes are vector lanes
   int width_ = 1;
   int accs_ = 0;
-  std::map<std::pair<int, std::vector<int64_t>>, int> scalars_, vectors_;
+  std::vector<uint64_t> radix_;         // per expanded range, its place value in a binding's code
+  uint64_t codes_ = 1;                  // how many binding codes there are
+  std::unordered_map<uint64_t, int> scalars_, vectors_;  // (node, binding code) -> the copy made
   std::map<int, int> simplified_;
 
   uint64_t vbit() const { return vslot_ < 0 ? 0 : uint64_t{1} << vslot_; }
@@ -101,18 +113,22 @@ class Expander {
     go(0);
   }
 
-  std::vector<int64_t> binding(int n) const {
-    std::vector<int64_t> b;
-    for (size_t i = 0; i < ranges_.size(); i++)
-      if (deps_[n] >> i & 1) b.push_back(bind_[i]);
-    return b;
+  // n's copy under the current values of the ranges it depends on
+  uint64_t key(int n) const {
+    uint64_t code = 0;
+    for (uint64_t bits = deps_[n]; bits; bits &= bits - 1) {
+      const int i = __builtin_ctzll(bits);
+      code += static_cast<uint64_t>(bind_[i] + 1) * radix_[i];
+    }
+    return static_cast<uint64_t>(n) * codes_ + code;
   }
 
   // n with every range it depends on bound to a value.
   int scalar(int n) {
-    const auto key = std::make_pair(n, binding(n));
-    if (const auto it = scalars_.find(key); it != scalars_.end()) return it->second;
-    return scalars_[key] = make_scalar(n);
+    const uint64_t k = key(n);
+    if (const auto it = scalars_.find(k); it != scalars_.end()) return it->second;
+    const int made = make_scalar(n);
+    return scalars_[k] = made;
   }
 
   int make_scalar(int n) {
@@ -127,9 +143,10 @@ class Expander {
   // n as a vector over the vector range's lanes (a scalar where n does not depend on it).
   int vector(int n) {
     if (!(deps_[n] & vbit())) return scalar(n);
-    const auto key = std::make_pair(n, binding(n));
-    if (const auto it = vectors_.find(key); it != vectors_.end()) return it->second;
-    return vectors_[key] = make_vector(n);
+    const uint64_t k = key(n);
+    if (const auto it = vectors_.find(k); it != vectors_.end()) return it->second;
+    const int made = make_vector(n);
+    return vectors_[k] = made;
   }
 
   int make_vector(int n) {

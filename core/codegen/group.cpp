@@ -6,7 +6,7 @@
 
 namespace tr {
 
-UGraph group(const UGraph& g, const Lowering& low) {
+UGraph group(UGraph g, const Lowering& low) {
   const Kernel& k = low.k;
   ExprRef member = cnst(0), thread = cnst(0);
   int64_t group_size = 1, local_size = 1;

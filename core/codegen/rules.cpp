@@ -107,6 +107,7 @@ bool match(const Pat& p, const UGraph& g, int n, Captures& c) {
       ok = (u.kind == UOpKind::Alu || u.kind == UOpKind::Cast) &&
            std::all_of(u.srcs.begin(), u.srcs.end(), [&](int s) { return g.const_of(s) && g[s].vec == 1; }) && u.vec == 1;
       break;
+    case Pat::Is::AnyAlu: ok = u.kind == UOpKind::Alu; break;
     case Pat::Is::Cast: ok = u.kind == UOpKind::Cast && match_srcs(p.srcs, g, u.srcs, c); break;
     case Pat::Is::Alu:
       if (u.kind != UOpKind::Alu || u.alu != p.alu) break;

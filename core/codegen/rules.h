@@ -10,13 +10,14 @@
 #include <vector>
 
 #include "core/codegen/graph.h"
+#include "core/target.h"
 
 namespace tr {
 
 // A pattern: what a node must be (any node, a constant, a given constant, an op over sub-patterns)
 // and, where `slot` >= 0, the name under which the matched node is captured.
 struct Pat {
-  enum class Is : uint8_t { Any, Const, ConstValue, Alu, Cast, Gep, AluOfConstants };
+  enum class Is : uint8_t { Any, Const, ConstValue, Alu, AnyAlu, Cast, Gep, AluOfConstants };
   Is is = Is::Any;
   Op alu = Op::Add;         // Alu
   double value = 0;         // ConstValue
@@ -39,6 +40,10 @@ struct Rule {
 // The rules every target shares: constant folding, identities, and the order that puts an index's
 // constant offset last (so that neighbouring lanes' indices differ only there).
 const std::vector<Rule>& symbolic_rules();
+// Half values held in float registers, each op's result rounded back to half (rules_half.cpp).
+const std::vector<Rule>& half_in_float_rules();
+// The shared rules and those the target adds.
+const std::vector<Rule>& rules_for(const Target& target);
 
 // Applies the rules to n, whose sources are already simplified, until none matches.
 int simplify_top(UGraph& g, int n, const std::vector<Rule>& rules);

@@ -19,6 +19,7 @@ struct Opt {
   int dim;         // index into Kernel::dims at the time the opt is applied
   int64_t amount;  // the size of the new inner (or, for THREAD, outer) piece; PADTO: the multiple
   std::string str() const;  // "UPCAST(0, 4)"
+  bool operator==(const Opt&) const = default;
 };
 
 }  // namespace tr

@@ -58,7 +58,7 @@ Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DTy
     check_interrupt();
     const UOpProgram p = codegen(c, target, "beam_candidate");
     bool cached = false;
-    return time_program(dev, p, render(dev.backend(), p), buffers, cached);
+    return time_program(dev, p, dev.render(p), buffers, cached);
   };
   std::vector<std::pair<double, Kernel>> beam{{time(k), k}};
   Kernel best = k;

@@ -233,22 +233,20 @@ class Renderer {
     for (int x : u.srcs) s.push_back(src(x));
     const std::string e = alu(u, s);
     if (!promotes(u.dtype) || !may_leave_range(u.alu)) return e;
-    return half_in_float(u.dtype) ? round_half(e) : fmt::format("(({}){})", t, e);
-  }
-
-  std::string math(const std::string& fn, DType t, const std::string& x) const {
-    return half_in_float(t) ? round_half(lang_.math(fn, DType::Float32, x)) : lang_.math(fn, t, x);
+    return fmt::format("(({}){})", t, e);
   }
 
   std::string alu(const UOp& u, const std::vector<std::string>& s) const {
     const DType t = u.dtype;
+    if (half_in_float(t))  // the target's rules (core/codegen/rules_half.cpp) move such ops into float
+      fail("type", "{} keeps half only in memory: an op on half must be lowered with its target's rules", lang_.name);
     switch (u.alu) {
       case Op::Neg: return fmt::format("(-{})", s[0]);
-      case Op::Exp2: return math("exp2", t, s[0]);
-      case Op::Log2: return math("log2", t, s[0]);
-      case Op::Sin: return math("sin", t, s[0]);
-      case Op::Sqrt: return math("sqrt", t, s[0]);
-      case Op::Trunc: return math("trunc", t, s[0]);
+      case Op::Exp2: return lang_.math("exp2", t, s[0]);
+      case Op::Log2: return lang_.math("log2", t, s[0]);
+      case Op::Sin: return lang_.math("sin", t, s[0]);
+      case Op::Sqrt: return lang_.math("sqrt", t, s[0]);
+      case Op::Trunc: return lang_.math("trunc", t, s[0]);
       case Op::Recip: return fmt::format("({}/{})", cstyle_literal(lang_, 1.0, t), s[0]);
       case Op::Add: return fmt::format("({}+{})", s[0], s[1]);
       case Op::Mul: return fmt::format("({}*{})", s[0], s[1]);

@@ -47,7 +47,7 @@ struct CStyleLanguage {
   std::string aligned_vector_store{};
   // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When
   // half_storage is set, buffers of float16 hold it; half_load reads element {1} of buffer {0},
-  // half_store writes {2} there, half_round rounds a float to half precision after each op, and
+  // half_store writes {2} there, half_round rounds a float to half precision (a cast to half), and
   // half_from_double rounds a double to half precision in one step.
   std::string half_storage{};
   std::string half_load{};
