@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/session_testing.h"
 #include "repl/parser.h"
 #include "repl/session.h"
 #include "repl/source_error.h"
@@ -13,27 +14,7 @@
 namespace tr::repl {
 namespace {
 
-class Blocks : public ::testing::Test {
- protected:
-  void run(std::string_view src, const std::string& file = "f.tg") {
-    const SourceRef source = std::make_shared<const SourceText>(SourceText{file, std::string(src)});
-    for (const Stmt& s : parse_program(src)) session.execute(s, source);
-  }
-  std::string repr(std::string_view expr) { return repr_value(session.evaluate(*parse_expression(expr))); }
-
-  SourceError error(std::string_view src) {
-    try {
-      run(src);
-    } catch (const SourceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error from: " << src;
-    return SourceError("", "", {});
-  }
-
-  std::vector<std::string> printed;
-  Session session{[this](const PrintEvent& e) { printed.push_back(e.text); }};
-};
+using Blocks = testing::SessionTest;
 
 TEST_F(Blocks, FunctionsWithDefaultsKeywordsAndReturn) {
   run("def f(a, b=2, c=10):\n  return a * b + c\n");

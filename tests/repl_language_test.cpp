@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/session_testing.h"
 #include "repl/parser.h"
 #include "repl/session.h"
 #include "repl/source_error.h"
@@ -15,26 +16,9 @@
 namespace tr::repl {
 namespace {
 
-class Language : public ::testing::Test {
+class Language : public testing::SessionTest {
  protected:
-  void run(std::string_view src) {
-    const SourceRef source = std::make_shared<const SourceText>(SourceText{"f.tg", std::string(src)});
-    for (const Stmt& s : parse_program(src)) session.execute(s, source);
-  }
-  std::string repr(std::string_view expr) { return repr_value(session.evaluate(*parse_expression(expr))); }
   std::string parsed(std::string_view src) { return to_sexpr(parse_program(src).at(0)); }
-
-  SourceError error(std::string_view src) {
-    try {
-      run(src);
-    } catch (const SourceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no error from: " << src;
-    return SourceError("", "", {});
-  }
-
-  Session session{[](const PrintEvent&) {}};
 };
 
 TEST_F(Language, StarArgsKeywordOnlyAndKwargsInDefs) {

@@ -72,35 +72,15 @@ def tinyrepl_kernels(binary, env):
 
 
 def tinygrad_figures(steps, repeats):
+    """The same program (SETUP is Python once tests/peer/prelude.py's names exist) under tinygrad."""
     os.environ.setdefault("DEV", "CPU")
-    import numpy as np
-    from tinygrad import GlobalCounters, Tensor, nn
-    from tinygrad.helpers import Context
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "peer"))
+    import prelude
+    from tinygrad import GlobalCounters
 
-    n = 256
-    t = np.arange(n, dtype=np.float32) / n
-    r, theta = t * 2 + 0.2, t * 3 * np.pi
-    xa = np.stack([r * np.cos(theta), r * np.sin(theta)], axis=1)
-    X = Tensor(np.concatenate([xa, -xa]).astype(np.float32)).realize()
-    Y = Tensor(np.concatenate([np.ones(n), np.zeros(n)]).astype(np.float32).reshape(2 * n, 1)).realize()
-    w1 = (Tensor.randn(2, 64) * (1 / 2 ** 0.5)).realize()
-    b1 = Tensor.zeros(64).contiguous().realize()
-    w2 = (Tensor.randn(64, 1) * (1 / 64 ** 0.5)).realize()
-    b2 = Tensor.zeros(1).contiguous().realize()
-    opt = nn.optim.Adam([w1, b1, w2, b2], lr=0.03)
-
-    def forward(x):
-        return (x @ w1 + b1).relu() @ w2 + b2
-
-    def bce_with_logits(z, y):
-        return (z.maximum(0) - z * y + (1 + (-z.abs()).exp()).log()).mean()
-
-    @Context(TRAINING=1)
-    def train_step():
-        opt.zero_grad()
-        loss = bce_with_logits(forward(X), Y).backward()
-        return loss.realize(*opt.schedule_step())
-
+    names = dict(prelude.NAMES)
+    exec(SETUP, names)  # noqa: S102 - the benchmark's own program
+    train_step = names["train_step"]
     for _ in range(5):
         train_step()
     GlobalCounters.reset()
