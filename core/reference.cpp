@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/alu.h"
+#include "core/device.h"
 #include "core/error.h"
 
 namespace tr {
@@ -63,7 +64,14 @@ class Evaluator {
         return out;
       case Op::Copy: {
         if (!n.srcs.empty()) return eval(n.srcs[0]);
-        const HostData& h = *std::get<std::shared_ptr<const HostData>>(n.arg);
+        if (const auto* host = std::get_if<std::shared_ptr<const HostData>>(&n.arg)) {
+          for (int64_t i = 0; i < size; i++) out[i] = (*host)->get(i);
+          return out;
+        }
+        // a leaf over a buffer computed before (detach, assign): its values are data, read back
+        if (!n.buffer) fail("value", "the reference evaluator met a leaf with neither data nor a buffer");
+        HostData h(n.dtype, size);
+        if (size > 0) device(n.buffer->device).copyout(h.bytes.data(), *n.buffer);
         for (int64_t i = 0; i < size; i++) out[i] = h.get(i);
         return out;
       }

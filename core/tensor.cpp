@@ -31,9 +31,11 @@ void require_same_device(const Tensor& a, const Tensor& b) {
 namespace {
 
 // A broadcast constant or index has no buffer worth keeping: realize the values the view shows.
+// A constant or an arange is computed inside the kernels that read it: realized, it gets a buffer of
+// its own, and the interned node that every other expression shares stays a constant.
 Tensor realizable(const Tensor& x) {
   const Op base_op = base_of(x.node())->op;
-  return x.node()->is_view() && (base_op == Op::Const || base_op == Op::Arange) ? x.contiguous() : x;
+  return base_op == Op::Const || base_op == Op::Arange ? x.contiguous() : x;
 }
 
 }  // namespace

@@ -150,6 +150,85 @@ class Tensor {
   Tensor dot(const Tensor& w) const;
   Tensor matmul(const Tensor& w) const;
 
+  // ---- neural-net functions, with tinygrad 0.14's names, defaults and formulas ----
+  // activations and element-wise math (core/tensor_activation.cpp)
+  Tensor leaky_relu(double neg_slope = 0.01) const;
+  Tensor elu(double alpha = 1.0) const;
+  Tensor celu(double alpha = 1.0) const;
+  Tensor selu(double alpha = 1.67326, double gamma = 1.0507) const;
+  Tensor softplus(double beta = 1.0) const;
+  Tensor mish() const;
+  Tensor hardswish() const;
+  Tensor hardsigmoid(double alpha = 1.0 / 6, double beta = 0.5) const;
+  Tensor hardtanh(ConstValue min_val = int64_t{-1}, ConstValue max_val = int64_t{1}) const;
+  Tensor relu6() const;
+  Tensor quick_gelu() const;
+  Tensor swish() const;
+  Tensor logsigmoid() const;
+  Tensor softsign() const;
+  Tensor softmin(int axis = -1) const;
+  Tensor erf() const;  // Abramowitz and Stegun 7.1.26, as tinygrad
+  Tensor log10() const;
+  Tensor sinh() const;
+  Tensor cosh() const;
+  Tensor asin() const;  // Abramowitz and Stegun 4.4.46, as tinygrad
+  Tensor acos() const;
+  Tensor atan() const;
+  Tensor logaddexp(const Tensor& y) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor fmod(const Tensor& y) const;  // C's remainder: the sign of the dividend
+
+  // convolution and pooling (core/tensor_conv.cpp), over the last len(kernel) dims. An Ints argument
+  // holds one value for every spatial dim, or one per dim; a padding also (left, right, top, bottom, ...)
+  // with the last dim first, as tinygrad and torch take it.
+  using Ints = std::vector<int64_t>;
+  Tensor conv2d(const Tensor& weight, const std::optional<Tensor>& bias = {}, int64_t groups = 1, const Ints& stride = {1},
+                const Ints& dilation = {1}, const Ints& padding = {0}) const;
+  Tensor conv_transpose2d(const Tensor& weight, const std::optional<Tensor>& bias = {}, int64_t groups = 1,
+                          const Ints& stride = {1}, const Ints& dilation = {1}, const Ints& padding = {0},
+                          const Ints& output_padding = {0}) const;
+  // stride {} is the kernel size
+  Tensor max_pool2d(const Ints& kernel_size = {2, 2}, const Ints& stride = {}, const Ints& dilation = {1},
+                    const Ints& padding = {0}, bool ceil_mode = false) const;
+  Tensor avg_pool2d(const Ints& kernel_size = {2, 2}, const Ints& stride = {}, const Ints& dilation = {1},
+                    const Ints& padding = {0}, bool ceil_mode = false, bool count_include_pad = true) const;
+  // The sliding windows of the last len(kernel) dims: (..., out dims..., kernel dims...), tinygrad's _pool.
+  Tensor pool(const Ints& kernel, const Ints& stride = {1}, const Ints& dilation = {1}) const;
+
+  // resampling and attention (core/tensor_resize.cpp, core/tensor_attention.cpp)
+  enum class Interpolation : uint8_t { Linear, Nearest, NearestExact };
+  Tensor interpolate(const Ints& size, Interpolation mode = Interpolation::Linear, bool align_corners = false) const;
+  Tensor scaled_dot_product_attention(const Tensor& key, const Tensor& value, const std::optional<Tensor>& attn_mask = {},
+                                      bool is_causal = false, bool enable_gqa = false) const;
+
+  // normalisation (core/tensor_norm.cpp)
+  Tensor layernorm(const std::vector<int>& axis = {-1}, double eps = 1e-5) const;
+  Tensor batchnorm(const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, const Tensor& mean,
+                   const Tensor& invstd, const std::vector<int>& axis = {1}) const;
+
+  // losses (core/tensor_loss.cpp); each ends in its reduction
+  enum class Reduction : uint8_t { Mean, Sum, None };
+  Tensor binary_crossentropy(const Tensor& y, Reduction reduction = Reduction::Mean) const;
+  Tensor binary_crossentropy_logits(const Tensor& y, Reduction reduction = Reduction::Mean,
+                                    const std::optional<Tensor>& pos_weight = {}) const;
+  Tensor sparse_categorical_crossentropy(const Tensor& y, int64_t ignore_index = -1, double label_smoothing = 0.0,
+                                         Reduction reduction = Reduction::Mean) const;
+  Tensor cross_entropy(const Tensor& y, Reduction reduction = Reduction::Mean, double label_smoothing = 0.0) const;
+  Tensor nll_loss(const Tensor& y, const std::optional<Tensor>& weight = {}, std::optional<int64_t> ignore_index = {},
+                  Reduction reduction = Reduction::Mean) const;
+
+  // random initialisers (core/tensor_random_init.cpp), from rand/randn's counter-based streams
+  static Tensor uniform(const Shape& shape, double low = 0.0, double high = 1.0, uint64_t seed = 0,
+                        DType dtype = DType::Float32, const std::string& device = "");
+  static Tensor normal(const Shape& shape, double mean = 0.0, double std = 1.0, uint64_t seed = 0,
+                       DType dtype = DType::Float32, const std::string& device = "");
+  static Tensor randint(const Shape& shape, int64_t low = 0, int64_t high = 10, uint64_t seed = 0,
+                        DType dtype = DType::Int32, const std::string& device = "");
+  static Tensor glorot_uniform(const Shape& shape, uint64_t seed = 0, DType dtype = DType::Float32,
+                               const std::string& device = "");
+  static Tensor kaiming_uniform(const Shape& shape, double a = 0.01, uint64_t seed = 0, DType dtype = DType::Float32,
+                                const std::string& device = "");
+
   // control
   Tensor contiguous() const;
   Tensor to(const std::string& device) const;
@@ -167,6 +246,8 @@ class Tensor {
   void backward(const std::optional<Tensor>& seed = {}) const;
   const std::optional<Tensor>& grad() const;
   void set_grad(std::optional<Tensor> g) const;
+  bool is_param() const;
+  void set_is_param(bool is_param) const;
   // A leaf with this tensor's values: gradients stop here. It realizes this tensor to read them.
   Tensor detach() const;
   // Makes this tensor (every copy of it) hold value's values, lazily as tinygrad's: an ASSIGN node whose
@@ -197,6 +278,9 @@ class Tensor {
 struct TensorState {
   LazyRef node;
   std::optional<Tensor> grad;
+  // tinygrad's is_param: false for a layer's buffers (BatchNorm's running statistics), which
+  // nn.state.get_parameters lists and optimizers leave alone.
+  bool is_param = true;
 };
 
 inline const LazyRef& Tensor::node() const { return state_->node; }

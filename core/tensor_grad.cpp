@@ -70,6 +70,10 @@ const std::optional<Tensor>& Tensor::grad() const { return state_->grad; }
 
 void Tensor::set_grad(std::optional<Tensor> g) const { state_->grad = std::move(g); }
 
+bool Tensor::is_param() const { return state_->is_param; }
+
+void Tensor::set_is_param(bool is_param) const { state_->is_param = is_param; }
+
 Tensor Tensor::detach() const {
   Tensor x = contiguous();
   x.realize();

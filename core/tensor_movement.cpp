@@ -3,18 +3,9 @@
 
 #include "core/error.h"
 #include "core/tensor.h"
+#include "core/tensor_dims.h"
 
 namespace tr {
-namespace {
-
-int resolve_dim(int dim, int ndim, int extra = 0) {
-  const int n = ndim + extra;
-  // a 0-dim tensor has no dimension to name: its callers that accept one (squeeze, flatten) handle it first
-  if (dim < -n || dim >= n) fail("index", "dimension {} is out of range for a tensor of {} dims", dim, ndim);
-  return dim < 0 ? dim + n : dim;
-}
-
-}  // namespace
 
 Tensor Tensor::reshape(const std::vector<int64_t>& new_shape) const {
   Shape out = new_shape;

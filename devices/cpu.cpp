@@ -36,7 +36,11 @@ class CpuDevice : public HostMemoryDevice {
     for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
     const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
                                          program.name, args);
-    const std::string flags = "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard";
+    // -ffp-contract=off: GCC otherwise fuses a * b + c into an fma where the code's shape allows, so one
+    // expression fused into two kernels could round two ways; a max's gradient compares a value with its
+    // copy in the max's kernel and lost the elements whose copies differed (a conv's output, max-pooled).
+    const std::string flags =
+        "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard -ffp-contract=off";
     return load_cached(version_ + flags + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.c") << full;
       std::string log;

@@ -12,6 +12,7 @@
 #include "core/render/render.h"
 #include "devices/cuda_driver.h"
 #include "devices/disk_cache.h"
+#include "devices/gpu_wait.h"
 #include "devices/gpu_launch.h"
 #include "devices/nvrtc.h"
 
@@ -63,7 +64,13 @@ class CudaProgram : public Program {
                              args.data(), nullptr),
             "cuLaunchKernel");
     d.check(d.cuEventRecord(end_, nullptr), "cuEventRecord");
-    d.check(d.cuEventSynchronize(end_), "running the kernel");
+    CUresult waited = 0;
+    wait_for_gpu([&] {
+      const CUresult r = d.cuEventQuery(end_);
+      if (r != kCudaNotReady) waited = r;
+      return r != kCudaNotReady;
+    });
+    d.check(waited, "running the kernel");
     float ms = 0;
     d.check(d.cuEventElapsedTime(&ms, start_, end_), "cuEventElapsedTime");
     return ms * 1e-3;
@@ -144,8 +151,7 @@ class CudaDevice : public Device {
       std::ofstream(dir + "/kernel.bin", std::ios::binary) << Nvrtc::get().compile(source, arch_);
       return dir + "/kernel.bin";
     }, cached);
-    std::ifstream in(path, std::ios::binary);
-    const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string image = cached_bytes(path);
     c_.use();
     const Driver& d = *c_.api;
     CUmodule module = nullptr;

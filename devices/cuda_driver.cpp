@@ -42,7 +42,7 @@ std::shared_ptr<const Driver> Driver::load() {
   bind(handle, d->cuEventCreate, "cuEventCreate");
   bind(handle, d->cuEventDestroy, "cuEventDestroy_v2");
   bind(handle, d->cuEventRecord, "cuEventRecord");
-  bind(handle, d->cuEventSynchronize, "cuEventSynchronize");
+  bind(handle, d->cuEventQuery, "cuEventQuery");
   bind(handle, d->cuEventElapsedTime, "cuEventElapsedTime");
   bind(handle, d->cuGetErrorName, "cuGetErrorName");
   bind(handle, d->cuGetErrorString, "cuGetErrorString");

@@ -24,6 +24,8 @@ inline constexpr int kMaxGridDimX = 5, kMaxGridDimY = 6, kMaxGridDimZ = 7;
 inline constexpr int kMaxSharedMemoryPerBlock = 8, kWarpSize = 10;
 inline constexpr int kMultiprocessorCount = 16;
 inline constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+// CUresult of cuEventQuery while the work before the event still runs
+inline constexpr CUresult kCudaNotReady = 600;
 
 struct Driver {
   CUresult (*cuInit)(unsigned) = nullptr;
@@ -46,7 +48,7 @@ struct Driver {
   CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
-  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventQuery)(CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char**) = nullptr;

@@ -71,24 +71,74 @@ const std::string& private_dir() {
   return dir.path();
 }
 
-// Copies made into dir under name: first next to it, then a rename, which is atomic within one folder.
+// An entry ends with a trailer: kSumMark, then the FNV-1a hash of the bytes before it (little endian),
+// written with the entry, so that bytes changed on disk are found before anything loads them. A
+// loader that maps files (dlopen) ignores bytes after the ELF's last section; those that read bytes
+// take cached_bytes().
+constexpr std::string_view kSumMark = "tr-sum1\n";
+constexpr size_t kTrailer = kSumMark.size() + sizeof(uint64_t);
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string trailer(const std::string& payload) {
+  uint64_t h = fnv1a(payload);
+  std::string out(kSumMark);
+  for (size_t i = 0; i < sizeof h; i++, h >>= 8) out += static_cast<char>(h & 0xff);
+  return out;
+}
+
+// Why the entry's bytes are not those written, or "" when they are.
+std::string damage(const std::string& path) {
+  const std::string bytes = read_all(path);
+  if (bytes.size() < kTrailer || std::string_view(bytes).substr(bytes.size() - kTrailer, kSumMark.size()) != kSumMark)
+    return "it has no checksum: cut short or overwritten";
+  const std::string payload = bytes.substr(0, bytes.size() - kTrailer);
+  if (bytes.substr(payload.size()) != trailer(payload)) return "its bytes do not match its checksum";
+  return "";
+}
+
+// Copies made into dir under name, with its trailer: first next to it, then a rename, which is atomic
+// within one folder.
 bool store(const std::string& made, const std::string& dir, const std::string& path) {
   std::string staging = fmt::format("{}/.tmp.XXXXXX", dir);
   const int fd = ::mkstemp(staging.data());
   if (fd < 0) return false;
   ::close(fd);
+  const std::string payload = read_all(made);
+  {
+    std::ofstream out(staging, std::ios::binary | std::ios::trunc);
+    out << payload << trailer(payload);
+    out.flush();
+    if (out && ::rename(staging.c_str(), path.c_str()) == 0) return true;
+  }
   std::error_code ec;
-  fs::copy_file(made, staging, fs::copy_options::overwrite_existing, ec);
-  if (!ec && ::rename(staging.c_str(), path.c_str()) == 0) return true;
   fs::remove(staging, ec);
+  return false;
+}
+
+// The entry at path when its checksum holds; a damaged one is dropped, with one warning.
+bool intact(const std::string& path) {
+  if (!fs::exists(path)) return false;
+  const std::string why = damage(path);
+  if (why.empty()) return true;
+  drop_damaged(path, why);
   return false;
 }
 
 }  // namespace
 
+std::string cached_bytes(const std::string& path) {
+  std::string bytes = read_all(path);
+  bytes.resize(bytes.size() >= kTrailer ? bytes.size() - kTrailer : 0);
+  return bytes;
+}
+
 std::string cached_file(const std::string& key, const std::string& ext,
                         const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
-  const std::string name = fmt::format("{:016x}{}", fnv1a(key), ext);
+  const std::string name = fmt::format("{:016x}{}", fnv1a(std::string(kSumMark) + key), ext);  // entries with a trailer
   std::string dir;
   try {
     dir = cache_dir();
@@ -96,10 +146,10 @@ std::string cached_file(const std::string& key, const std::string& ext,
     warn_once(said_unwritable, fmt::format("{}: kernels are compiled without the cache", e.what()));
   }
   const std::string path = dir.empty() ? "" : dir + "/" + name;
-  cached = !path.empty() && fs::exists(path);
+  cached = !path.empty() && intact(path);
   if (cached) return path;
   const std::string kept = private_dir() + "/" + name;
-  if (fs::exists(kept)) return kept;
+  if (intact(kept)) return kept;
   const TempDir work;
   const std::string made = build(work.path());
   if (!dir.empty() && store(made, dir, path)) return path;
@@ -111,7 +161,7 @@ std::string cached_file(const std::string& key, const std::string& ext,
 }
 
 void drop_damaged(const std::string& path, const std::string& why) {
-  warn_once(said_damaged, fmt::format("the compile cache's {} does not load ({}): compiled again", path, why));
+  warn_once(said_damaged, fmt::format("the compile cache's {} is damaged ({}): compiled again", path, why));
   std::error_code ec;
   fs::remove(path, ec);
 }

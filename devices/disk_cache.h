@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 #include "core/interrupt.h"
 
@@ -21,12 +23,18 @@ uint64_t fnv1a(const std::string& text);
 std::string cached_file(const std::string& key, const std::string& ext,
                         const std::function<std::string(const std::string& workdir)>& build, bool& cached);
 
-// Removes a cached file that did not load, saying so once per process.
+// Each entry is written with a checksum of its bytes, checked before cached_file returns it: an entry
+// changed on disk (cut short, overwritten, a bit flipped) is removed and built again, with one warning.
+// The bytes of an entry as built, without its checksum: for loaders that read the file (OpenCL's
+// binaries, CUDA's images); dlopen maps the file itself and never reads the checksum at its end.
+std::string cached_bytes(const std::string& path);
+
+// Removes a damaged cached file, saying so once per process.
 void drop_damaged(const std::string& path, const std::string& why);
 
-// cached_file, then load(path). A cached entry that does not load (truncated, overwritten) is removed
-// and built again, with one warning on stderr; two processes may do this at once, each writing its
-// own copy before renaming it into place.
+// cached_file, then load(path). A cached entry that still does not load (a compiler or driver that
+// changed) is removed and built again, with one warning on stderr; two processes may do this at once,
+// each writing its own copy before renaming it into place.
 template <typename Load>
 auto load_cached(const std::string& key, const std::string& ext,
                  const std::function<std::string(const std::string& workdir)>& build, bool& cached, Load load)
@@ -37,7 +45,7 @@ auto load_cached(const std::string& key, const std::string& ext,
     return load(path);
   } catch (const Error& e) {
     if (is_interrupt(e)) throw;
-    drop_damaged(path, e.what());
+    drop_damaged(path, fmt::format("it does not load: {}", e.what()));
   }
   return load(cached_file(key, ext, build, cached));
 }

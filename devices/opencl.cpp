@@ -16,6 +16,7 @@
 #include "core/render/opencl.h"
 #include "core/render/render.h"
 #include "devices/disk_cache.h"
+#include "devices/gpu_wait.h"
 #include "devices/gpu_launch.h"
 
 namespace tr {
@@ -92,7 +93,18 @@ class ClProgram : public Program {
     }
     cl_event ev = nullptr;
     check(clEnqueueNDRangeKernel(queue_, kernel_, 3, nullptr, global, local, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
-    const cl_int waited = clWaitForEvents(1, &ev);
+    cl_int waited = clFlush(queue_);  // polling alone would not submit the kernel
+    try {
+      wait_for_gpu([&] {
+        cl_int status = CL_COMPLETE;
+        const cl_int asked = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+        if (asked != CL_SUCCESS || status < 0) waited = asked != CL_SUCCESS ? asked : status;
+        return waited != CL_SUCCESS || status == CL_COMPLETE;
+      });
+    } catch (const Error&) {  // Ctrl-C: the kernel runs on, without us
+      clReleaseEvent(ev);
+      throw;
+    }
     cl_ulong start = 0, end = 0;
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
@@ -253,8 +265,7 @@ class ClDevice : public Device {
 
   // A cached binary the driver no longer takes (a driver update) is rebuilt from the source.
   cl_program build_binary(const std::string& path, const std::string& source) {
-    std::ifstream in(path, std::ios::binary);
-    const std::string binary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string binary = cached_bytes(path);
     const unsigned char* ptr = reinterpret_cast<const unsigned char*>(binary.data());
     const size_t size = binary.size();
     cl_int status = CL_SUCCESS, err = CL_SUCCESS;

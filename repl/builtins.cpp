@@ -6,6 +6,7 @@
 #include "repl/operators.h"
 #include "repl/python_builtins.h"
 #include "repl/source_error.h"
+#include "repl/tensor_function_builtins.h"
 #include "repl/tensor_literal.h"
 #include "repl/training.h"
 
@@ -71,12 +72,51 @@ Value eye_fn(const CallArgs& call, const PrintSink&) {
   return Tensor::eye(to_int(b["n"]), m, dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
+// The stream a random function draws from: seed= when given.
+uint64_t seed_arg(const Bound& b) {
+  const int64_t seed = b.find("seed") ? to_int(b["seed"]) : 0;
+  if (seed < 0) fail_at(b["seed"].span, "value", "{} must not be negative", b["seed"].what);
+  return static_cast<uint64_t>(seed);
+}
+
 template <Tensor (*Make)(const Shape&, uint64_t, DType, const std::string&)>
 Value random(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
-  const int64_t seed = b.find("seed") ? to_int(b["seed"]) : 0;
-  if (seed < 0) fail_at(b["seed"].span, "value", "{} must not be negative", b["seed"].what);
-  return Make(to_shape(b.rest()), static_cast<uint64_t>(seed), dtype_arg(b).value_or(DType::Float32), device_arg(b));
+  return Make(to_shape(b.rest()), seed_arg(b), dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+// tinygrad's initialisers: rand and randn scaled, with their keywords.
+double number_arg(const Bound& b, std::string_view name, double fallback) {
+  return b.find(name) ? to_float(b[name]) : fallback;
+}
+
+Value uniform_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"low"}, {"high"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
+  return Tensor::uniform(to_shape(b.rest()), number_arg(b, "low", 0.0), number_arg(b, "high", 1.0), seed_arg(b),
+                         dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+Value normal_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"mean"}, {"std"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
+  return Tensor::normal(to_shape(b.rest()), number_arg(b, "mean", 0.0), number_arg(b, "std", 1.0), seed_arg(b),
+                        dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+Value randint_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"low"}, {"high"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
+  return Tensor::randint(to_shape(b.rest()), b.find("low") ? to_int(b["low"]) : 0, b.find("high") ? to_int(b["high"]) : 10,
+                         seed_arg(b), dtype_arg(b).value_or(DType::Int32), device_arg(b));
+}
+
+Value glorot_uniform_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
+  return Tensor::glorot_uniform(to_shape(b.rest()), seed_arg(b), dtype_arg(b).value_or(DType::Float32), device_arg(b));
+}
+
+Value kaiming_uniform_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"shape", kRest}, {"a"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
+  return Tensor::kaiming_uniform(to_shape(b.rest()), number_arg(b, "a", 0.01), seed_arg(b),
+                                 dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
 // zeros_like, ones_like and full_like all fill x's shape; only the value differs.
@@ -147,6 +187,11 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"eye", eye_fn},
       {"rand", random<&Tensor::rand>},
       {"randn", random<&Tensor::randn>},
+      {"uniform", uniform_fn},
+      {"normal", normal_fn},
+      {"randint", randint_fn},
+      {"glorot_uniform", glorot_uniform_fn},
+      {"kaiming_uniform", kaiming_uniform_fn},
       {"zeros_like", zeros_like_fn},
       {"ones_like", ones_like_fn},
       {"full_like", full_like_fn},
@@ -168,6 +213,10 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"round", round_fn},
       {"list", list_fn},
       {"tuple", tuple_fn},
+      // functions of several tensors (repl/tensor_function_builtins.cpp)
+      {"stack", stack_fn},
+      {"einsum", einsum_fn},
+      {"meshgrid", meshgrid_fn},
       // tinygrad's Context(TRAINING=1), for `with` and decorators
       {"Context", context_fn},
   };

@@ -241,7 +241,7 @@ Value Evaluator::attribute(const Attribute& a, Span span) const {
     if (*dotted == kNn && (a.name == "optim" || a.name == "state")) {
       fail_at(span, "type", "nn.{} holds functions; call one, e.g. nn.optim.Adam(params)", a.name);
     }
-    fail_at(span, "name", "{} has no '{}' (it has Linear, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)",
+    fail_at(span, "name", "{} has no '{}' (it has Linear, Conv2d, BatchNorm, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)",
             *dotted, a.name);
   }
   const Value object = eval(*a.object);

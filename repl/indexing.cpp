@@ -2,37 +2,55 @@
 
 #include <type_traits>
 
+#include "core/tensor_index.h"
 #include "repl/source_error.h"
+#include "repl/tensor_literal.h"
 
 namespace tr::repl {
 namespace {
 
-void add_tensor_index(const Value& v, Span span, std::vector<Index>& out) {
+// An index tensor (or a list of ints, made one) stands at its position as a full slice, and is
+// applied after the slices, as tinygrad applies it.
+struct Indices {
+  std::vector<Index> basic;
+  std::vector<std::pair<size_t, Tensor>> tensors;
+};
+
+void add_index_tensor(const Tensor& t, Indices& out) {
+  out.tensors.emplace_back(out.basic.size(), t);
+  out.basic.emplace_back(Slice{});
+}
+
+void add_tensor_index(const Value& v, Span span, Indices& out) {
   if (v.is<NoneValue>()) {
-    out.emplace_back(NewAxis{});
+    out.basic.emplace_back(NewAxis{});
   } else if (const int64_t* i = v.get_if<int64_t>()) {
-    out.emplace_back(*i);
+    out.basic.emplace_back(*i);
   } else if (const Tuple* t = v.get_if<Tuple>()) {
     for (const Value& item : t->items) add_tensor_index(item, span, out);  // x[idx] with idx = (0, 1)
-  } else if (v.is<Tensor>()) {
-    fail_at(span, "type", "indexing a tensor with a tensor is not supported; use where() or a slice");
+  } else if (const Tensor* t = v.get_if<Tensor>()) {
+    add_index_tensor(*t, out);
+  } else if (v.is<List>()) {
+    const Tensor t = tensor_from_data(Arg{v, span, "a list index"}, std::nullopt, "");
+    if (!is_int(t.dtype())) fail_at(span, "index", "a list index must hold ints, not {}", name(t.dtype()));
+    add_index_tensor(t, out);
   } else {
-    fail_at(span, "type", "a tensor index must be an int, a slice, None or ..., not {}", type_name(v));
+    fail_at(span, "type", "a tensor index must be an int, a slice, None, ..., a tensor or a list of ints, not {}", type_name(v));
   }
 }
 
 Value index_tensor(const Tensor& x, const std::vector<IndexItem>& items, Span span) {
-  std::vector<Index> indices;
+  Indices indices;
   for (const IndexItem& item : items) {
     if (const Value* v = std::get_if<Value>(&item.index)) {
       add_tensor_index(*v, item.span, indices);
     } else if (const Slice* s = std::get_if<Slice>(&item.index)) {
-      indices.emplace_back(*s);
+      indices.basic.emplace_back(*s);
     } else {
-      indices.emplace_back(Ellipsis{});
+      indices.basic.emplace_back(Ellipsis{});
     }
   }
-  return at(span, [&] { return x.getitem(indices); });
+  return at(span, [&] { return getitem(x, indices.basic, indices.tensors); });
 }
 
 // Python's PySlice_AdjustIndices: the positions a slice visits in a sequence of n items.

@@ -13,9 +13,10 @@ constexpr std::array<std::string_view, 25> kKeywords{
     "return", "for", "in",   "while", "if",       "elif",   "else",   "break",  "continue",
     "pass", "is",   "lambda", "global", "nonlocal", "with"};
 // Longest first, so that "**" wins over "*", "//=" over "//" and "..." over ".".
-constexpr std::array<std::string_view, 34> kOperators{
-    "**=", "//=", "...", "+=", "-=", "*=", "/=", "%=", "@=", "**", "//", "<=", ">=", "==", "!=", "+", "-",
-    "*",   "/",   "%",   "@",  "<",  ">",  "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";"};
+constexpr std::array<std::string_view, 45> kOperators{
+    "**=", "//=", "<<=", ">>=", "...", "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=", "**",
+    "//",  "<<",  ">>",  "<=",  ">=",  "==", "!=", "+",  "-",  "*",  "/",  "%",  "@",  "&",
+    "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";"};
 
 // Python's tab stops: a tab moves the indentation to the next multiple of 8.
 constexpr int kTabWidth = 8;

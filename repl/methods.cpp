@@ -1,18 +1,16 @@
 #include "repl/methods.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
 
 #include "repl/convert.h"
+#include "repl/method_table.h"
 #include "repl/operators.h"
 #include "repl/source_error.h"
 
 namespace tr::repl {
 namespace {
 
-using Method = std::function<Value(const Tensor&, const CallArgs&, const PrintSink&)>;
-using Table = std::map<std::string, Method, std::less<>>;
+using Table = MethodTable;
 
 constexpr ParamKind kRequired = ParamKind::Required;
 constexpr ParamKind kRest = ParamKind::Rest;
@@ -201,8 +199,9 @@ void add_movement(Table& t) {
     return x.repeat(to_shape(bind(call, {{"repeats", kRest}}).rest()));
   };
   t["pad"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"padding", kRequired}, {"value"}});
-    return x.pad(padding_of(b["padding"], x.ndim()), b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
+    const Bound b = bind(call, {{"padding", kRequired}, {"mode"}, {"value"}});
+    return tr::pad(x, padding_of(b["padding"], x.ndim()), to_pad_mode(b.find("mode")),
+                   b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
   };
   t["shrink"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.shrink(pairs_of(bind(call, {{"arg", kRequired}})["arg"]));
@@ -266,64 +265,6 @@ void add_control(Table& t) {
   };
 }
 
-Tensor times_const(const Tensor& t, double c) { return t.mul(Tensor::scalar_like(t, c)); }
-
-// tinygrad 0.14's losses, each ending in reduction= 'mean' (the default), 'sum' or 'none'.
-Tensor reduced(const Tensor& loss, const Bound& b) {
-  const std::string how = b.find("reduction") ? to_str(b["reduction"]) : "mean";
-  if (how == "mean") return loss.mean();
-  if (how == "sum") return loss.sum();
-  if (how == "none") return loss;
-  fail_at(b["reduction"].span, "value", "reduction must be 'mean', 'sum' or 'none', not '{}'", how);
-}
-
-Tensor one(const Tensor& like) { return Tensor::scalar_like(like, 1.0); }
-
-// Y's class indices as one-hot rows of num_classes, in x's float dtype.
-Tensor one_hot(const Tensor& y, int64_t num_classes, DType t) {
-  return y.unsqueeze(-1).eq(Tensor::arange(int64_t{0}, num_classes, int64_t{1}, y.dtype(), y.device())).cast(t);
-}
-
-void add_losses(Table& t) {
-  t["binary_crossentropy"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"Y", kRequired}, {"reduction"}});
-    const Tensor y = to_tensor(b["Y"]);
-    return reduced(y.neg().mul(x.log()).sub(one(x).sub(y).mul(one(x).sub(x).log())), b);
-  };
-  t["binary_crossentropy_logits"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"Y", kRequired}, {"reduction"}});
-    const Tensor y = to_tensor(b["Y"]);
-    // log(1 + exp(-|x|)) keeps exp from overflowing
-    const Tensor zero = Tensor::scalar_like(x, 0.0);
-    return reduced(x.maximum(zero).sub(y.mul(x)).add(one(x).add(x.abs().neg().exp()).log()), b);
-  };
-  t["sparse_categorical_crossentropy"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"Y", kRequired}, {"ignore_index"}, {"label_smoothing"}, {"reduction"}});
-    const Tensor y = to_tensor(b["Y"]);
-    const int64_t ignore = b.find("ignore_index") ? to_int(b["ignore_index"]) : -1;
-    const double smoothing = b.find("label_smoothing") ? to_float(b["label_smoothing"]) : 0.0;
-    const Tensor log_probs = x.log_softmax();
-    // as tinygrad: the default ignore_index -1 masks nothing
-    const Tensor mask = ignore == -1 ? y.ones_like().cast(log_probs.dtype())
-                                     : y.ne(Tensor::scalar_like(y, ignore)).cast(log_probs.dtype());
-    const Tensor target = one_hot(y, x.shape().back(), log_probs.dtype()).mul(mask.unsqueeze(-1));
-    const Tensor picked = log_probs.mul(target).sum(std::vector<int>{-1});
-    const Tensor smoothed = times_const(picked, 1 - smoothing).add(times_const(log_probs.mean(std::vector<int>{-1}).mul(mask), smoothing));
-    const std::string how = b.find("reduction") ? to_str(b["reduction"]) : "mean";
-    if (how == "mean") return smoothed.sum().div(mask.sum()).neg();
-    return reduced(smoothed.neg(), b);
-  };
-  t["cross_entropy"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"Y", kRequired}, {"reduction"}, {"label_smoothing"}});
-    Tensor y = to_tensor(b["Y"]);
-    const double smoothing = b.find("label_smoothing") ? to_float(b["label_smoothing"]) : 0.0;
-    const Tensor log_probs = x.log_softmax(1);
-    if (y.ndim() < 2) y = one_hot(y, x.shape()[1], log_probs.dtype());
-    y = times_const(y.cast(log_probs.dtype()), 1 - smoothing).add(Tensor::scalar_like(log_probs, smoothing / static_cast<double>(y.shape()[1])));
-    return reduced(log_probs.mul(y).sum(std::vector<int>{1}).neg(), b);
-  };
-}
-
 // tinygrad 0.14's autograd: backward() fills .grad, gradient() returns the gradients, detach() cuts.
 void add_gradients(Table& t) {
   t["backward"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
@@ -363,13 +304,14 @@ const Table& table() {
   static const Table t = [] {
     Table out;
     add_gradients(out);
-    add_losses(out);
+    add_nn_methods(out);
     add_argless(out);
     add_binary(out);
     add_casts(out);
     add_reductions(out);
     add_movement(out);
     add_control(out);
+    add_tensor_function_methods(out);
     return out;
   }();
   return t;

@@ -1,6 +1,7 @@
 #include "repl/nn.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "repl/convert.h"
 #include "repl/source_error.h"
@@ -15,11 +16,7 @@ double number_or(const Bound& b, std::string_view name, double fallback) {
   return b.find(name) ? to_float(b[name]) : fallback;
 }
 
-// tinygrad's Tensor.uniform(*shape, low, high): rand scaled into [low, high).
-Tensor uniform(const Shape& shape, double low, double high, uint64_t seed) {
-  const Tensor r = Tensor::rand(shape, seed);
-  return r.mul(Tensor::scalar_like(r, high - low)).add(Tensor::scalar_like(r, low));
-}
+Tensor uniform(const Shape& shape, double low, double high, uint64_t seed) { return Tensor::uniform(shape, low, high, seed); }
 
 // Each parameter made by nn draws its own stream of the counter-based generator, in creation order,
 // so that a script's layers are the same on every run.
@@ -27,6 +24,8 @@ uint64_t next_seed() {
   static uint64_t seed = 0x6e6e;  // "nn"
   return seed++;
 }
+
+Tensor times(const Tensor& t, double c) { return t.mul(Tensor::scalar_like(t, c)); }
 
 Value linear(const CallArgs& call) {
   const Bound b = bind(call, {{"in_features", kRequired}, {"out_features", kRequired}, {"bias"}});
@@ -37,6 +36,95 @@ Value linear(const CallArgs& call) {
   LinearLayer l{uniform({out, in}, -bound, bound, next_seed()).realize(), std::nullopt};
   if (!b.find("bias") || to_bool(b["bias"])) l.bias = uniform({out}, -bound, bound, next_seed()).realize();
   return std::make_shared<Object>(Object{std::move(l)});
+}
+
+Value conv2d(const CallArgs& call) {
+  const Bound b = bind(call, {{"in_channels", kRequired}, {"out_channels", kRequired}, {"kernel_size", kRequired},
+                              {"stride"}, {"padding"}, {"dilation"}, {"groups"}, {"bias"}});
+  const int64_t in = to_int(b["in_channels"]), out = to_int(b["out_channels"]);
+  const int64_t groups = b.find("groups") ? to_int(b["groups"]) : 1;
+  if (in <= 0 || out <= 0) fail_at(call.span, "value", "Conv2d needs positive channel counts, not ({}, {})", in, out);
+  if (groups <= 0 || in % groups != 0 || out % groups != 0)
+    fail_at(call.span, "value", "groups={} must divide both in_channels {} and out_channels {}", groups, in, out);
+  Tensor::Ints k = to_ints(b["kernel_size"]);
+  if (!sequence_items(b["kernel_size"].value)) k = {k[0], k[0]};  // an int is a square kernel
+  for (const int64_t v : k)
+    if (v <= 0) fail_at(b["kernel_size"].span, "value", "kernel sizes must be positive, got {}", v);
+  Conv2dLayer l{Tensor::zeros({}), std::nullopt, groups, {1}, {1}, {0}};
+  if (b.find("stride")) l.stride = to_ints(b["stride"]);
+  if (b.find("dilation")) l.dilation = to_ints(b["dilation"]);
+  if (const Arg* p = b.find("padding"); p && p->value.is<std::string>()) {
+    // 'same': the output keeps the input's size, the odd element of padding after
+    if (to_str(*p) != "same") fail_at(p->span, "value", "the only padding string is 'same', not '{}'", to_str(*p));
+    if (l.stride != Tensor::Ints{1}) fail_at(p->span, "value", "padding='same' is not supported for strided convolutions");
+    l.padding.clear();
+    for (size_t i = k.size(); i-- > 0;) {
+      const int64_t d = l.dilation.size() == 1 ? l.dilation[0] : l.dilation.at(i);
+      const int64_t total = d * (k[i] - 1);
+      l.padding.insert(l.padding.end(), {total / 2, total - total / 2});
+    }
+  } else if (p) {
+    l.padding = to_ints(*p);
+  }
+  // tinygrad 0.14: weight and bias uniform in [-1/sqrt(in * prod(kernel)), 1/sqrt(...))
+  double fan = static_cast<double>(in);
+  for (const int64_t v : k) fan *= static_cast<double>(v);
+  const double scale = 1 / std::sqrt(fan);
+  Shape w_shape{out, in / groups};
+  w_shape.insert(w_shape.end(), k.begin(), k.end());
+  l.weight = uniform(w_shape, -scale, scale, next_seed()).realize();
+  if (!b.find("bias") || to_bool(b["bias"])) l.bias = uniform({out}, -scale, scale, next_seed()).realize();
+  return std::make_shared<Object>(Object{std::move(l)});
+}
+
+Value batch_norm(const CallArgs& call) {
+  const Bound b = bind(call, {{"sz", kRequired}, {"eps"}, {"affine"}, {"track_running_stats"}, {"momentum"}});
+  const int64_t sz = to_int(b["sz"]);
+  if (sz <= 0) fail_at(b["sz"].span, "value", "BatchNorm needs a positive size, not {}", sz);
+  BatchNormLayer l{number_or(b, "eps", 1e-5), number_or(b, "momentum", 0.1),
+                   !b.find("track_running_stats") || to_bool(b["track_running_stats"]), std::nullopt, std::nullopt,
+                   std::nullopt, std::nullopt, Tensor::zeros({}, DType::Int64).contiguous().realize()};
+  l.num_batches_tracked.set_is_param(false);
+  if (!b.find("affine") || to_bool(b["affine"])) {
+    l.weight = Tensor::ones({sz}).contiguous().realize();
+    l.bias = Tensor::zeros({sz}).contiguous().realize();
+  }
+  if (l.track_running_stats) {
+    l.running_mean = Tensor::zeros({sz}).contiguous().realize();
+    l.running_var = Tensor::ones({sz}).contiguous().realize();
+    l.running_mean->set_is_param(false);
+    l.running_var->set_is_param(false);
+  }
+  return std::make_shared<Object>(Object{std::move(l)});
+}
+
+// tinygrad 0.14's BatchNorm.__call__: the statistics over every axis but the channels (1).
+Tensor batch_norm_forward(BatchNormLayer& n, const Tensor& x, Span span) {
+  if (x.ndim() < 2 || (n.weight && x.shape()[1] != n.weight->shape()[0]) ||
+      (n.running_mean && x.shape()[1] != n.running_mean->shape()[0])) {
+    fail_at(span, "shape", "BatchNorm of {} channels cannot take an input of shape {}",
+            n.weight ? n.weight->shape()[0] : n.running_mean ? n.running_mean->shape()[0] : 0, shape_str(x.shape()));
+  }
+  Shape stats_shape(static_cast<size_t>(x.ndim()), 1);
+  stats_shape[1] = -1;
+  std::vector<int> axes;
+  for (int d = 0; d < x.ndim(); d++)
+    if (d != 1) axes.push_back(d);
+  const bool batch_statistics = training();
+  if (n.track_running_stats && !batch_statistics) {
+    const Tensor invstd = n.running_var->reshape(stats_shape).add(Tensor::scalar_like(x, n.eps)).rsqrt();
+    return x.batchnorm(n.weight, n.bias, *n.running_mean, invstd);
+  }
+  const Tensor mean = x.mean(axes);
+  const Tensor y = x.sub(mean.detach().reshape(stats_shape));  // the variance's gradient does not reach the mean
+  const Tensor var = y.mul(y).mean(axes);
+  if (n.track_running_stats) {
+    const double count = static_cast<double>(x.numel()), unbiased = count / (count - static_cast<double>(x.shape()[1]));
+    n.running_mean->assign(times(*n.running_mean, 1 - n.momentum).add(times(mean.detach(), n.momentum)));
+    n.running_var->assign(times(*n.running_var, 1 - n.momentum).add(times(var.detach(), n.momentum * unbiased)));
+    n.num_batches_tracked.assign(n.num_batches_tracked.add(Tensor::scalar_like(n.num_batches_tracked, int64_t{1})));
+  }
+  return x.batchnorm(n.weight, n.bias, mean, var.add(Tensor::scalar_like(var, n.eps)).rsqrt());
 }
 
 Value layer_norm(const CallArgs& call) {
@@ -68,9 +156,11 @@ std::vector<Tensor> params_of(const Arg& a) {
   for (const Value& v : *items) {
     const Tensor* t = v.get_if<Tensor>();
     if (!t) fail_at(a.span, "type", "{} must hold tensors only, not {}", a.what, type_name(v));
+    if (!t->is_param()) continue;  // a buffer (running statistics) is not trained
     if (!is_float(t->dtype())) fail_at(a.span, "type", "an optimizer needs float tensors, not {}", name(t->dtype()));
     out.push_back(*t);
   }
+  if (out.empty()) fail_at(a.span, "value", "an optimizer needs at least one parameter");
   return out;
 }
 
@@ -112,6 +202,16 @@ void collect_parameters(const Value& v, std::vector<Value>& out) {
       out.emplace_back(l->weight);
       if (l->bias) out.emplace_back(*l->bias);
     }
+    if (const Conv2dLayer* l = std::get_if<Conv2dLayer>(&(*o)->kind)) {
+      out.emplace_back(l->weight);
+      if (l->bias) out.emplace_back(*l->bias);
+    }
+    // tinygrad's order: its attributes as BatchNorm.__init__ sets them
+    if (const BatchNormLayer* l = std::get_if<BatchNormLayer>(&(*o)->kind)) {
+      if (l->weight) out.emplace_back(*l->weight), out.emplace_back(*l->bias);
+      out.emplace_back(l->num_batches_tracked);
+      if (l->running_mean) out.emplace_back(*l->running_mean), out.emplace_back(*l->running_var);
+    }
     if (const LayerNormLayer* l = std::get_if<LayerNormLayer>(&(*o)->kind); l && l->weight) {
       out.emplace_back(*l->weight);
       out.emplace_back(*l->bias);
@@ -120,7 +220,6 @@ void collect_parameters(const Value& v, std::vector<Value>& out) {
   }
 }
 
-Tensor times(const Tensor& t, double c) { return t.mul(Tensor::scalar_like(t, c)); }
 
 // tinygrad 0.14's SGD and LAMB (adam=True) updates as lazy assigns, each parameter's new value from its
 // gradient. Returns what realizing performs the step: the optimizer's state, then the parameters.
@@ -176,6 +275,8 @@ std::vector<Tensor> schedule_step(Optimizer& o, Span span) {
 
 std::string_view object_type(const Object& o) {
   if (std::holds_alternative<LinearLayer>(o.kind)) return "Linear";
+  if (std::holds_alternative<Conv2dLayer>(o.kind)) return "Conv2d";
+  if (std::holds_alternative<BatchNormLayer>(o.kind)) return "BatchNorm";
   if (std::holds_alternative<LayerNormLayer>(o.kind)) return "LayerNorm";
   if (std::holds_alternative<EmbeddingLayer>(o.kind)) return "Embedding";
   if (std::holds_alternative<TrainingContext>(o.kind)) return "Context";
@@ -183,13 +284,15 @@ std::string_view object_type(const Object& o) {
 }
 
 bool is_nn_function(std::string_view dotted) {
-  for (std::string_view f : {"nn.Linear", "nn.LayerNorm", "nn.Embedding", "nn.optim.SGD", "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"})
+  for (std::string_view f : {"nn.Linear", "nn.Conv2d", "nn.BatchNorm", "nn.BatchNorm2d", "nn.BatchNorm3d", "nn.LayerNorm", "nn.Embedding", "nn.optim.SGD", "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"})
     if (f == dotted) return true;
   return false;
 }
 
 Value call_nn(std::string_view dotted, const CallArgs& call) {
   if (dotted == "nn.Linear") return linear(call);
+  if (dotted == "nn.Conv2d") return conv2d(call);
+  if (dotted.starts_with("nn.BatchNorm")) return batch_norm(call);
   if (dotted == "nn.LayerNorm") return layer_norm(call);
   if (dotted == "nn.Embedding") return embedding(call);
   if (dotted == "nn.state.get_parameters") {
@@ -205,6 +308,20 @@ Value object_attribute(const ObjectRef& o, std::string_view name, Span span) {
   if (const LinearLayer* l = std::get_if<LinearLayer>(&o->kind)) {
     if (name == "weight") return l->weight;
     if (name == "bias") return l->bias ? Value(*l->bias) : Value(NoneValue{});
+  } else if (const Conv2dLayer* c = std::get_if<Conv2dLayer>(&o->kind)) {
+    if (name == "weight") return c->weight;
+    if (name == "bias") return c->bias ? Value(*c->bias) : Value(NoneValue{});
+    if (name == "groups") return c->groups;
+  } else if (const BatchNormLayer* n = std::get_if<BatchNormLayer>(&o->kind)) {
+    const auto maybe = [](const std::optional<Tensor>& t) { return t ? Value(*t) : Value(NoneValue{}); };
+    if (name == "weight") return maybe(n->weight);
+    if (name == "bias") return maybe(n->bias);
+    if (name == "running_mean") return maybe(n->running_mean);
+    if (name == "running_var") return maybe(n->running_var);
+    if (name == "num_batches_tracked") return n->num_batches_tracked;
+    if (name == "eps") return n->eps;
+    if (name == "momentum") return n->momentum;
+    if (name == "track_running_stats") return n->track_running_stats;
   } else if (const LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
     if (name == "weight") return n->weight ? Value(*n->weight) : Value(NoneValue{});
     if (name == "bias") return n->bias ? Value(*n->bias) : Value(NoneValue{});
@@ -294,6 +411,9 @@ Value call_object(const ObjectRef& o, const CallArgs& call) {
     fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
   const Bound b = bind(call, {{"x", kRequired}});
   const Tensor x = to_tensor(b["x"]);
+  if (const Conv2dLayer* c = std::get_if<Conv2dLayer>(&o->kind))
+    return x.conv2d(c->weight, c->bias, c->groups, c->stride, c->dilation, c->padding);
+  if (BatchNormLayer* n = std::get_if<BatchNormLayer>(&o->kind)) return batch_norm_forward(*n, x, call.span);
   if (const LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
     const Tensor y = x.sub(x.mean(n->axes, true));
     const Tensor normed = y.mul(y.mul(y).mean(n->axes, true).add(Tensor::scalar_like(y, n->eps)).rsqrt());

@@ -1,5 +1,5 @@
 #pragma once
-// tinygrad's nn as built-in objects: nn.Linear, nn.LayerNorm, nn.Embedding, and nn.optim.SGD, Adam and AdamW with zero_grad()
+// tinygrad's nn as built-in objects: nn.Linear, nn.Conv2d, nn.BatchNorm, nn.LayerNorm, nn.Embedding, and nn.optim.SGD, Adam and AdamW with zero_grad()
 // and step(), and nn.state.get_parameters. Each object is a small typed value; its tensors are
 // shared references, so model.weight, the optimizer's params and a name for the tensor are one tensor.
 #include <memory>
@@ -16,6 +16,22 @@ namespace tr::repl {
 struct LinearLayer {
   Tensor weight;  // (out_features, in_features)
   std::optional<Tensor> bias;
+};
+
+struct Conv2dLayer {
+  Tensor weight;  // (out_channels, in_channels / groups, kernel...)
+  std::optional<Tensor> bias;
+  int64_t groups = 1;
+  Tensor::Ints stride, dilation, padding;  // as Tensor::conv2d takes them
+};
+
+// BatchNorm (BatchNorm2d, BatchNorm3d): batch statistics in training mode, the running ones otherwise.
+struct BatchNormLayer {
+  double eps = 1e-5, momentum = 0.1;
+  bool track_running_stats = true;
+  std::optional<Tensor> weight, bias;                // absent without affine
+  std::optional<Tensor> running_mean, running_var;  // absent without track_running_stats
+  Tensor num_batches_tracked;                        // int64, shape ()
 };
 
 struct LayerNormLayer {
@@ -47,8 +63,9 @@ struct TrainingContext {
 };
 
 struct Object {
-  std::variant<LinearLayer, LayerNormLayer, EmbeddingLayer, Optimizer, TrainingContext> kind;
+  std::variant<LinearLayer, Conv2dLayer, BatchNormLayer, LayerNormLayer, EmbeddingLayer, Optimizer, TrainingContext> kind;
 };
+
 
 // "Linear", "SGD", "LAMB" (tinygrad's class for Adam and AdamW): the object's type in messages.
 std::string_view object_type(const Object& o);

@@ -53,6 +53,16 @@ ConstValue int_binary(BinaryOp op, int64_t a, int64_t b) {
       if (b >= 0) return int_pow(a, b);
       if (a == 0) fail("zero", "0.0 cannot be raised to a negative power");
       return std::pow(static_cast<double>(a), static_cast<double>(b));
+    case BinaryOp::BitAnd: return a & b;
+    case BinaryOp::BitOr: return a | b;
+    case BinaryOp::BitXor: return a ^ b;
+    case BinaryOp::LShift:
+      if (b < 0) fail("value", "negative shift count");
+      if (a != 0 && (b >= 63 || (a << b) >> b != a)) overflow();
+      return a << b;
+    case BinaryOp::RShift:
+      if (b < 0) fail("value", "negative shift count");
+      return a >> std::min<int64_t>(b, 63);
     case BinaryOp::MatMul: break;
   }
   fail("type", "matrix multiplication (@) needs tensors, not numbers");
@@ -100,6 +110,11 @@ ConstValue float_binary(BinaryOp op, double a, double b) {
     case BinaryOp::FloorDiv: return float_divmod(a, b).first;
     case BinaryOp::Mod: return float_divmod(a, b).second;
     case BinaryOp::Pow: return float_pow(a, b);
+    case BinaryOp::BitAnd:
+    case BinaryOp::BitOr:
+    case BinaryOp::BitXor:
+    case BinaryOp::LShift:
+    case BinaryOp::RShift: fail("type", "unsupported operand type for {}: 'float'", spelling(op));
     case BinaryOp::MatMul: break;
   }
   fail("type", "matrix multiplication (@) needs tensors, not numbers");
@@ -126,6 +141,10 @@ bool compare(CompareOp op, T x, T y) {
 }  // namespace
 
 ConstValue number_binary(BinaryOp op, const ConstValue& a, const ConstValue& b) {
+  const bool logical = op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor;
+  // Python: True & False is a bool, True & 3 an int
+  if (logical && std::holds_alternative<bool>(a) && std::holds_alternative<bool>(b))
+    return as_int(int_binary(op, as_int(a), as_int(b))) != 0;
   if (is_int_like(a) && is_int_like(b)) return int_binary(op, as_int(a), as_int(b));
   return float_binary(op, as_double(a), as_double(b));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/tensor_logic.h"
 #include "repl/number_ops.h"
 
 namespace tr::repl {
@@ -20,6 +21,11 @@ TensorBinary tensor_op(BinaryOp op) {
     case BinaryOp::Mod: return &Tensor::mod;
     case BinaryOp::MatMul: return &Tensor::matmul;
     case BinaryOp::Pow: return &Tensor::pow;
+    case BinaryOp::BitAnd: return &Tensor::logical_and;
+    case BinaryOp::BitOr: return &Tensor::logical_or;
+    case BinaryOp::BitXor: return &Tensor::bitwise_xor;
+    case BinaryOp::LShift:
+    case BinaryOp::RShift: break;  // by a number of bits, not a tensor: see shifted()
   }
   return &Tensor::add;
 }
@@ -120,6 +126,20 @@ Value concatenated(const Seq& a, const Seq& b) {
   return out;
 }
 
+// tensor << n and tensor >> n by an int or by a tensor of counts; n << tensor shifts n, a constant of
+// the tensor's dtype.
+Tensor shifted(BinaryOp op, const Value& a, const Value& b) {
+  const Tensor* x = a.get_if<Tensor>();
+  if (const Tensor* counts = b.get_if<Tensor>()) {
+    if (!x && !a.is<int64_t>()) fail("type", "only an int or a tensor can be shifted, not {}", type_name(a));
+    const Tensor base = x ? *x : Tensor::scalar_like(*counts, std::get<int64_t>(a));
+    return op == BinaryOp::LShift ? lshift(base, *counts) : rshift(base, *counts);
+  }
+  if (!b.is<int64_t>()) fail("type", "a tensor is shifted by an int or a tensor of counts, not by {}", type_name(b));
+  const int64_t bits = std::get<int64_t>(b);
+  return op == BinaryOp::LShift ? lshift(*x, bits) : rshift(*x, bits);
+}
+
 }  // namespace
 
 std::pair<Tensor, Tensor> tensor_operands(const Value& a, const Value& b, std::string_view op) {
@@ -141,6 +161,7 @@ Tensor select(const Tensor& cond, const Value& a, const Value& b) {
 
 Value apply_binary(BinaryOp op, const Value& a, const Value& b) {
   if (a.is<Tensor>() || b.is<Tensor>()) {
+    if (op == BinaryOp::LShift || op == BinaryOp::RShift) return shifted(op, a, b);
     const auto [x, y] = tensor_operands(a, b, spelling(op));
     return (x.*tensor_op(op))(y);
   }
@@ -173,8 +194,13 @@ Value apply_compare(CompareOp op, const Value& a, const Value& b) {
 
 Value apply_unary(UnaryOp op, const Value& a) {
   if (op == UnaryOp::Not) return !truthy(a);
-  if (const Tensor* t = a.get_if<Tensor>()) return op == UnaryOp::Neg ? t->neg() : *t;
-  if (!is_number(a)) fail("type", "bad operand type for unary {}: '{}'", spelling(op), type_name(a));
+  if (const Tensor* t = a.get_if<Tensor>()) {
+    if (op == UnaryOp::Invert) return bitwise_not(*t);
+    return op == UnaryOp::Neg ? t->neg() : *t;
+  }
+  if (!is_number(a) || (op == UnaryOp::Invert && a.is<double>()))
+    fail("type", "bad operand type for unary {}: '{}'", spelling(op), type_name(a));
+  if (op == UnaryOp::Invert) return ~as_int(to_const(a));
   // -x as -1 * x keeps Python's results: -True is -1, -0.0 keeps its sign, -(-2**63) overflows
   return from_const(number_binary(BinaryOp::Mul, int64_t{op == UnaryOp::Neg ? -1 : 1}, to_const(a)));
 }

@@ -28,6 +28,20 @@ std::optional<BinaryOp> multiplicative_op(const Token& t) {
   return std::nullopt;
 }
 
+// Python's bitwise levels, loosest first: |, ^, &, then the shifts.
+std::optional<BinaryOp> bitwise_op(const Token& t, int level) {
+  if (t.kind != TokenKind::Op) return std::nullopt;
+  switch (level) {
+    case 0: return t.text == "|" ? std::optional(BinaryOp::BitOr) : std::nullopt;
+    case 1: return t.text == "^" ? std::optional(BinaryOp::BitXor) : std::nullopt;
+    case 2: return t.text == "&" ? std::optional(BinaryOp::BitAnd) : std::nullopt;
+    default: break;
+  }
+  if (t.text == "<<") return BinaryOp::LShift;
+  if (t.text == ">>") return BinaryOp::RShift;
+  return std::nullopt;
+}
+
 // The comparison operator at t (and u, the token after it): `is not` and `not in` take both.
 std::optional<std::pair<CompareOp, int>> compare_op(const Token& t, const Token& u) {
   if (t.is_keyword("in")) return std::make_pair(CompareOp::In, 1);
@@ -50,7 +64,8 @@ bool starts_expression(const Token& t) {
       return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" || t.text == "print" ||
              t.text == "lambda";
     case TokenKind::Op:
-      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "...";
+      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
+             t.text == "...";
     default: return false;
   }
 }
@@ -78,7 +93,8 @@ std::optional<BinaryOp> augmented_op(const Token& t) {
   if (t.kind != TokenKind::Op || t.text.size() < 2 || t.text.back() != '=') return std::nullopt;
   const std::string_view op = std::string_view(t.text).substr(0, t.text.size() - 1);
   for (BinaryOp b : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::FloorDiv, BinaryOp::Mod,
-                     BinaryOp::Pow, BinaryOp::MatMul})
+                     BinaryOp::Pow, BinaryOp::MatMul, BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor,
+                     BinaryOp::LShift, BinaryOp::RShift})
     if (spelling(b) == op) return b;
   return std::nullopt;
 }
@@ -580,16 +596,27 @@ class Parser {
   }
 
   ExprRef comparison() {
-    ExprRef first = arith();
+    ExprRef first = bitwise(0);
     std::vector<CompareLink> links;
     while (const auto op = compare_op(peek(), peek(1))) {
       const Span span = next().span;
       if (op->second == 2) next();
-      links.push_back(CompareLink{op->first, span, arith()});
+      links.push_back(CompareLink{op->first, span, bitwise(0)});
     }
     if (links.empty()) return first;
     const Span span = links[0].span;
     return node(Comparison{std::move(first), std::move(links)}, span);
+  }
+
+  // level 0 is |, 1 is ^, 2 is &, 3 the shifts; each binds tighter than the one before
+  ExprRef bitwise(int level) {
+    const auto operand = [&] { return level == 3 ? arith() : bitwise(level + 1); };
+    ExprRef lhs = operand();
+    while (const std::optional<BinaryOp> op = bitwise_op(peek(), level)) {
+      const Span span = next().span;
+      lhs = node(Binary{*op, lhs, operand()}, span);
+    }
+    return lhs;
   }
 
   ExprRef arith() {
@@ -612,9 +639,10 @@ class Parser {
 
   ExprRef factor() {
     const Nested nested(*this);
-    if (peek().is_op("-") || peek().is_op("+")) {
+    if (peek().is_op("-") || peek().is_op("+") || peek().is_op("~")) {
       const Token& op = next();
-      return node(Unary{op.text == "-" ? UnaryOp::Neg : UnaryOp::Pos, factor()}, op.span);
+      const UnaryOp u = op.text == "-" ? UnaryOp::Neg : op.text == "+" ? UnaryOp::Pos : UnaryOp::Invert;
+      return node(Unary{u, factor()}, op.span);
     }
     return power();
   }

@@ -11,6 +11,7 @@ std::string_view spelling(UnaryOp op) {
     case UnaryOp::Neg: return "-";
     case UnaryOp::Pos: return "+";
     case UnaryOp::Not: return "not";
+    case UnaryOp::Invert: return "~";
   }
   return "?";
 }
@@ -25,6 +26,11 @@ std::string_view spelling(BinaryOp op) {
     case BinaryOp::Mod: return "%";
     case BinaryOp::MatMul: return "@";
     case BinaryOp::Pow: return "**";
+    case BinaryOp::BitAnd: return "&";
+    case BinaryOp::BitOr: return "|";
+    case BinaryOp::BitXor: return "^";
+    case BinaryOp::LShift: return "<<";
+    case BinaryOp::RShift: return ">>";
   }
   return "?";
 }

@@ -16,8 +16,8 @@ namespace tr::repl {
 struct Expr;
 using ExprRef = std::shared_ptr<const Expr>;
 
-enum class UnaryOp : uint8_t { Neg, Pos, Not };
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow };
+enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow, BitAnd, BitOr, BitXor, LShift, RShift };
 enum class CompareOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne, Is, IsNot, In, NotIn };
 enum class LogicOp : uint8_t { And, Or };
 

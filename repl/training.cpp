@@ -1,5 +1,7 @@
 #include "repl/training.h"
 
+#include <cstdlib>
+
 #include "repl/operators.h"
 #include "repl/nn.h"
 #include "repl/source_error.h"
@@ -7,8 +9,12 @@
 namespace tr::repl {
 namespace {
 
+// As tinygrad's TRAINING, the environment gives its value when nothing else has set it.
 bool& flag() {
-  static bool on = false;
+  static bool on = [] {
+    const char* v = std::getenv("TRAINING");
+    return v && std::atoi(v) != 0;
+  }();
   return on;
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "core/device.h"
 #include "tests/cli_testing.h"
 
 namespace tr::repl {
@@ -40,7 +41,9 @@ class CacheHome {
   std::string old_;
 };
 
-Result run_script() { return run_binary({"--debug", "2", "-"}, kScript); }
+Result run_script(const std::string& device = "CPU") {
+  return run_binary({"--device", device, "--debug", "2", "-"}, kScript);
+}
 
 int count(const std::string& text, const std::string& what) {
   int n = 0;
@@ -93,13 +96,47 @@ TEST(CliCache, TruncatedOrOverwrittenEntriesAreCompiledAgainWithOneWarning) {
     EXPECT_EQ(r.status, 0) << r.err;
     for (const char* v : kValues) EXPECT_CONTAINS(r.out, v);
     EXPECT_EQ(count(r.err, "warning:"), 1) << r.err;
-    EXPECT_CONTAINS(r.err, "does not load");
+    EXPECT_CONTAINS(r.err, "is damaged");
     // they were replaced: the next run loads them without a word
     const Result again = run_script();
     for (const char* v : kValues) EXPECT_CONTAINS(again.out, v);
     EXPECT_EQ(again.err, "");
   }
 }
+
+// A bit flipped inside an entry leaves a file that may still load and run, wrongly: each device's
+// loader finds it by the checksum written with the entry, and compiles again.
+class CliCacheBitFlip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliCacheBitFlip, AFlippedBitIsFoundByTheChecksumAndCompiledAgain) {
+  const std::string dev = GetParam();
+  if (const std::string why = device_status(dev); !why.empty()) GTEST_SKIP() << dev << " cannot open: " << why;
+  const TempDir home;
+  const CacheHome cache(home.path().string());
+  ASSERT_EQ(run_script(dev).status, 0);
+  ASSERT_FALSE(entries(home.path().string()).empty());
+  for (const fs::path& p : entries(home.path().string())) {
+    std::fstream f(p, std::ios::binary | std::ios::in | std::ios::out);
+    const auto middle = static_cast<std::streamoff>(fs::file_size(p) / 2);
+    f.seekg(middle);
+    const char byte = static_cast<char>(f.get());
+    f.seekp(middle);
+    f.put(static_cast<char>(byte ^ 0x10));
+  }
+  const Result r = run_script(dev);
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* v : kValues) EXPECT_CONTAINS(r.out, v);
+  EXPECT_EQ(count(r.err, "warning:"), 1) << r.err;
+  EXPECT_CONTAINS(r.err, "do not match its checksum");
+  EXPECT_EQ(count(r.out, "(cached)"), 0) << "every damaged kernel compiled again\n" << r.out;
+  const Result again = run_script(dev);
+  for (const char* v : kValues) EXPECT_CONTAINS(again.out, v);
+  EXPECT_EQ(again.err, "");
+  EXPECT_EQ(count(again.out, "(cached)"), count(again.out, "*** " + dev) - count(again.out, "copy")) << again.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryLoader, CliCacheBitFlip, ::testing::Values("CPU", "LLVM", "OPENCL", "CUDA"),
+                         [](const auto& info) { return info.param; });
 
 TEST(CliCache, ACacheFolderThatCannotBeWrittenRunsUncachedWithOneWarning) {
   const TempDir home;

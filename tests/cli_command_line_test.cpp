@@ -197,7 +197,7 @@ TEST_F(CliCompletion, MetaCommandsAndTheirArguments) {
   EXPECT_EQ(at_end(":device CP").candidates, (std::vector<std::string>{"CPU"}));
   EXPECT_EQ(at_end(":noopt o").candidates, (std::vector<std::string>{"off", "on"}));
   EXPECT_EQ(at_end(":opt 0 UP").candidates, (std::vector<std::string>{"UPCAST"}));
-  EXPECT_EQ(at_end(":help soft").candidates, (std::vector<std::string>{"softmax"}));
+  EXPECT_EQ(at_end(":help softm").candidates, (std::vector<std::string>{"softmax", "softmin"}));
   EXPECT_EQ(at_end(":kernels be").candidates, (std::vector<std::string>{"beta"}));
   const Completion file = at_end(":run scr");
   EXPECT_TRUE(file.files);

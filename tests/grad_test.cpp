@@ -9,6 +9,12 @@
 
 #include "core/reference.h"
 #include "core/tensor.h"
+#include "core/tensor_einsum.h"
+#include "core/tensor_index.h"
+#include "core/tensor_layout.h"
+#include "core/tensor_logic.h"
+#include "core/tensor_scan.h"
+#include "core/tensor_sort.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
@@ -125,6 +131,111 @@ const std::vector<Case>& cases() {
       {"cat", 2, [](auto& x) { return x[0].cat({x[1]}, 1).square(); }},
       {"repeat", 1, [](auto& x) { return x[0].repeat({2, 1, 2}).square(); }},
       {"matmul", 2, [](auto& x) { return x[0].matmul(x[1].transpose(1, 2)); }},
+      // neural-net functions (core/tensor_activation.cpp, tensor_conv.cpp, tensor_resize.cpp, ...)
+      {"leaky_relu", 1, [](auto& x) { return x[0].leaky_relu(0.1); }},
+      {"elu", 1, [](auto& x) { return x[0].elu(0.7); }},
+      {"celu", 1, [](auto& x) { return x[0].celu(1.3); }},
+      {"selu", 1, [](auto& x) { return x[0].selu(); }},
+      {"softplus", 1, [](auto& x) { return x[0].softplus(2.0); }},
+      {"mish", 1, [](auto& x) { return x[0].mish(); }},
+      {"hardswish", 1, [](auto& x) { return x[0].hardswish(); }},
+      {"hardsigmoid", 1, [](auto& x) { return x[0].hardsigmoid(); }},
+      {"hardtanh", 1, [](auto& x) { return x[0].hardtanh(-0.5, 0.5); }, 0.6, 2},
+      {"relu6", 1, [](auto& x) { return x[0].relu6(); }, 0.1, 5},
+      {"quick_gelu", 1, [](auto& x) { return x[0].quick_gelu(); }},
+      {"swish", 1, [](auto& x) { return x[0].swish(); }},
+      {"logsigmoid", 1, [](auto& x) { return x[0].logsigmoid(); }},
+      {"softsign", 1, [](auto& x) { return x[0].softsign(); }, 0.1, 2},
+      {"softmin", 1, [](auto& x) { return x[0].softmin(1); }},
+      {"erf", 1, [](auto& x) { return x[0].erf(); }, 0.1, 2},
+      {"log10", 1, [](auto& x) { return x[0].log10(); }, 0.5, 3},
+      {"sinh", 1, [](auto& x) { return x[0].sinh(); }},
+      {"cosh", 1, [](auto& x) { return x[0].cosh(); }},
+      {"asin", 1, [](auto& x) { return x[0].asin(); }, 0.05, 0.9},
+      {"acos", 1, [](auto& x) { return x[0].acos(); }, 0.05, 0.9},
+      {"atan", 1, [](auto& x) { return x[0].atan(); }, 0.05, 2},
+      {"logaddexp", 2, [](auto& x) { return x[0].logaddexp(x[1]); }},
+      {"lerp", 3, [](auto& x) { return x[0].lerp(x[1], x[2]); }},
+      {"layernorm", 1, [](auto& x) { return x[0].layernorm({-1}); }},
+      {"batchnorm", 2,
+       [](auto& x) {
+         const Tensor mean = x[1].mean(std::vector<int>{0, 2});
+         return x[0].batchnorm(std::nullopt, std::nullopt, mean, x[1].var(std::vector<int>{0, 2}).add(Tensor::scalar_like(mean, 1.0)).rsqrt());
+       }},
+      {"conv2d_padding", 2,
+       [](auto& x) {
+         const Tensor w = x[1].shrink({std::nullopt, Range{0, 2}, Range{0, 2}}).unsqueeze(0);
+         return x[0].unsqueeze(0).conv2d(w, std::nullopt, 1, {1}, {1}, {1});
+       }},
+      {"conv2d_stride_dilation", 2,
+       [](auto& x) {
+         const Tensor w = x[1].shrink({std::nullopt, Range{0, 2}, Range{0, 2}}).unsqueeze(0);
+         return x[0].unsqueeze(0).conv2d(w, std::nullopt, 1, {2, 1}, {2}, {1, 2});
+       }},
+      {"conv_transpose2d", 2,
+       [](auto& x) {
+         const Tensor w = x[1].shrink({std::nullopt, Range{0, 2}, Range{0, 2}}).unsqueeze(1);
+         return x[0].unsqueeze(0).conv_transpose2d(w, std::nullopt, 1, {2}, {1}, {1});
+       }},
+      {"max_pool2d", 1, [](auto& x) { return x[0].max_pool2d({2, 2}, {1}, {1}, {1}, true); }},
+      {"avg_pool2d", 1, [](auto& x) { return x[0].avg_pool2d({2, 2}, {}, {1}, {1}, true, false); }},
+      {"interpolate_bilinear", 1,
+       [](auto& x) { return x[0].interpolate({5, 3}, Tensor::Interpolation::Linear, false); }},
+      {"interpolate_align_corners", 1,
+       [](auto& x) { return x[0].interpolate({3, 5}, Tensor::Interpolation::Linear, true); }},
+      {"scaled_dot_product_attention", 3,
+       [](auto& x) { return x[0].scaled_dot_product_attention(x[1], x[2], std::nullopt, true); }},
+      {"cross_entropy_smoothing", 1,
+       [](auto& x) {
+         const Tensor y = Tensor::arange(int64_t{0}, x[0].shape()[0], int64_t{1});  // a <= 4 <= b * c classes
+         return x[0].flatten(1).cross_entropy(y, Tensor::Reduction::Mean, 0.1);
+       }},
+      {"sparse_categorical_crossentropy", 1,
+       [](auto& x) {
+         const int64_t a = x[0].shape()[0], b = x[0].shape()[1];
+         const Tensor row = Tensor::arange(int64_t{0}, b, int64_t{1});
+         const Tensor y = row.mod(Tensor::scalar_like(row, int64_t{2})).reshape({1, b}).expand({a, b});  // labels 0 and 1
+         return x[0].sparse_categorical_crossentropy(y, 0, 0.2);
+       }},
+      {"binary_crossentropy_logits", 2,
+       [](auto& x) { return x[0].binary_crossentropy_logits(x[1].sigmoid(), Tensor::Reduction::None); }},
+      {"nll_loss", 1,
+       [](auto& x) {
+         const Tensor y = Tensor::zeros({x[0].shape()[0], x[0].shape()[2]}, DType::Int32);
+         return x[0].log_softmax(1).nll_loss(y, std::nullopt, std::nullopt, Tensor::Reduction::Sum);
+       }},
+      // tensor functions (core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort, tensor_einsum)
+      {"stack", 2, [](auto& x) { return stack({x[0], x[1].exp()}, -1).square(); }},
+      {"split", 1, [](auto& x) { return split(x[0], 1, 1)[1].mul(chunk(x[0], 2, 2)[0].sum(std::vector<int>{2}, true)); }},
+      {"roll", 1, [](auto& x) { return roll(x[0], {1, -2}, std::vector<int>{0, 2}).mul(x[0]); }},
+      {"tril_triu", 1, [](auto& x) { return tril(x[0]).square().add(triu(x[0], 1)); }},
+      {"repeat_interleave", 1, [](auto& x) { return repeat_interleave(x[0], 2, 1).square(); }},
+      {"unfold", 1, [](auto& x) { return unfold(x[0], 0, 2, 1).square(); }},
+      {"pad_reflect", 1, [](auto& x) { return pad(x[0], {{1, 1}, {0, 1}, {1, 0}}, PadMode::Reflect).square(); }},
+      {"pad_replicate", 1, [](auto& x) { return pad(x[0], {{0, 2}, {1, 0}, {0, 0}}, PadMode::Replicate).square(); }},
+      {"pad_circular", 1, [](auto& x) { return pad(x[0], {{1, 0}, {0, 1}, {1, -1}}, PadMode::Circular).square(); }},
+      {"clip", 1, [](auto& x) { return clip(x[0], Tensor::scalar_like(x[0], -1.0), Tensor::scalar_like(x[0], 1.0)).mul(x[0]); }},
+      {"masked_fill", 1, [](auto& x) { return masked_fill(x[0].square(), x[0].gt(Tensor::scalar_like(x[0], 0.5)), Tensor::scalar_like(x[0], 0.0)); }},
+      {"gather", 1,
+       [](auto& x) {
+         const Tensor idx = Tensor::arange(int64_t{0}, x[0].shape()[1], int64_t{1}, DType::Int32).flip({0}).reshape({1, -1, 1});
+         return gather(x[0], 1, idx.expand({x[0].shape()[0], -1, 2})).square();
+       }},
+      {"scatter", 2,
+       [](auto& x) {
+         const Tensor idx = Tensor::zeros({x[0].shape()[0], 1, x[0].shape()[2]}, DType::Int32);
+         return scatter(x[0], 1, idx, x[1].square()).mul(x[0]);
+       }},
+      {"fancy_index", 1,
+       [](auto& x) {
+         return getitem(x[0], {Slice{}, Slice{}}, {{1, Tensor::full({3}, int64_t{1}, DType::Int32).add(Tensor::arange(int64_t{-1}, int64_t{2}, int64_t{1}, DType::Int32))}}).square();
+       }},
+      {"cumsum", 1, [](auto& x) { return cumsum(x[0], 1).square(); }},
+      {"cumprod", 1, [](auto& x) { return cumprod(x[0], -1); }, 0.5, 2},
+      {"cummax", 1, [](auto& x) { return cummax(x[0], 2).first.mul(x[0]); }},
+      {"sort", 1, [](auto& x) { return sort(x[0], 1, true).first.mul(Tensor::arange(int64_t{1}, x[0].shape()[2] + 1, int64_t{1}, x[0].dtype())); }},
+      {"topk", 1, [](auto& x) { return topk(x[0], 2, 0).first.square(); }},
+      {"einsum", 2, [](auto& x) { return einsum("abc,adc->bd", {x[0], x[1].exp()}); }},
   };
   return all;
 }

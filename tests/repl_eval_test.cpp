@@ -47,6 +47,45 @@ class Eval : public ::testing::Test {
   Session session{[this](const PrintEvent& e) { printed.push_back(e); }};
 };
 
+TEST_F(Eval, BitwiseOperatorsOnNumbersAndTensors) {
+  EXPECT_EQ(repr("5 & 3"), "1");
+  EXPECT_EQ(repr("5 | 3"), "7");
+  EXPECT_EQ(repr("5 ^ 3"), "6");
+  EXPECT_EQ(repr("~5"), "-6");
+  EXPECT_EQ(repr("1 << 10"), "1024");
+  EXPECT_EQ(repr("-17 >> 2"), "-5");
+  EXPECT_EQ(repr("True & False"), "False");
+  EXPECT_EQ(repr("True | 2"), "3");
+  EXPECT_EQ(failure("x = 1 << -1").message, "negative shift count");
+  EXPECT_EQ(failure("x = 1 << 63").message, "integer overflow (ints are 64-bit)");
+  EXPECT_EQ(failure("x = 1.5 | 1").message, "unsupported operand type for |: 'float'");
+  EXPECT_EQ(failure("x = ~1.5").message, "bad operand type for unary ~: 'float'");
+  run("t = tensor([6, 5]); t2 = t & 3; t3 = 1 | t; t4 = t ^ t; t5 = ~t; t6 = t << 2; t7 = t >> 1");
+  EXPECT_EQ(str("t2"), "[2 1]");
+  EXPECT_EQ(str("t3"), "[7 5]");
+  EXPECT_EQ(str("t4"), "[0 0]");
+  EXPECT_EQ(str("t5"), "[-7 -6]");
+  EXPECT_EQ(str("t6"), "[24 20]");
+  EXPECT_EQ(str("t7"), "[3 2]");
+  run("t <<= 1");
+  EXPECT_EQ(str("t"), "[12 10]");
+  run("u = 2 << tensor([1, 3]); v = tensor([5, 6]) >> tensor([1, 2])");
+  EXPECT_EQ(str("u"), "[ 4 16]");
+  EXPECT_EQ(str("v"), "[2 1]");
+  EXPECT_EQ(failure("x = 1.5 << tensor([1])").message, "only an int or a tensor can be shifted, not float");
+}
+
+TEST_F(Eval, IndexingByTensorsAndLists) {
+  run("t = arange(12).reshape(3, 4); a = t[[2, 0]]; b = t[tensor([0, 2]), tensor([3, -1])]; c = t[:, [1]]");
+  EXPECT_EQ(str("a"), "[[ 8  9 10 11]\n [ 0  1  2  3]]");
+  EXPECT_EQ(str("b"), "[ 3 11]");
+  EXPECT_EQ(repr("c.shape"), "(3, 1)");
+  EXPECT_EQ(failure("x = t[[0.5]]").message, "a list index must hold ints, not float32");
+  run("s = t.float().split(2, dim=1); v, i = t.sort(dim=0, descending=True)");
+  EXPECT_EQ(repr("len(s)"), "2");
+  EXPECT_EQ(str("i"), "[[2 2 2 2]\n [1 1 1 1]\n [0 0 0 0]]");
+}
+
 TEST_F(Eval, DotProductOfTwoTensors) {
   run("x = tensor([1,2]); y = (x * tensor([3,4])).sum()");
   EXPECT_EQ(str("y"), "11");

@@ -152,6 +152,16 @@ TEST(Parser, BooleanOperatorsAndComparisons) {
   EXPECT_EQ(sexpr("not not a"), "(not (not a))");
 }
 
+TEST(Parser, BitwiseOperatorsInPythonsPrecedence) {
+  EXPECT_EQ(sexpr("a | b ^ c & d << 1 + 2"), "(| a (^ b (& c (<< d (+ 1 2)))))");
+  EXPECT_EQ(sexpr("a & b == c | d"), "(== (& a b) (| c d))");
+  EXPECT_EQ(sexpr("a >> 1 >> 2"), "(>> (>> a 1) 2)");
+  EXPECT_EQ(sexpr("~a ** 2"), "(~ (** a 2))");
+  EXPECT_EQ(sexpr("-~a"), "(- (~ a))");
+  EXPECT_EQ(program("x <<= 2"), "(<<= x 2)");
+  EXPECT_EQ(program("x |= y"), "(|= x y)");
+}
+
 TEST(Parser, Literals) {
   EXPECT_EQ(sexpr("[1, 2.5, True, None, 'hi', ...]"), "(list 1 2.5 True None \"hi\" ...)");
   EXPECT_EQ(sexpr("[[1, 2], [3, 4],]"), "(list (list 1 2) (list 3 4))");

@@ -2,6 +2,7 @@
 // Adam, AdamW) in a session, checked against the updates written out by hand.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "repl/parser.h"
@@ -106,13 +107,82 @@ TEST_F(Nn, LossesAsTinygradDefinesThem) {
 }
 
 TEST_F(Nn, ErrorsNameTheObject) {
-  EXPECT_EQ(error("nn.Conv2d(1, 1, 3)"),
-            "nn has no 'Conv2d' (it has Linear, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, state.get_parameters)");
+  EXPECT_EQ(error("nn.Conv3d(1, 1, 3)"),
+            "nn has no 'Conv3d' (it has Linear, Conv2d, BatchNorm, LayerNorm, Embedding, optim.SGD, optim.Adam, optim.AdamW, "
+            "state.get_parameters)");
   EXPECT_EQ(error("nn"), "'nn' holds tinygrad's layers and optimizers; name one: nn.Linear(2, 3)");
   run("l = nn.Linear(2, 2)");
   EXPECT_EQ(error("l.step()"), "'Linear' object has no method 'step'");
   EXPECT_EQ(error("l.nope"), "'Linear' object has no attribute 'nope'");
   EXPECT_EQ(error("nn.optim.SGD([1])"), "argument 'params' of SGD() must hold tensors only, not int");
+}
+
+TEST_F(Nn, Conv2dHasTinygradsShapesAndInitAndComputesConv2d) {
+  run("c = nn.Conv2d(3, 8, 3, padding=1)\nassert c.weight.shape == (8, 3, 3, 3)\nassert c.bias.shape == (8,)");
+  run("assert c.weight.abs().max() <= 1 / 27 ** 0.5\nassert c.bias.abs().max() <= 1 / 27 ** 0.5");
+  run("x = rand(2, 3, 5, 5, seed=1)\nassert allclose(c(x), x.conv2d(c.weight, c.bias, padding=1))");
+  run("g = nn.Conv2d(4, 6, (3, 1), stride=2, groups=2, bias=False)\nassert g.weight.shape == (6, 2, 3, 1)");
+  run("assert g(rand(1, 4, 7, 7, seed=2)).shape == (1, 6, 3, 4)");
+  run("s = nn.Conv2d(2, 2, (3, 4), padding='same', dilation=2)\nassert s(rand(1, 2, 9, 9, seed=3)).shape == (1, 2, 9, 9)");
+  EXPECT_EQ(repr("len(nn.state.get_parameters([c, g]))"), "3");
+  EXPECT_EQ(repr("g.bias"), "None");
+  EXPECT_EQ(repr("c"), "<Conv2d object>");
+  // the parameters train: a gradient reaches weight and bias
+  run("c(x).sum().backward()\nassert c.weight.grad.shape == (8, 3, 3, 3)\nassert c.bias.grad.shape == (8,)");
+  EXPECT_EQ(error("nn.Conv2d(3, 4, 3, groups=2)"), "groups=2 must divide both in_channels 3 and out_channels 4");
+  EXPECT_EQ(error("nn.Conv2d(3, 4, 3, padding='valid')"), "the only padding string is 'same', not 'valid'");
+  EXPECT_EQ(error("nn.Conv2d(3, 4, 3, stride=2, padding='same')"), "padding='same' is not supported for strided convolutions");
+  EXPECT_EQ(error("c(rand(1, 2, 5, 5))"), "input shape (1, 2, 5, 5) does not match weight shape (8, 3, 3, 3) with groups=1 (3 vs 2 input channels)");
+}
+
+TEST_F(Nn, BatchNormUsesRunningStatsUnlessTraining) {
+  run("bn = nn.BatchNorm2d(3)\nx = rand(4, 3, 2, 2, seed=5) * 4 + 1");
+  EXPECT_EQ(repr("len(nn.state.get_parameters(bn))"), "5");
+  EXPECT_EQ(repr("bn.num_batches_tracked.dtype"), "dtypes.long");
+  // evaluation (tinygrad's default): running mean 0 and variance 1
+  run("assert allclose(bn(x), x / (1 + 1e-5) ** 0.5)\nassert allclose(bn.running_mean, zeros(3))");
+  // an optimizer trains weight and bias only: the running statistics are buffers
+  run("opt = nn.optim.SGD(nn.state.get_parameters(bn), lr=0.1)\nassert len(opt.params) == 2");
+  setenv("TRAINING", "1", 1);
+  run("y = bn(x)");
+  unsetenv("TRAINING");
+  run("m = x.mean(axis=(0, 2, 3))\nv = x.var(axis=(0, 2, 3), correction=0)");
+  run("assert allclose(y, (x - m.reshape(1, 3, 1, 1)) / (v.reshape(1, 3, 1, 1) + 1e-5).sqrt(), atol=1e-5)");
+  run("assert allclose(bn.running_mean, m * 0.1, atol=1e-6)");
+  run("assert allclose(bn.running_var, ones(3) * 0.9 + x.var(axis=(0, 2, 3)) * 0.1, atol=1e-5)");
+  EXPECT_EQ(repr("bn.num_batches_tracked.item()"), "1");
+  run("plain = nn.BatchNorm(3, affine=False, track_running_stats=False)");
+  EXPECT_EQ(repr("plain.running_mean"), "None");
+  run("assert allclose(plain(x).mean(axis=(0, 2, 3)), zeros(3), atol=1e-5)");
+  EXPECT_EQ(error("bn(rand(2, 4))"), "BatchNorm of 3 channels cannot take an input of shape (2, 4)");
+}
+
+// A bad argument to a new function is an error at that argument (or at the call), never a crash.
+TEST_F(Nn, BadArgumentsOfTheNnFunctionsPointAtTheirSource) {
+  const auto span_of = [&](std::string_view src) {
+    try {
+      run(src);
+    } catch (const SourceError& e) {
+      return std::make_pair(std::string(e.what()), e.span().col);
+    }
+    return std::make_pair(std::string("no error"), 0);
+  };
+  run("x = rand(1, 1, 4, 4, seed=1)");
+  EXPECT_EQ(span_of("y = x.max_pool2d(kernel_size=(2, 2), ceil_mode=3)"),
+            std::make_pair(std::string("argument 'ceil_mode' of max_pool2d() must be True or False, not int"), 38));  // at "ceil_mode="
+  EXPECT_EQ(span_of("y = x.interpolate(size=(2, 2), mode='cubic')").first,
+            "interpolate supports mode 'linear', 'nearest' or 'nearest-exact', not 'cubic'");
+  EXPECT_EQ(span_of("y = x.conv2d(ones(1, 1, 5, 5))").first,
+            "kernel size 5 (dilation 1) cannot be greater than the input size 4 of shape (1, 1, 4, 4)");
+  EXPECT_EQ(span_of("y = x.conv2d(ones(1, 1, 5, 5))").second, 7);
+  EXPECT_EQ(span_of("y = x.cross_entropy(tensor([1]), reduction='avg')").first,
+            "reduction must be 'mean', 'sum' or 'none', not 'avg'");
+  EXPECT_EQ(span_of("y = randint(3, low=4, high=2)").first, "randint requires low < high, got low=4, high=2");
+  EXPECT_EQ(span_of("y = x.softplus(beta=0)").first, "softplus's beta must not be 0");
+  EXPECT_EQ(span_of("y = x.scaled_dot_product_attention(x, x, attn_mask=x, is_causal=True)").first,
+            "cannot set attn_mask when is_causal=True");
+  EXPECT_EQ(span_of("y = x.avg_pool2d(padding=(1, 2, 3))").first,
+            "padding must be an int or a sequence of length 2 or 4, got 3 values");
 }
 
 }  // namespace

@@ -182,5 +182,20 @@ TEST(ProgramCollection, CoversSpecSection2) {
   for (const char* m : members) EXPECT_NE(all.find(m), std::string::npos) << "no program uses " << m;
 }
 
+// The tensor functions of core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort and
+// tensor_einsum, and the bitwise operators: each used by some program, so the peer check covers it.
+TEST(ProgramCollection, CoversTheTensorFunctions) {
+  std::string all;
+  for (const std::string& n : program_names()) all += read_program(n) + "\n";
+  const char* uses[] = {
+      "stack(", "einsum(", "meshgrid(", ".split(", ".chunk(", ".unflatten(", ".repeat_interleave(", ".roll(",
+      ".diag(", ".tril(", ".triu(", ".unfold(", "mode=\"reflect\"", "mode=\"replicate\"", "mode=\"circular\"",
+      ".clip(", ".clamp(", ".masked_fill(", ".isnan(", ".isinf(", ".isfinite(", ".isclose(", ".any(", ".all(",
+      ".logical_not(", ".bitwise_and(", ".bitwise_or(", ".bitwise_xor(", ".bitwise_not(", ".lshift(", ".rshift(",
+      " & ", " | ", " ^ ", "~", " << ", " >> ", ".gather(", ".scatter(", ".one_hot(", ".cumsum(", ".cumprod(",
+      ".cummax(", ".sort(", ".argsort(", ".topk(", "table[tokens]", "[[1, 4]]", "eye(2, 3"};
+  for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
+}
+
 }  // namespace
 }  // namespace tr::repl

@@ -8,6 +8,8 @@ namespace tr::repl {
 
 void Focus::show_realization(const Realization& r) {
   schedule_ = r.schedule;
+  runs_ = r.runs;
+  version_++;
   kernels_.clear();
   // runs follow the schedule item by item, up to the first that failed
   for (size_t i = 0; i < r.runs.size() && i < schedule_.size(); i++)
@@ -16,7 +18,13 @@ void Focus::show_realization(const Realization& r) {
 
 void Focus::show_schedule(std::vector<ScheduleItem> schedule) {
   schedule_ = std::move(schedule);
+  runs_.clear();
+  version_++;
   kernels_.clear();
+}
+
+const RunRecord* Focus::run(int k) const {
+  return k >= 0 && k < static_cast<int>(runs_.size()) && k < static_cast<int>(schedule_.size()) ? &runs_[k] : nullptr;
 }
 
 int Focus::kernel_index(std::optional<std::string> k) const {
@@ -48,6 +56,9 @@ const KernelRecord& Focus::kernel(int k) {
   return it->second;
 }
 
-void Focus::replace_kernel(int k, KernelRecord r) { kernels_.insert_or_assign(k, std::move(r)); }
+void Focus::replace_kernel(int k, KernelRecord r) {
+  kernels_.insert_or_assign(k, std::move(r));
+  version_++;
+}
 
 }  // namespace tr::repl

@@ -15,6 +15,7 @@
 #include "repl/app/reporter.h"
 #include "repl/app/status.h"
 #include "repl/session.h"
+#include "viz/kernel_view.h"
 
 namespace tr::repl {
 
@@ -52,6 +53,10 @@ class Host {
   // asked (set_pause); a script or a pipe gets every stage.
   bool pause(std::string_view next_stage) const;
   void set_pause(std::function<bool(std::string_view)> pause) { pause_ = std::move(pause); }
+  // A viewer with panes (the TUI) shows :ast K, :uops K and :src K itself: those commands hand it the
+  // view instead of printing. False when none is set.
+  bool show_view(const KernelView& v) const { return view_ && (view_(v), true); }
+  void set_viewer(std::function<void(const KernelView&)> view) { view_ = std::move(view); }
   // The successful statements of the session, as typed, for :save.
   const std::vector<std::string>& statements() const { return statements_; }
   void reset();
@@ -83,6 +88,7 @@ class Host {
   int depth_ = 0;            // scripts running inside scripts (:run)
   std::vector<std::string> statements_;
   std::function<bool(std::string_view)> pause_;
+  std::function<void(const KernelView&)> view_;
 };
 
 }  // namespace tr::repl

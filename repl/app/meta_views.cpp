@@ -65,6 +65,7 @@ Status ast(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   const int k = kernel_arg(h, c, 0);
   const KernelRecord& r = h.focus().kernel(k);
+  if (h.show_view({.stage = Stage::Ast, .kernel = k})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + ast_text(r.kernel));
   return Status::Ok;
 }
@@ -76,6 +77,7 @@ Status uops(Host& h, const MetaCall& c) {
   if (c.size() == 2 && !all) c.fail(1, "command", "usage: :uops [K] [all]");
   const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !all) ? 0 : c.size());
   const KernelRecord& r = h.focus().kernel(k);
+  if (h.show_view({.stage = Stage::Uops, .kernel = k})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + (all ? passes_text(lowering_passes(r)) : uops_text(r.program)));
   return Status::Ok;
 }
@@ -87,12 +89,14 @@ Status src(Host& h, const MetaCall& c) {
   const int k = kernel_arg(h, c, has_k ? 0 : c.size());
   const KernelRecord& r = h.focus().kernel(k);
   std::vector<std::string> backends = shown_backends(r, settings().render);
-  if (const size_t b = has_k ? 1 : 0; b < c.size()) {
+  const size_t b = has_k ? 1 : 0;
+  if (b < c.size()) {
     const std::string name = lowercase(c.arg(b));
     if (!has_backend(name))
       c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
     backends = {name};
   }
+  if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = b < c.size() ? backends[0] : ""})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + source_text(r, backends));
   return Status::Ok;
 }

@@ -41,18 +41,50 @@ TensorLookup tensor_of(Session& session, const std::string& expr) {
   }
 }
 
+// The items of the schedule that K numbers, each as it ran or lowered now.
+std::vector<TuiItem> schedule_items(Focus& focus) {
+  std::vector<TuiItem> items;
+  for (int k = 0; k < static_cast<int>(focus.schedule().size()); k++) {
+    const ScheduleItem& item = focus.schedule()[static_cast<size_t>(k)];
+    const RunRecord* run = focus.run(k);
+    TuiItem t{.record = run ? *run : RunRecord{}, .ran = run != nullptr};
+    if (item.kind == ScheduleItem::Kind::Kernel) {
+      t.record.kernel = focus.kernel(k);
+    } else if (!run) {
+      t.record.is_copy = true;
+      t.record.copy.from = item.inputs.empty() ? "HOST" : item.inputs[0]->device;
+      t.record.copy.to = item.outputs[0]->device;
+    }
+    items.push_back(std::move(t));
+  }
+  return items;
+}
+
 }  // namespace
 
 std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& err) {
   std::stringstream shown;
   std::optional<int> status;
+  std::optional<KernelView> view;
+  host.set_viewer([&](const KernelView& v) { view = v; });
+  uint64_t seen = host.focus().version();
   try {
     const Redirect to_pane(out, shown.rdbuf()), errors_to_pane(err, shown.rdbuf());
     TuiHost tui{
         .execute = [&](const std::string& line) {
+          view.reset();
           const bool quit = host.run_source(line, "") == Status::Quit;
-          TuiOutput output{.text = shown.str(), .quit = quit};
+          TuiOutput output{.text = shown.str(), .quit = quit, .view = view};
           shown.str("");
+          if (host.focus().version() != seen) {
+            seen = host.focus().version();
+            try {
+              output.schedule = schedule_items(host.focus());
+            } catch (const Error& e) {  // a kernel of :kernels x that does not lower
+              output.text += fmt::format("error: {}\n", e.what());
+              output.schedule = std::vector<TuiItem>{};
+            }
+          }
           return output;
         },
         .complete = [&](const std::string& line, size_t cursor) {
@@ -65,9 +97,11 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
     };
     status = run_tui(tui);
   } catch (const std::runtime_error& e) {
+    host.set_viewer({});
     err << "tinyrepl: " << e.what() << ": the plain REPL instead\n";
     return std::nullopt;
   }
+  host.set_viewer({});
   host.finish();
   return status;
 }

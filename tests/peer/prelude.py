@@ -21,6 +21,7 @@ import math
 import numpy as np
 from tinygrad import Tensor as _T
 from tinygrad import dtypes
+from tinygrad import nn as _nn
 from tinygrad.dtype import DType
 
 # ---- dtypes ---------------------------------------------------------------------------------------
@@ -196,6 +197,31 @@ def randn(*shape, seed=0, dtype=None, device=None):
     return _T(z.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
 
 
+# tinygrad's initialisers are rand/randn scaled (mixin/rand.py): the same arithmetic on the streams above.
+def uniform(*shape, low=0.0, high=1.0, seed=0, dtype=None, device=None):
+    return ((high - low) * rand(*shape, seed=seed)).cast(dtype or dtypes.float32) + low
+
+
+def normal(*shape, mean=0.0, std=1.0, seed=0, dtype=None, device=None):
+    return std * randn(*shape, seed=seed, dtype=dtype) + mean
+
+
+def randint(*shape, low=0, high=10, seed=0, dtype=None, device=None):
+    return uniform(*shape, low=low, high=high, seed=seed, dtype=dtype or dtypes.int32)
+
+
+def glorot_uniform(*shape, seed=0, dtype=None, device=None):
+    shape = _shape(shape)
+    bound = (6 / (shape[0] + math.prod(shape[1:]))) ** 0.5
+    return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
+
+
+def kaiming_uniform(*shape, a=0.01, seed=0, dtype=None, device=None):
+    shape = _shape(shape)
+    bound = (6 / (1 + a ** 2) / math.prod(shape[1:])) ** 0.5
+    return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
+
+
 def zeros_like(x, dtype=None):
     return x.full_like(0, dtype=dtype)
 
@@ -245,6 +271,26 @@ def realize(*xs):
     return None
 
 
+# ---- functions of several tensors: tinygrad spells them Tensor.stack(...), Tensor.einsum(...), x.meshgrid(...)
+
+def _tensors(xs):
+    return list(xs[0]) if len(xs) == 1 and isinstance(xs[0], (list, tuple)) else list(xs)
+
+
+def stack(*xs, dim=0):
+    ts = _tensors(xs)
+    return ts[0].stack(*ts[1:], dim=dim)
+
+
+def einsum(formula, *operands):
+    return _T.einsum(formula, *_tensors(operands))
+
+
+def meshgrid(*xs, indexing="ij"):
+    ts = _tensors(xs)
+    return ts[0].meshgrid(*ts[1:], indexing=indexing)
+
+
 # ---- comparison methods ---------------------------------------------------------------------------
 # SPEC section 2 lists eq ne lt le gt ge as methods; tinygrad 0.14.0 has eq and ne only. The other four
 # are its operators under a method's name.
@@ -253,9 +299,7 @@ for _name, _op in (("lt", "__lt__"), ("le", "__le__"), ("gt", "__gt__"), ("ge", 
         setattr(_T, _name, getattr(_T, _op))
 
 # ---- training: tinygrad's own nn and TRAINING context ----------------------------------------------
-# nn.optim and Context(TRAINING=1) are tinygrad's own, so a training program's optimizer runs as
-# tinygrad runs it.
-from tinygrad import nn as _nn  # noqa: E402
+# Context(TRAINING=1) is tinygrad's own, so a training program's optimizer runs as tinygrad runs it.
 from tinygrad.helpers import Context as _Context  # noqa: E402
 
 # ---- the names a .tg program sees ---------------------------------------------------------------
@@ -266,6 +310,9 @@ NAMES = {
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
     "dtypes": dtypes, "nn": _nn, "Context": _Context,
+    "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
+    "kaiming_uniform": kaiming_uniform,
+    "stack": stack, "einsum": einsum, "meshgrid": meshgrid,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,

@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "viz/tui/input_line.h"
 
@@ -63,6 +66,7 @@ TEST(TuiInput, EditingKeysAndHistory) {
   {
     InputLine input(history_path(), methods);
     input.feed("first\rsecond\r");
+    while (const std::optional<std::string> line = input.take_line()) input.remember(*line);  // as the App does
     input.feed("\033[A\033[A");
     EXPECT_EQ(input.text(), "first");
     input.feed("\033[H>\033[F<");
@@ -83,6 +87,30 @@ TEST(TuiInput, EditingKeysAndHistory) {
   InputLine again(history_path(), methods);
   again.feed("\033[A");
   EXPECT_EQ(again.text(), "second") << "the next session starts from the saved history";
+}
+
+// The lines of a statement that continued (an open bracket) are one entry, saved and recalled whole.
+TEST(TuiInput, AStatementOfSeveralLinesIsOneHistoryEntry) {
+  std::remove(history_path().c_str());
+  {
+    InputLine input(history_path(), methods);
+    input.feed("y = (1 +\r2)\r");
+    std::vector<std::string> lines;
+    while (const std::optional<std::string> line = input.take_line()) lines.push_back(*line);
+    ASSERT_EQ(lines.size(), 2u);
+    input.remember(lines[0] + "\n" + lines[1] + "\n");
+    input.feed("\033[A");
+    EXPECT_EQ(input.text(), "y = (1 +\n2)");
+  }
+  // the last entry: its time stamp, then its two lines
+  std::ifstream saved(history_path());
+  const std::string text((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
+  const size_t stamp = text.rfind('#');
+  ASSERT_NE(stamp, std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.find('\n', stamp) + 1), "y = (1 +\n2)\n") << "one entry, not two";
+  InputLine again(history_path(), methods);
+  again.feed("\033[A");
+  EXPECT_EQ(again.text(), "y = (1 +\n2)") << "the next session reads it back as one entry";
 }
 
 }  // namespace

@@ -118,8 +118,9 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
   ASSERT_EQ(kernel_runs(runs).size(), 1u);
   const KernelRecord& k = runs[kernel_runs(runs)[0]].kernel;
 
-  const PaneText list = kernels_pane(runs, 0);
-  EXPECT_EQ(list.lines[list.mark_begin].rfind("r_2", 0), 0u) << joined(list);
+  const int kk = kernel_runs(runs)[0];
+  const PaneText list = kernels_pane(items_of(runs), kk);
+  EXPECT_EQ(list.lines[list.mark_begin].rfind(fmt::format("{:>2} r_2 ", kk), 0), 0u) << joined(list);
   EXPECT_NE(list.lines[0].find("GFLOPS"), std::string::npos);
 
   const PaneText ast = ast_pane(k);

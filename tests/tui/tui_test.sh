@@ -5,76 +5,14 @@ set -u
 
 tinyrepl=${1:?usage: tui_test.sh PATH/TO/tinyrepl}
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in tmux python3; do
-  command -v "$tool" >/dev/null || { echo "SKIP: the TUI test needs $tool, which is not installed"; exit 77; }
-done
-
-work=$(mktemp -d)
-sock="$work/tmux.sock"
-t() { tmux -S "$sock" "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$work"' EXIT
-
-failures=0
-session=""
-screen() { t capture-pane -p -t "$session"; }
-pane() { screen | "$here/pane.py" "$1"; }
-fail() {
-  echo "FAIL: $*"
-  echo "---- the screen ----"
-  screen
-  echo "--------------------"
-  failures=$((failures + 1))
-}
-
-# Waits until pane $1 (a title's start) shows text matching the extended regex $2.
-expect() {
-  local title=$1 want=$2 what=${3:-"$1 shows /$2/"}
-  for _ in $(seq 1 300); do
-    grep -Eq -- "$want" <<<"$(pane "$title" 2>/dev/null)" && { echo "ok: $what"; return 0; }
-    sleep 0.1
-  done
-  fail "$what"
-  return 1
-}
-expect_no() {
-  local title=$1 unwanted=$2 what=${3:-"$1 does not show /$2/"}
-  if grep -Eq -- "$unwanted" <<<"$(pane "$title")"; then fail "$what"; else echo "ok: $what"; fi
-}
-expect_screen() {
-  local want=$1 what=$2
-  for _ in $(seq 1 300); do
-    grep -Eq -- "$want" <<<"$(screen)" && { echo "ok: $what"; return 0; }
-    sleep 0.1
-  done
-  fail "$what"
-}
-keys() {
-  t send-keys -t "$session" "$@"
-  sleep 0.3
-}
-line() {  # types one input line and runs it
-  t send-keys -t "$session" -l "$1"
-  t send-keys -t "$session" Enter
-  sleep 0.3
-}
-
-# A shell runs tinyrepl and says how it ended, so that quitting is seen on the screen. HOME keeps the
-# history away from the user's; NOOPT=1 keeps the loops that the opts would unroll.
-start() {
-  local previous=$session
-  session="tui$((${session#tui} + 1))"
-  t new-session -d -s "$session" -x 120 -y 40 \
-    "env HOME='$work' LANG=C.UTF-8 LC_ALL=C.UTF-8 NOOPT=1 '$tinyrepl'; echo \"tinyrepl exited with \$?\"; sleep 600"
-  [ -n "$previous" ] && t kill-session -t "$previous"
-  expect REPL '>>>' "the TUI starts"
-}
+source "$here/tmux_lib.sh"
 
 start
 for title in Kernels Timings AST UOps Source REPL; do expect "$title" '.' "pane $title is on screen at 120x40"; done
 
 line 'a = tensor([1,2]); b = tensor([3,4]); print((a*b).sum())'
 expect REPL '^11 *$' "the REPL shows the dot product, 11"
-expect Kernels '^r_2 ' "Kernels lists r_2"
+expect Kernels '^ *[0-9]+ r_2 ' "Kernels lists r_2"
 expect Timings 'GFLOPS' "Timings has GFLOPS"
 expect Timings '^r_2 .*█' "Timings has a bar for r_2"
 expect Timings '^session total' "Timings has the session's totals"
@@ -120,7 +58,7 @@ keys Home
 expect_no AST 'idx=2' "the first kernel of var reads one buffer"
 keys Down
 expect AST 'LOAD MemBuffer\(idx=2' "the second kernel of var reads the mean too"
-second=$(pane Kernels | sed -n 3p | awk '{print $1}')
+second=$(pane Kernels | awk 'NR > 1 && $2 !~ /^copy/ {print $2}' | sed -n 2p)
 grep -q "AST · $second" <<<"$(screen)" || fail "the AST is the second kernel's ($second)"
 
 # Index spellings come with a GPU kernel: on the OPENCL device when it opens here
@@ -135,7 +73,7 @@ for _ in $(seq 1 300); do
 done
 if [ -n "$opencl" ]; then
   line 'c = (arange(1024)*2).realize()'
-  expect Kernels '^E_1024' "an element-wise kernel ran on OPENCL"
+  expect Kernels '^ *[0-9]+ E_1024' "an element-wise kernel ran on OPENCL"
   keys Escape
   keys BTab  # from the REPL back to Source, zoomed: a GPU kernel's signature is long
   keys z
@@ -249,8 +187,4 @@ expect REPL '^\[1 2 3\] *$' "x survives the interrupt"
 keys C-d
 expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves after an interrupt"
 
-if [ "$failures" -gt 0 ]; then
-  echo "$failures checks failed"
-  exit 1
-fi
-echo "all TUI checks passed"
+report

@@ -1,6 +1,7 @@
 #include "viz/tui/app.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 #include "viz/timings.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/pane_draw.h"
+#include "viz/tui/pane_wrap.h"
 #include "viz/tui/text.h"
 
 namespace tr::tui {
@@ -18,6 +20,7 @@ namespace {
 constexpr int ctrl(char c) { return c & 0x1f; }
 constexpr int kEsc = 27;
 constexpr int kFar = 1 << 24;  // Home and End: further than any pane scrolls
+constexpr int kWheelLines = 3;  // a notch of the mouse wheel, as terminals and browsers scroll
 
 // How readline's default bindings spell the keys curses has decoded.
 std::string_view key_sequence(int code) {
@@ -39,6 +42,11 @@ std::string trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return "";
   return std::string(s.substr(b, s.find_last_not_of(" \t") - b + 1));
+}
+
+std::string lowercase(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 int backend_index(const std::string& name) {
@@ -107,8 +115,15 @@ void App::on_key(const Key& k) {
     help_ = true;
     return;
   }
-  if (editing_) edit_key(k);
-  else if (!step_ || !step_key(k)) pane_key(k);
+  if (k.code && k.value == KEY_MOUSE) {
+    if (k.mouse) on_mouse(*k.mouse);
+  } else if (typing_search_) {
+    search_key(k);
+  } else if (editing_) {
+    edit_key(k);
+  } else if (!step_ || !step_key(k)) {
+    pane_key(k);
+  }
   if (stale_) refresh();
 }
 
@@ -116,8 +131,8 @@ void App::edit_key(const Key& k) {
   if (k.code) {
     switch (k.value) {
       case KEY_BTAB: return move_focus(-1);
-      case KEY_PPAGE: return scroll(-rows_of(PaneId::Repl));
-      case KEY_NPAGE: return scroll(rows_of(PaneId::Repl));
+      case KEY_PPAGE: return scroll(PaneId::Repl, -rows_of(PaneId::Repl));
+      case KEY_NPAGE: return scroll(PaneId::Repl, rows_of(PaneId::Repl));
       default: return feed_input(key_sequence(k.value));
     }
   }
@@ -167,17 +182,20 @@ bool App::step_key(const Key& k) {
 void App::pane_key(const Key& k) {
   const bool list = focus_ == PaneId::Kernels && !step_;
   const int page = std::max(1, rows_of(focus_) - 1);
+  const int sideways = std::max(1, cols_of(focus_) / 4);
   if (k.code) {
     switch (k.value) {
       case KEY_BTAB: return move_focus(-1);
-      case KEY_UP: return list ? move_selection(selected_ - 1) : scroll(-1);
-      case KEY_DOWN: return list ? move_selection(selected_ + 1) : scroll(1);
-      case KEY_PPAGE: return list ? move_selection(selected_ - page) : scroll(-page);
-      case KEY_NPAGE: return list ? move_selection(selected_ + page) : scroll(page);
-      case KEY_HOME: return list ? move_selection(0) : scroll(-kFar);
-      case KEY_END: return list ? move_selection(kFar) : scroll(kFar);
+      case KEY_UP: return list ? move_selection(selected_ - 1) : scroll(focus_, -1);
+      case KEY_DOWN: return list ? move_selection(selected_ + 1) : scroll(focus_, 1);
+      case KEY_PPAGE: return list ? move_selection(selected_ - page) : scroll(focus_, -page);
+      case KEY_NPAGE: return list ? move_selection(selected_ + page) : scroll(focus_, page);
+      case KEY_HOME: return list ? move_selection(0) : scroll(focus_, -kFar);
+      case KEY_END: return list ? move_selection(kFar) : scroll(focus_, kFar);
       case KEY_LEFT: return set_tab(tab_ - 1);
       case KEY_RIGHT: return set_tab(tab_ + 1);
+      case KEY_SLEFT: return scroll_sideways(focus_, -sideways);
+      case KEY_SRIGHT: return scroll_sideways(focus_, sideways);
       default: break;
     }
   }
@@ -188,6 +206,14 @@ void App::pane_key(const Key& k) {
   } else if (v == 'z') {
     zoomed_ = !zoomed_;
     relayout();
+  } else if (v == '<' || v == '>') {
+    scroll_sideways(focus_, v == '<' ? -sideways : sideways);
+  } else if (v == 'w') {
+    toggle_wrap(focus_);
+  } else if (v == '/') {
+    typing_search_ = "";
+  } else if (v == 'n' || v == 'N') {
+    find(v == 'n' ? 1 : -1);
   } else if (v >= '1' && v <= '9') {
     if (v - '1' < static_cast<int>(backends().size())) set_tab(v - '1');  // a digit beyond the last tab does nothing
   } else if (v == kEsc && zoomed_) {
@@ -198,29 +224,134 @@ void App::pane_key(const Key& k) {
   } else if (v == ctrl('D')) {
     quit_ = true;
   } else if (v == ':' || enter) {  // back to the input line, with the ':' of a meta command typed
-    focus_ = PaneId::Repl;
-    editing_ = true;
-    if (zoomed_) relayout();
+    focus_on(PaneId::Repl);
     if (v == ':') feed_input(":");
   }
 }
 
-void App::move_focus(int step) {
-  focus_ = next_pane(focus_, step);
+void App::search_key(const Key& k) {
+  std::string& typed = *typing_search_;
+  const int v = k.value;
+  if ((k.code && v == KEY_BACKSPACE) || (!k.code && (v == 127 || v == ctrl('H')))) {
+    while (!typed.empty()) {  // one character, however many bytes
+      const auto last = static_cast<unsigned char>(typed.back());
+      typed.pop_back();
+      if ((last & 0xc0) != 0x80) break;
+    }
+  } else if ((k.code && v == KEY_ENTER) || (!k.code && (v == '\r' || v == '\n'))) {
+    if (!typed.empty()) search_ = typed;
+    typing_search_.reset();
+    found_ = -1;
+    find(1);
+  } else if (!k.code && (v == kEsc || v == ctrl('C'))) {
+    typing_search_.reset();
+  } else if (!k.code && v >= ' ') {
+    typed += utf8(static_cast<char32_t>(v));
+  }
+}
+
+void App::on_mouse(const Mouse& m) {
+  for (int i = 0; i < kPanes; i++) {
+    const Rect& r = layout_.panes[i];
+    if (r.empty() || m.y < r.y || m.y >= r.y + r.h || m.x < r.x || m.x >= r.x + r.w) continue;
+    const auto p = static_cast<PaneId>(i);
+    switch (m.act) {
+      case Mouse::Act::WheelUp: return scroll(p, -kWheelLines);
+      case Mouse::Act::WheelDown: return scroll(p, kWheelLines);
+      case Mouse::Act::Press: break;
+    }
+    focus_on(p);
+    // a row of the Kernels table: line 0 is its header, line K + 1 item K
+    const int k = top_[i] + (m.y - r.y - kInnerY) - 1;
+    if (p == PaneId::Kernels && !step_ && m.y > r.y && k >= 0 && k < static_cast<int>(items_.size()))
+      move_selection(k, false);
+    return;
+  }
+}
+
+void App::move_focus(int step) { focus_on(next_pane(focus_, step)); }
+
+void App::focus_on(PaneId p) {
+  focus_ = p;
   editing_ = focus_ == PaneId::Repl;
   if (zoomed_) relayout();
 }
 
-void App::move_selection(int to) {
-  const int n = static_cast<int>(kernel_runs(runs_).size());
-  if (n > 0) selected_ = std::clamp(to, 0, n - 1);
+// Keys step over copies, which have no AST, UOps or source; a click may select one.
+void App::move_selection(int to, bool kernels_only) {
+  const int n = static_cast<int>(items_.size());
+  if (n == 0) return;
+  const int step = to < selected_ ? -1 : 1;
+  to = std::clamp(to, 0, n - 1);
+  auto copy = [&](int k) { return items_[static_cast<size_t>(k)].record.is_copy; };
+  for (int k = to; kernels_only && k >= 0 && k < n && copy(to); k += step)
+    if (!copy(k)) to = k;
+  for (int k = to; kernels_only && k >= 0 && k < n && copy(to); k -= step)  // none that way: the nearest back
+    if (!copy(k)) to = k;
+  selected_ = to;
   stale_ = true;
 }
 
-void App::scroll(int by) {
-  const int p = static_cast<int>(focus_);
-  const int last = static_cast<int>(panes_[p].lines.size()) - rows_of(focus_);
-  top_[p] = std::clamp(top_[p] + by, 0, std::max(0, last));
+void App::scroll(PaneId p, int by) {
+  const int i = static_cast<int>(p);
+  const int last = static_cast<int>(panes_[i].lines.size()) - rows_of(p);
+  top_[i] = std::clamp(top_[i] + by, 0, std::max(0, last));
+}
+
+void App::scroll_sideways(PaneId p, int by) {
+  const int i = static_cast<int>(p);
+  if (wrap_[i]) return;  // a wrapped pane has nothing beside it
+  left_[i] = std::clamp(left_[i] + by, 0, std::max(0, widest(panes_[i]) - cols_of(p)));
+}
+
+void App::toggle_wrap(PaneId p) {
+  const int i = static_cast<int>(p);
+  const std::vector<int>& was = panes_[i].origin;
+  const int line = top_[i] < static_cast<int>(was.size()) ? was[static_cast<size_t>(top_[i])] : top_[i];
+  const bool at_end = top_[i] + rows_of(p) >= static_cast<int>(panes_[i].lines.size());
+  wrap_[i] = !wrap_[i];
+  left_[i] = 0;
+  show(p, texts_[i]);
+  // a pane at its end stays there (the REPL's newest output); else the line that was at the top does
+  const std::vector<int>& now = panes_[i].origin;
+  top_[i] = at_end ? kFar
+            : now.empty() ? line
+                          : static_cast<int>(std::lower_bound(now.begin(), now.end(), line) - now.begin());
+  scroll(p, 0);
+  message_ = fmt::format("{}: long lines {}", pane_name(p), wrap_[i] ? "wrap (w: scroll sideways)" : "scroll sideways");
+}
+
+void App::find(int direction) {
+  if (search_.empty()) {
+    message_ = "/ then a text to search the focused pane for";
+    return;
+  }
+  const int i = static_cast<int>(focus_);
+  const std::vector<std::string>& lines = panes_[i].lines;
+  const int n = static_cast<int>(lines.size());
+  const std::string want = lowercase(search_);
+  // from the match shown, else from the top of the view
+  const int from = found_pane_ == focus_ && found_ >= 0 ? found_ : direction > 0 ? top_[i] - 1 : top_[i];
+  for (int step = 1; step <= n; step++) {
+    const int line = ((from + direction * step) % n + n) % n;
+    const size_t at = lowercase(lines[static_cast<size_t>(line)]).find(want);
+    if (at == std::string::npos) continue;
+    found_pane_ = focus_;
+    found_ = line;
+    found_begin_ = at;
+    found_end_ = at + want.size();
+    const int rows = rows_of(focus_), cols = cols_of(focus_);
+    if (line < top_[i] || line >= top_[i] + rows) top_[i] = line - rows / 3;
+    scroll(focus_, 0);
+    const int col = display_width(std::string_view(lines[static_cast<size_t>(line)]).substr(0, at));
+    const int width = display_width(search_);
+    if (!wrap_[i] && (col < left_[i] || col + width > left_[i] + cols)) left_[i] = std::max(0, col - cols / 4);
+    const bool round = from >= 0 && (direction > 0 ? line <= from : line >= from);
+    message_ = fmt::format("/{}: line {} of {}{}", search_, line + 1, n, round ? " (from the other end)" : "");
+    return;
+  }
+  found_ = -1;
+  message_ = fmt::format("/{}: not in the {} pane", search_, pane_name(focus_));
 }
 
 void App::set_tab(int tab) {
@@ -242,6 +373,7 @@ void App::submit(const std::string& typed) {
     return;
   }
   unfinished_.clear();
+  input_.remember(input);
   const std::string line = trim(input);
   if (line.empty()) return;
   if (line == ":step" || line.starts_with(":step ") || line.starts_with(":step\t")) {
@@ -261,27 +393,51 @@ void App::execute(const std::string& line) {
 
 void App::finish(const std::string& line, const TuiOutput& out, size_t before) {
   quit_ = out.quit;
-  transcript_.add(line, out.text);
   stale_ = true;
-  top_[static_cast<int>(PaneId::Repl)] = 0;
+  top_[static_cast<int>(PaneId::Repl)] = kFar;  // the newest output, at the bottom
   const std::vector<RunRecord>& h = history();
-  if (h.size() > before) adopt({h.begin() + static_cast<std::ptrdiff_t>(before), h.end()});
-  else if (h.size() < before) adopt({});  // the history was cleared
+  if (h.size() > before) adopt_runs({h.begin() + static_cast<std::ptrdiff_t>(before), h.end()});
+  else if (h.size() < before) adopt_runs({});  // the history was cleared
+  if (out.schedule) adopt_items(*out.schedule);
+  std::string text = out.text;
+  if (out.view && out.view->kernel >= 0 && out.view->kernel < static_cast<int>(items_.size())) {
+    view(*out.view);
+    const PaneId p = stage_pane(out.view->stage);
+    text += fmt::format("the {} pane shows kernel {} ({}){}\n", pane_name(p), selected_,
+                        items_[static_cast<size_t>(selected_)].record.kernel.name,
+                        p == PaneId::Source ? fmt::format(", tab {}", backends().at(static_cast<size_t>(tab_))) : "");
+  }
+  transcript_.add(line, text);
 }
 
-void App::adopt(std::vector<RunRecord> runs) {
+void App::adopt_runs(std::vector<RunRecord> runs) {
   runs_ = std::move(runs);
-  selected_ = static_cast<int>(kernel_runs(runs_).size()) - 1;  // the kernel that computed the value, as :ast picks
   const std::vector<RunRecord>& h = history();
   const std::vector<std::string> table = split_lines(h.empty() ? "" : timings_table(h, 0));
   session_total_ = table.empty() ? "" : table.back();
+}
+
+void App::adopt_items(std::vector<TuiItem> items) {
+  items_ = std::move(items);
+  selected_ = last_kernel(items_);  // the kernel that computed the value, as :ast picks
   if (selected_ >= 0 && !tab_chosen_) {
     try {
-      tab_ = backend_index(device(runs_[kernel_runs(runs_)[selected_]].kernel.device).backend());
+      tab_ = backend_index(device(items_[static_cast<size_t>(selected_)].record.kernel.device).backend());
     } catch (const std::exception&) {
       tab_ = 0;  // the device went away: any tab renders
     }
   }
+}
+
+void App::view(const KernelView& v) {
+  selected_ = v.kernel;
+  if (!v.backend.empty()) {
+    tab_ = backend_index(v.backend);
+    tab_chosen_ = true;
+  }
+  const int i = static_cast<int>(stage_pane(v.stage));
+  top_[i] = left_[i] = 0;
+  stale_ = true;
 }
 
 void App::start_step(const std::string& line, const std::string& expr) {
@@ -310,7 +466,10 @@ void App::on_stage() {
   focus_ = step_->pane();
   editing_ = false;
   if (step_->stage().stage == Stage::Source) tab_ = backend_index(step_->backend());
-  if (step_->stage().stage == Stage::Run && !step_->runs().empty()) adopt(step_->runs());
+  if (step_->stage().stage == Stage::Run && !step_->runs().empty()) {
+    adopt_runs(step_->runs());
+    adopt_items(items_of(step_->runs()));
+  }
   relayout();
 }
 

@@ -2,6 +2,7 @@
 // The TUI's state and what each key does to it: the focused pane, the zoom, the selected kernel and
 // source tab, the input line, the :step walk; and the drawing of it all (app_draw.cpp).
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "viz/tui/colors.h"
 #include "viz/tui/input_line.h"
 #include "viz/tui/layout.h"
+#include "viz/tui/pane_draw.h"
 #include "viz/tui/pane_text.h"
 #include "viz/tui/step.h"
 #include "viz/tui/transcript.h"
@@ -20,10 +22,17 @@
 
 namespace tr::tui {
 
+// What the mouse did, where on the screen.
+struct Mouse {
+  enum class Act : uint8_t { Press, WheelUp, WheelDown } act = Act::Press;
+  int y = 0, x = 0;
+};
+
 struct Key {
   bool code = false;  // value is a curses KEY_* code, else a character
   int value = 0;
   bool alt = false;   // the character came right after an Esc (Alt held)
+  std::optional<Mouse> mouse{};  // value is KEY_MOUSE: what it was, when the TUI answers it
 };
 
 class App {
@@ -42,11 +51,18 @@ class App {
   void edit_key(const Key& k);
   void pane_key(const Key& k);
   bool step_key(const Key& k);
+  void search_key(const Key& k);
+  void on_mouse(const Mouse& m);
   void feed_input(std::string_view bytes);
   void move_focus(int step);
-  void move_selection(int to);
-  void scroll(int by);
+  void focus_on(PaneId p);
+  void move_selection(int to, bool kernels_only = true);
+  void scroll(PaneId p, int by);
+  void scroll_sideways(PaneId p, int by);
+  void toggle_wrap(PaneId p);
   void set_tab(int tab);
+  // `/`: the next (+1) or previous (-1) line of the focused pane that holds the search text.
+  void find(int direction);
 
   // lines
   void submit(const std::string& typed);
@@ -56,14 +72,18 @@ class App {
   void start_step(const std::string& line, const std::string& expr);
   void on_stage();
   void end_step();
-  void adopt(std::vector<RunRecord> runs);
+  void adopt_runs(std::vector<RunRecord> runs);
+  void adopt_items(std::vector<TuiItem> items);
+  void view(const KernelView& v);
 
   // what the panes show, and where (app_draw.cpp)
   void relayout();
   void refresh();
   void show(PaneId p, PaneText text);
   int rows_of(PaneId p) const;
+  int cols_of(PaneId p) const;
   Frame frame_of(PaneId p) const;
+  PaneScroll scroll_of(PaneId p) const;
   std::string status_text() const;
 
   // drawing (app_draw.cpp)
@@ -80,8 +100,9 @@ class App {
   InputLine input_;
   std::string unfinished_;  // lines typed so far of an input that continues (an open bracket)
   Transcript transcript_;
-  std::vector<RunRecord> runs_;  // what the last line that ran anything ran
-  int selected_ = -1;            // into kernel_runs(runs_)
+  std::vector<RunRecord> runs_;  // what the last line that ran anything ran (Timings)
+  std::vector<TuiItem> items_;   // the schedule K numbers (Kernels, and what AST, UOps, Source show)
+  int selected_ = -1;            // K, into items_
   std::string session_total_;
   int tab_ = 0;
   bool tab_chosen_ = false;  // the user picked a backend: new kernels keep it
@@ -95,8 +116,16 @@ class App {
   std::string message_;  // one key's worth of news on the status line
   bool stale_ = true;    // what the panes show changed: rebuild their text (rendering is not free)
 
-  std::array<PaneText, kPanes> panes_{};
-  std::array<int, kPanes> top_{};
+  std::optional<std::string> typing_search_;  // the text after '/' while it is typed
+  std::string search_;                        // the last text searched for
+  PaneId found_pane_ = PaneId::Repl;
+  int found_ = -1;  // the line of found_pane_ that holds the match shown, or none
+  size_t found_begin_ = 0, found_end_ = 0;
+
+  std::array<PaneText, kPanes> texts_{};  // each pane's text as made
+  std::array<PaneText, kPanes> panes_{};  // as shown: folded to the pane's width where wrap_ says
+  std::array<bool, kPanes> wrap_{};
+  std::array<int, kPanes> top_{}, left_{};
   Layout layout_{};
   std::array<Window, kPanes> windows_{};
   Window status_window_{}, screen_window_{};

@@ -8,6 +8,7 @@
 #include "viz/tui/help.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/pane_draw.h"
+#include "viz/tui/pane_wrap.h"
 #include "viz/tui/text.h"
 
 namespace tr::tui {
@@ -17,7 +18,16 @@ constexpr int kTimingsColumns = 64;  // timings_table's columns before the bar
 constexpr std::string_view kStepKeys = "  [Space next · Backspace back · Esc stop]";
 
 int index(PaneId p) { return static_cast<int>(p); }
-int header_rows(PaneId p) { return p == PaneId::Repl ? 1 : 0; }  // the REPL's input line
+
+std::string line_breaks_shown(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') out += "↵";
+    else out += c;
+  }
+  return out;
+}
+int footer_rows(PaneId p) { return p == PaneId::Repl ? 1 : 0; }  // the REPL's input line
 
 }  // namespace
 
@@ -32,11 +42,20 @@ void App::relayout() {
 
 void App::refresh() {
   stale_ = false;
-  const std::vector<int> kernels = kernel_runs(runs_);
-  const bool any = selected_ >= 0 && selected_ < static_cast<int>(kernels.size());
-  const KernelRecord* k = any ? &runs_[kernels[selected_]].kernel : nullptr;
+  const bool any = selected_ >= 0 && selected_ < static_cast<int>(items_.size());
+  const RunRecord* item = any ? &items_[static_cast<size_t>(selected_)].record : nullptr;
+  const KernelRecord* k = item && !item->is_copy ? &item->kernel : nullptr;
+  // the selected item's row in Timings, when it ran in the last line
+  int timed = -1;
+  for (size_t r = 0; item && items_[static_cast<size_t>(selected_)].ran && r < runs_.size(); r++)
+    if (runs_[r].start_us == item->start_us) timed = static_cast<int>(r);
   const int bars = std::max(0, inner_width(layout_.panes[index(PaneId::Timings)]) - kTimingsColumns - 1);
   const std::string none = "no kernel to show: type an expression in the REPL pane";
+  auto of_kernel = [&](std::string_view title, auto pane) {
+    if (k) return pane(*k);
+    if (item) return copy_placeholder(title, selected_, item->copy);
+    return placeholder(title, none);
+  };
   for (int i = 0; i < kPanes; i++) {
     const auto p = static_cast<PaneId>(i);
     if (step_) {
@@ -46,11 +65,13 @@ void App::refresh() {
       }
     }
     switch (p) {
-      case PaneId::Kernels: show(p, kernels_pane(runs_, selected_)); break;
-      case PaneId::Timings: show(p, timings_pane(runs_, any ? kernels[selected_] : -1, bars, session_total_)); break;
-      case PaneId::Ast: show(p, k ? ast_pane(*k) : placeholder("AST", none)); break;
-      case PaneId::Uops: show(p, k ? uops_pane(*k) : placeholder("UOps", none)); break;
-      case PaneId::Source: show(p, k ? source_pane(*k, tab_) : placeholder("Source", none)); break;
+      case PaneId::Kernels: show(p, kernels_pane(items_, selected_)); break;
+      case PaneId::Timings: show(p, timings_pane(runs_, timed, bars, session_total_)); break;
+      case PaneId::Ast: show(p, of_kernel("AST", [](const KernelRecord& r) { return ast_pane(r); })); break;
+      case PaneId::Uops: show(p, of_kernel("UOps", [](const KernelRecord& r) { return uops_pane(r); })); break;
+      case PaneId::Source:
+        show(p, of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
+        break;
       case PaneId::Repl: show(p, transcript_.pane(unfinished_)); break;
     }
   }
@@ -58,16 +79,35 @@ void App::refresh() {
 
 void App::show(PaneId p, PaneText text) {
   const int i = index(p);
+  PaneText folded = wrap_[i] ? wrapped(text, cols_of(p)) : text;
+  texts_[i] = std::move(text);
   PaneText& shown = panes_[i];
-  if (shown.title != text.title || shown.lines != text.lines || shown.tab != text.tab) top_[i] = text.anchor;
-  shown = std::move(text);
+  if (shown.title != folded.title || shown.lines != folded.lines || shown.tab != folded.tab) {
+    top_[i] = folded.anchor;
+    if (found_pane_ == p) found_ = -1;
+  }
+  shown = std::move(folded);
   const int rows = rows_of(p);
   if (shown.mark_begin >= 0 && shown.mark_begin < top_[i]) top_[i] = shown.mark_begin;
   if (shown.mark_end > top_[i] + rows) top_[i] = std::min(shown.mark_begin, shown.mark_end - rows);
   top_[i] = std::clamp(top_[i], 0, std::max(0, static_cast<int>(shown.lines.size()) - rows));
+  left_[i] = std::clamp(left_[i], 0, std::max(0, widest(shown) - cols_of(p)));
 }
 
-int App::rows_of(PaneId p) const { return body_rows(layout_.panes[index(p)], panes_[index(p)], header_rows(p)); }
+int App::rows_of(PaneId p) const { return body_rows(layout_.panes[index(p)], panes_[index(p)], footer_rows(p)); }
+
+int App::cols_of(PaneId p) const { return std::max(1, inner_width(layout_.panes[index(p)])); }
+
+PaneScroll App::scroll_of(PaneId p) const {
+  const int i = index(p);
+  PaneScroll at{.top = top_[i], .left = left_[i]};
+  if (found_pane_ == p && found_ >= 0) {
+    at.found = found_;
+    at.found_begin = found_begin_;
+    at.found_end = found_end_;
+  }
+  return at;
+}
 
 Frame App::frame_of(PaneId p) const {
   if (step_ && step_->pane() == p) return Frame::Stage;
@@ -76,6 +116,7 @@ Frame App::frame_of(PaneId p) const {
 
 std::string App::status_text() const {
   if (step_) return step_->explanation() + std::string(kStepKeys);
+  if (typing_search_) return fmt::format("/{}   Enter: find in {} · Esc: cancel", *typing_search_, pane_name(focus_));
   if (!message_.empty()) return message_;
   if (worker_.busy()) {
     const std::string at = progress_text(progress());
@@ -84,8 +125,9 @@ std::string App::status_text() const {
   if (editing_)
     return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · "
            "Ctrl-D: quit";
-  return fmt::format("{}: Tab/Shift-Tab pane · ↑↓ PgUp PgDn Home End {} · ←→ 1-9 source tab · z zoom · "
-                     "Enter: input · F1 keys",
+  // one row of a 120-column terminal
+  return fmt::format("{}: Tab pane · ↑↓ PgUp PgDn {} · < > sideways · w wrap · / find · ←→ 1-9 tab · z zoom · "
+                     "Enter input · F1 keys",
                      pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
 }
 
@@ -99,7 +141,7 @@ void App::draw() {
   for (int i = 0; i < kPanes; i++) {
     const auto p = static_cast<PaneId>(i);
     if (!windows_[i]) continue;
-    draw_pane(windows_[i], panes_[i], top_[i], frame_of(p), header_rows(p));
+    draw_pane(windows_[i], panes_[i], scroll_of(p), frame_of(p), footer_rows(p));
     if (p == PaneId::Repl) draw_input();
     wnoutrefresh(windows_[i].get());
   }
@@ -112,19 +154,22 @@ void App::draw() {
   doupdate();
 }
 
+// On the pane's last row, under the newest output, as a terminal's prompt. A statement of several
+// lines recalled from the history shows each line break as ↵.
 void App::draw_input() const {
   const Window& w = windows_[index(PaneId::Repl)];
+  const int y = layout_.panes[index(PaneId::Repl)].h - 1 - footer_rows(PaneId::Repl);
   const int cols = inner_width(layout_.panes[index(PaneId::Repl)]);
   const std::string_view typed_prompt = unfinished_.empty() ? kPrompt : kContinuation;
   const std::string prompt = input_.message().empty() ? std::string(typed_prompt) : printable(input_.message());
-  const std::string text = printable(input_.text());
-  const int at = display_width(printable(input_.text().substr(0, input_.cursor())));
-  const int x = kInnerX + w.put(kInnerY, kInnerX, prompt, cols / 2, editing_ ? A_BOLD : A_DIM);
+  const std::string text = printable(line_breaks_shown(input_.text()));
+  const int at = display_width(printable(line_breaks_shown(input_.text().substr(0, input_.cursor()))));
+  const int x = kInnerX + w.put(y, kInnerX, prompt, cols / 2, editing_ ? A_BOLD : A_DIM);
   const int room = kInnerX + cols - x;
   const int shift = std::max(0, at - room + 1);  // keeps the cursor in view on a long line
-  w.put(kInnerY, x, std::string_view(text).substr(skip_columns(text, shift)), room, editing_ ? A_NORMAL : A_DIM);
-  if (!editing_ && text.empty()) w.put(kInnerY, x, "(Enter to type here)", room, A_DIM);
-  wmove(w.get(), kInnerY, std::min(x + at - shift, kInnerX + cols - 1));
+  w.put(y, x, std::string_view(text).substr(skip_columns(text, shift)), room, editing_ ? A_NORMAL : A_DIM);
+  if (!editing_ && text.empty()) w.put(y, x, "(Enter to type here)", room, A_DIM);
+  wmove(w.get(), y, std::min(x + at - shift, kInnerX + cols - 1));
 }
 
 void App::draw_status() const {

@@ -71,13 +71,6 @@ struct ReadlineHooks {
       return;
     }
     const std::unique_ptr<char, decltype(&std::free)> line(raw, &std::free);
-    if (*raw != '\0') {
-      const HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
-      if (!last || std::strcmp(last->line, raw) != 0) {
-        add_history(raw);
-        active->append_to_file();
-      }
-    }
     active->lines_.emplace_back(raw);
   }
 
@@ -119,6 +112,17 @@ struct ReadlineHooks {
     active->matches_.assign(matches + 1, matches + 1 + count);
   }
 };
+
+void InputLine::remember(std::string_view input) {
+  while (!input.empty() && (input.back() == '\n' || input.back() == ' ')) input.remove_suffix(1);  // a block's blank end
+  if (input.empty()) return;
+  const std::string entry(input);
+  const HIST_ENTRY* last = history_length > 0 ? history_get(history_base + history_length - 1) : nullptr;
+  if (last && entry == last->line) return;
+  add_history(entry.c_str());
+  using_history();  // Up starts from the newest entry, this one
+  append_to_file();
+}
 
 // Appended at once, so that a session that dies keeps what it ran; a first session creates the file.
 void InputLine::append_to_file() const {

@@ -29,6 +29,9 @@ class InputLine {
   std::optional<std::string> take_line();  // the next line readline accepted
   bool at_eof() const { return eof_; }     // Ctrl-D on an empty line
   void discard();                          // drops the line being edited (Ctrl-C)
+  // One history entry for an input as it runs: the lines of a statement that continued over several
+  // are one entry, as the plain REPL keeps them.
+  void remember(std::string_view input);
 
   std::string_view text() const;
   size_t cursor() const;           // byte offset into text()

@@ -30,7 +30,8 @@ Layout layout(int cols, int rows, std::optional<PaneId> zoomed, int status_rows)
   const int top = std::max(6, body / 4);
   const int middle = (body - top + 1) / 2;
   const int bottom = body - top - middle;
-  const int left = cols * 2 / 5;  // the timings table, with its bars, is the widest text of the top row
+  // the timings table, with its bars, is the widest text of the top row; Kernels' rows need 47 columns
+  const int left = cols * 21 / 50;
   const int half = cols / 2;
   l.panes[static_cast<int>(PaneId::Kernels)] = {0, 0, top, left};
   l.panes[static_cast<int>(PaneId::Timings)] = {0, left, top, cols - left};

@@ -19,25 +19,55 @@ std::vector<int> kernel_runs(const std::vector<RunRecord>& runs) {
   return out;
 }
 
-PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected) {
-  const std::vector<int> kernels = kernel_runs(runs);
-  if (kernels.empty())
-    return placeholder("Kernels", runs.empty() ? "no kernel has run yet: type an expression in the REPL pane"
-                                               : "the last run only copied buffers (see Timings)");
+std::vector<TuiItem> items_of(const std::vector<RunRecord>& runs) {
+  std::vector<TuiItem> items;
+  for (const RunRecord& r : runs) items.push_back({.record = r, .ran = true});
+  return items;
+}
+
+int last_kernel(const std::vector<TuiItem>& items) {
+  for (int k = static_cast<int>(items.size()) - 1; k >= 0; k--)
+    if (!items[static_cast<size_t>(k)].record.is_copy) return k;
+  return -1;
+}
+
+PaneText kernels_pane(const std::vector<TuiItem>& items, int selected) {
+  if (items.empty()) return placeholder("Kernels", "no kernel has run yet: type an expression in the REPL pane");
+  std::vector<std::string> names;
   size_t name_width = 12;
-  for (int i : kernels) name_width = std::max(name_width, runs[i].kernel.name.size());
-  std::string text =
-      fmt::format("{:<{}} {:<6} {:>11} {:>7} {:>6}\n", "kernel", name_width, "device", "time", "GFLOPS", "GB/s");
-  for (int i : kernels) {
-    const RunRates r = rates(runs[i]);
-    text += fmt::format("{:<{}} {:<6} {} {:7.2f} {:6.2f}\n", runs[i].kernel.name, name_width, runs[i].kernel.device,
-                        time_str(r.seconds), r.gflops, r.gbs);
+  for (const TuiItem& t : items) {
+    const RunRecord& r = t.record;
+    names.push_back(r.is_copy ? fmt::format("copy {}→{}", r.copy.from, r.copy.to) : r.kernel.name);
+    name_width = std::max<size_t>(name_width, display_width(names.back()));
+  }
+  // as narrow as the columns allow: the pane is the top row's smaller half
+  std::string text = fmt::format("{:>2} {:<{}} {:<6} {:>9} {:>6} {:>6}\n", "K", "kernel", name_width, "device", "time",
+                                 "GFLOPS", "GB/s");
+  for (size_t k = 0; k < items.size(); k++) {
+    const RunRecord& r = items[k].record;
+    const std::string pad(name_width - static_cast<size_t>(display_width(names[k])), ' ');
+    const std::string& dev = r.is_copy ? r.copy.to : r.kernel.device;
+    if (!items[k].ran) {
+      text += fmt::format("{:>2} {}{} {:<6} {:>9}\n", k, names[k], pad, dev, "not run");
+      continue;
+    }
+    const RunRates rate = rates(r);
+    const std::string time = time_str(rate.seconds);
+    text += fmt::format("{:>2} {}{} {:<6} {:>9} {:6.2f} {:6.2f}\n", k, names[k], pad, dev,
+                        time.substr(time.find_first_not_of(' ')), rate.gflops, rate.gbs);
   }
   PaneText p = pane_text("Kernels", text);
-  p.mark_begin = selected + 1;
-  p.mark_end = selected + 2;
-  p.anchor = std::max(0, selected - 2);
+  if (selected >= 0) {
+    p.mark_begin = selected + 1;  // below the header
+    p.mark_end = selected + 2;
+    p.anchor = std::max(0, selected - 2);
+  }
   return p;
+}
+
+PaneText copy_placeholder(std::string_view title, int k, const CopyRecord& copy) {
+  return placeholder(title, fmt::format("item {} of the schedule is a copy from {} to {}: it has no {}", k, copy.from,
+                                        copy.to, title));
 }
 
 PaneText ast_pane(const KernelRecord& k, bool opts_marked) {

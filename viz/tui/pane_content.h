@@ -5,14 +5,22 @@
 
 #include "core/realize.h"
 #include "viz/tui/pane_text.h"
+#include "viz/tui/tui.h"
 
 namespace tr::tui {
 
-// Indices into runs of the kernel runs (copies are listed by Timings only).
+// Indices into runs of the kernel runs.
 std::vector<int> kernel_runs(const std::vector<RunRecord>& runs);
+// Runs that follow a schedule item by item (a :step's run) as its items.
+std::vector<TuiItem> items_of(const std::vector<RunRecord>& runs);
+// The last kernel among the items (the one :ast K picks without K), or -1.
+int last_kernel(const std::vector<TuiItem>& items);
 
-// One row per kernel run: name, device, time, GFLOPS, GB/s; `selected` indexes kernel_runs(runs).
-PaneText kernels_pane(const std::vector<RunRecord>& runs, int selected);
+// One row per item, kernel or copy, numbered K as :kernels numbers them: K, name, device, time, GFLOPS,
+// GB/s; `selected` is a K.
+PaneText kernels_pane(const std::vector<TuiItem>& items, int selected);
+// What the AST, UOps and Source panes say of item K when it is a copy.
+PaneText copy_placeholder(std::string_view title, int k, const CopyRecord& copy);
 // The Ast stage, then the Opts stage (viz/stages); with opts_marked,
 // that last part is marked and scrolled to (the opts stage of :step).
 PaneText ast_pane(const KernelRecord& k, bool opts_marked = false);

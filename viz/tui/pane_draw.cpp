@@ -1,9 +1,12 @@
 #include "viz/tui/pane_draw.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "viz/tui/pane_wrap.h"
 #include "viz/tui/text.h"
 
 namespace tr::tui {
@@ -54,29 +57,38 @@ void draw_tabs(const Window& w, int y, int cols, const PaneText& p) {
   }
 }
 
-void draw_line(const Window& w, int y, int cols, const std::string& line, const std::vector<Span>& spans, bool marked) {
+// The line from column `left` on, in its syntax colours; the match of a search over them.
+void draw_line(const Window& w, int y, int cols, const std::string& line, const std::vector<Span>& spans, bool marked,
+               int left, std::optional<std::pair<size_t, size_t>> found) {
   const int base = marked ? A_REVERSE : A_NORMAL;
   if (marked) w.fill(y, kInnerX, cols, base);
+  const size_t from = skip_columns(line, left);
   int x = kInnerX;
   size_t at = 0;
   auto draw = [&](size_t end, int attr) {
-    if (end > at) x += w.put(y, x, std::string_view(line).substr(at, end - at), kInnerX + cols - x, attr | base);
-    at = end;
+    const size_t b = std::max(at, from);
+    if (end > b) x += w.put(y, x, std::string_view(line).substr(b, end - b), kInnerX + cols - x, attr | base);
+    at = std::max(at, end);
   };
   for (const Span& s : spans) {
     draw(s.begin, A_NORMAL);
     draw(s.end, style_attr(s.style));
   }
   draw(line.size(), A_NORMAL);
+  if (found && found->second > from) {
+    const size_t b = std::max(found->first, from);
+    const int fx = kInnerX + display_width(std::string_view(line).substr(from, b - from));
+    w.put(y, fx, std::string_view(line).substr(b, found->second - b), kInnerX + cols - fx, A_REVERSE | A_BOLD);
+  }
 }
 
 }  // namespace
 
-int body_rows(const Rect& r, const PaneText& p, int header) {
-  return std::max(0, r.h - 2 - header - (p.tabs.empty() ? 0 : 1));
+int body_rows(const Rect& r, const PaneText& p, int footer) {
+  return std::max(0, r.h - 2 - footer - (p.tabs.empty() ? 0 : 1));
 }
 
-void draw_pane(const Window& w, const PaneText& p, int top, Frame frame, int header) {
+void draw_pane(const Window& w, const PaneText& p, const PaneScroll& at, Frame frame, int footer) {
   if (!w) return;
   int rows = 0, cols = 0;
   getmaxyx(w.get(), rows, cols);
@@ -87,16 +99,23 @@ void draw_pane(const Window& w, const PaneText& p, int top, Frame frame, int hea
   w.put(0, 2, fmt::format(" {} ", printable(p.title)), inner - 2, title_attr);
   int y = kInnerY;
   if (!p.tabs.empty()) draw_tabs(w, y++, inner, p);
-  y += header;
-  for (int i = top; y < rows - 1 && i < static_cast<int>(p.lines.size()); i++, y++)
-    draw_line(w, y, inner, p.lines[i], p.spans[i], p.marked(i));
-  // lines above or below the view: say so on the frame
-  const int below = static_cast<int>(p.lines.size()) - top - body_rows({0, 0, rows, cols}, p, header);
-  if (top > 0 || below > 0)
-    w.put(rows - 1, std::max(2, cols - 18),
-          fmt::format(" {}{}{} ", top > 0 ? fmt::format("↑{}", top) : "", top > 0 && below > 0 ? " " : "",
-                      below > 0 ? fmt::format("↓{}", below) : ""),
-          16, frame_attr(frame));
+  const int body = body_rows({0, 0, rows, cols}, p, footer);
+  for (int i = at.top; y < kInnerY + body + (p.tabs.empty() ? 0 : 1) && i < static_cast<int>(p.lines.size()); i++, y++) {
+    const auto found = i == at.found ? std::optional(std::pair(at.found_begin, at.found_end)) : std::nullopt;
+    draw_line(w, y, inner, p.lines[i], p.spans[i], p.marked(i), at.left, found);
+  }
+  // lines above, below or beside the view: say so on the frame
+  const int below = static_cast<int>(p.lines.size()) - at.top - body;
+  const int right = widest(p) - at.left - inner;
+  std::vector<std::string> beyond;
+  if (at.top > 0) beyond.push_back(fmt::format("↑{}", at.top));
+  if (below > 0) beyond.push_back(fmt::format("↓{}", below));
+  if (at.left > 0) beyond.push_back(fmt::format("←{}", at.left));
+  if (right > 0) beyond.push_back(fmt::format("→{}", right));
+  if (!beyond.empty()) {
+    const std::string text = fmt::format(" {} ", fmt::join(beyond, " "));
+    w.put(rows - 1, std::max(2, cols - 2 - display_width(text)), text, inner - 2, frame_attr(frame));
+  }
 }
 
 }  // namespace tr::tui

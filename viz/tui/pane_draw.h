@@ -7,10 +7,18 @@
 
 namespace tr::tui {
 
-// `header` rows under the tabs are left blank for the caller (the REPL's input line).
-void draw_pane(const Window& w, const PaneText& p, int top, Frame frame, int header = 0);
+// Where a pane's text stands in its frame: the first line shown, the columns scrolled off to the left,
+// and a match of `/` to show in reverse video (bytes [begin, end) of line `found`).
+struct PaneScroll {
+  int top = 0, left = 0;
+  int found = -1;
+  size_t found_begin = 0, found_end = 0;
+};
+
+// `footer` rows at the bottom are left blank for the caller (the REPL's input line).
+void draw_pane(const Window& w, const PaneText& p, const PaneScroll& at, Frame frame, int footer = 0);
 // The rows a pane of this size has for its lines.
-int body_rows(const Rect& r, const PaneText& p, int header = 0);
+int body_rows(const Rect& r, const PaneText& p, int footer = 0);
 // Inside the frame: the first row and column, and the width.
 constexpr int kInnerY = 1, kInnerX = 1;
 inline int inner_width(const Rect& r) { return r.w - 2; }

@@ -69,8 +69,8 @@ const std::string& StepWalk::backend() const {
   return stage().item >= 0 ? backends_[stage().item] : none;
 }
 
-PaneId StepWalk::pane() const {
-  switch (stage().stage) {
+PaneId stage_pane(Stage s) {
+  switch (s) {
     case Stage::Graph:
     case Stage::Ast:
     case Stage::Opts: return PaneId::Ast;
@@ -81,6 +81,8 @@ PaneId StepWalk::pane() const {
   }
   return PaneId::Timings;
 }
+
+PaneId StepWalk::pane() const { return stage_pane(stage().stage); }
 
 std::string StepWalk::kernel_position() const {
   const auto pos = std::find(kernel_items_.begin(), kernel_items_.end(), stage().item) - kernel_items_.begin();

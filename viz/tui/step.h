@@ -14,6 +14,9 @@
 
 namespace tr::tui {
 
+// The pane that shows a stage.
+PaneId stage_pane(Stage s);
+
 class StepWalk {
  public:
   // Schedules x and lowers each kernel as it would run, running nothing; throws tr::Error when the

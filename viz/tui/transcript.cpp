@@ -35,10 +35,11 @@ void Transcript::show(const Entry& e, PaneText& p) {
 
 PaneText Transcript::pane(std::string_view unfinished) const {
   PaneText p{.title = "REPL"};
+  for (const Entry& e : entries_) show(e, p);
   Entry typed;
   for (const std::string& line : split_lines(unfinished)) typed.input.push_back(printable(line));
   show(typed, p);
-  for (auto e = entries_.rbegin(); e != entries_.rend(); ++e) show(*e, p);
+  p.anchor = static_cast<int>(p.lines.size());
   return p;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The REPL pane's scrollback: each input line with what it printed, the newest entry first so that
-// a result appears right under the input line; the oldest entries go beyond a few thousand lines.
+// The REPL pane's scrollback: each input line with what it printed, oldest first, as a terminal
+// shows them, so that the newest result stands right above the input line; the oldest entries go
+// beyond a few thousand lines.
 #include <deque>
 #include <string>
 #include <string_view>
@@ -15,8 +16,8 @@ class Transcript {
   // `input` is echoed after the prompt (its further lines after the continuation prompt); empty for
   // a message of the TUI itself.
   void add(std::string_view input, std::string_view output);
-  // The entries as the pane's lines (the prompt dimmed), newest first; before them the lines typed so
-  // far of an input that continues.
+  // The entries as the pane's lines (the prompt dimmed), oldest first; after them the lines typed so
+  // far of an input that continues. Anchored at the bottom.
   PaneText pane(std::string_view unfinished) const;
 
  private:

@@ -22,6 +22,20 @@ void use_utf8_locale() {
 // How long a wait for a key lasts before the TUI looks at the running statement's progress.
 constexpr int kTickMs = 100;
 
+// What curses read of the mouse: a press of the first button or a notch of the wheel; nothing for
+// the rest (releases, other buttons).
+std::optional<tui::Mouse> read_mouse() {
+  MEVENT e{};
+  if (getmouse(&e) != OK) return std::nullopt;
+  using Act = tui::Mouse::Act;
+  const auto act = e.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED) ? std::optional(Act::Press)
+                   : e.bstate & BUTTON4_PRESSED                   ? std::optional(Act::WheelUp)
+                   : e.bstate & BUTTON5_PRESSED                   ? std::optional(Act::WheelDown)
+                                                                  : std::nullopt;
+  if (!act) return std::nullopt;
+  return tui::Mouse{.act = *act, .y = e.y, .x = e.x};
+}
+
 // The next key, or none within a tick; an Esc followed at once by a character is that character
 // with Alt held.
 std::optional<tui::Key> read_key() {
@@ -29,6 +43,7 @@ std::optional<tui::Key> read_key() {
   const int r = wget_wch(stdscr, &c);
   if (r == ERR) return std::nullopt;
   tui::Key k{.code = r == KEY_CODE_YES, .value = static_cast<int>(c)};
+  if (k.code && k.value == KEY_MOUSE) k.mouse = read_mouse();
   if (k.code || c != 27) return k;
   nodelay(stdscr, TRUE);
   const int r2 = wget_wch(stdscr, &c);

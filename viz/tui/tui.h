@@ -3,10 +3,13 @@
 // session that a host runs. The TUI knows nothing of the .tg language: the host evaluates lines,
 // completes words and finds the tensor an expression names; the TUI shows what the engine recorded.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/lazy.h"
+#include "core/realize.h"
+#include "viz/kernel_view.h"
 
 namespace tr {
 
@@ -18,10 +21,20 @@ struct TuiCompletion {
   bool files = false;
 };
 
-// What one input line did: all it printed, and whether it asked to leave (`:quit`).
+// Item K of the schedule that K numbers (:kernels, :ast K, :src K): a kernel or a copy, with how it
+// ran; a kernel of a schedule that has not run (:kernels x) lowered as it would run.
+struct TuiItem {
+  RunRecord record{};
+  bool ran = false;
+};
+
+// What one input line did: all it printed, and whether it asked to leave (`:quit`); the schedule K
+// numbers when the line changed it; the kernel and stage that `:ast K`, `:uops K` or `:src K` asked for.
 struct TuiOutput {
   std::string text{};
   bool quit = false;
+  std::optional<std::vector<TuiItem>> schedule{};
+  std::optional<KernelView> view{};
 };
 
 // The tensor an expression evaluates to, or why there is none ("x is an int", a syntax error).

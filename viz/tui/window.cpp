@@ -27,6 +27,9 @@ Terminal::Terminal() : screen_(newterm(nullptr, stdout, stdin)) {
   nonl();
   keypad(stdscr, TRUE);
   set_escdelay(25);  // a lone Esc leaves the input line at once; escape sequences arrive faster
+  // clicks and the wheel; each press at once, rather than after a wait for a double click
+  mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, nullptr);
+  mouseinterval(0);
   init_colors();
 }
 

@@ -11,7 +11,7 @@
 namespace tr::tui {
 
 // Curses on the process's terminal in raw mode (Ctrl-C and Ctrl-Z reach the TUI as keys instead of
-// stopping it), no echo, function keys decoded, colours set up; restored when it goes out of scope.
+// stopping it), no echo, function keys and mouse clicks and wheel decoded, colours set up; restored when it goes out of scope.
 // Throws std::runtime_error when curses cannot drive the terminal (an unknown $TERM).
 class Terminal {
  public:

@@ -1,0 +1,244 @@
+// The methods of tinygrad's tensor functions beyond the core ones: layout, tests and bitwise ops,
+// indexing by tensors, scans and sorting, with tinygrad's parameter names and defaults.
+#include <optional>
+
+#include "core/tensor_index.h"
+#include "core/tensor_logic.h"
+#include "core/tensor_scan.h"
+#include "core/tensor_sort.h"
+#include "repl/convert.h"
+#include "repl/method_table.h"
+#include "repl/source_error.h"
+
+namespace tr::repl {
+namespace {
+
+constexpr ParamKind kRequired = ParamKind::Required;
+constexpr ParamKind kRest = ParamKind::Rest;
+
+// A tensor argument, or a number made a constant beside x by tinygrad's scalar rule.
+Tensor operand(const Tensor& x, const Arg& a) {
+  if (const Tensor* t = a.value.get_if<Tensor>()) return *t;
+  return Tensor::scalar_like(x, to_number(a));
+}
+
+std::optional<Tensor> optional_operand(const Tensor& x, const Arg* a) {
+  return a ? std::optional<Tensor>(operand(x, *a)) : std::nullopt;
+}
+
+int dim_or(const Bound& b, std::string_view name, int fallback) {
+  const Arg* a = b.find(name);
+  return a ? to_dim(*a) : fallback;
+}
+
+bool flag_or(const Bound& b, std::string_view name, bool fallback) {
+  const Arg* a = b.find(name);
+  return a ? to_bool(*a) : fallback;
+}
+
+template <typename Seq>
+Value sequence_of(const std::vector<Tensor>& xs) {
+  Seq out;
+  for (const Tensor& x : xs) out.items.emplace_back(x);
+  return out;
+}
+
+Value pair_of(const std::pair<Tensor, Tensor>& p) { return sequence_of<Tuple>({p.first, p.second}); }
+
+void add_layout(MethodTable& t) {
+  t["stack"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"args", kRest}, {"dim"}});
+    std::vector<Tensor> all{x};
+    for (const Arg& a : b.rest()) all.push_back(to_tensor(a));
+    return stack(all, dim_or(b, "dim", 0));
+  };
+  t["split"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"sizes", kRequired}, {"dim"}});
+    const int dim = dim_or(b, "dim", 0);
+    if (b["sizes"].value.is<int64_t>()) return sequence_of<Tuple>(split(x, to_int(b["sizes"]), dim));
+    return sequence_of<Tuple>(split(x, to_ints(b["sizes"]), dim));
+  };
+  t["chunk"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"chunks", kRequired}, {"dim"}});
+    return sequence_of<List>(chunk(x, to_int(b["chunks"]), dim_or(b, "dim", 0)));
+  };
+  t["unflatten"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim", kRequired}, {"sizes", kRequired}});
+    return unflatten(x, to_dim(b["dim"]), to_ints(b["sizes"]));
+  };
+  t["meshgrid"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"args", kRest}, {"indexing"}});
+    std::vector<Tensor> all{x};
+    for (const Arg& a : b.rest()) all.push_back(to_tensor(a));
+    return sequence_of<Tuple>(meshgrid(all, indexing_is_xy(b.find("indexing"))));
+  };
+  t["repeat_interleave"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"repeats", kRequired}, {"dim"}});
+    const Arg* d = b.find("dim");
+    return repeat_interleave(x, to_int(b["repeats"]), d ? std::optional<int>(to_dim(*d)) : std::nullopt);
+  };
+  t["roll"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"shifts", kRequired}, {"dims"}});
+    const Arg* d = b.find("dims");
+    std::optional<std::vector<int>> dims;
+    if (d) dims = to_dims({*d});
+    return roll(x, to_ints(b["shifts"]), dims);
+  };
+  t["diag"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return diag(x);
+  };
+  t["tril"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"diagonal"}});
+    return tril(x, b.find("diagonal") ? to_int(b["diagonal"]) : 0);
+  };
+  t["triu"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"diagonal"}});
+    return triu(x, b.find("diagonal") ? to_int(b["diagonal"]) : 0);
+  };
+  t["unfold"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim", kRequired}, {"size", kRequired}, {"step", kRequired}});
+    return unfold(x, to_dim(b["dim"]), to_int(b["size"]), to_int(b["step"]));
+  };
+}
+
+void add_tests(MethodTable& t) {
+  const auto clip_method = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"min_"}, {"max_"}});
+    return clip(x, optional_operand(x, b.find("min_")), optional_operand(x, b.find("max_")));
+  };
+  t["clip"] = clip_method;
+  t["clamp"] = clip_method;
+  t["masked_fill"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"mask", kRequired}, {"value", kRequired}});
+    return masked_fill(x, to_tensor(b["mask"]), operand(x, b["value"]));
+  };
+  t["isnan"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return isnan(x);
+  };
+  t["isinf"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"detect_positive"}, {"detect_negative"}});
+    return isinf(x, flag_or(b, "detect_positive", true), flag_or(b, "detect_negative", true));
+  };
+  t["isfinite"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return isfinite(x);
+  };
+  t["isclose"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"other", kRequired}, {"rtol"}, {"atol"}, {"equal_nan"}});
+    return isclose(x, operand(x, b["other"]), b.find("rtol") ? to_float(b["rtol"]) : 1e-5,
+                   b.find("atol") ? to_float(b["atol"]) : 1e-8, flag_or(b, "equal_nan", false));
+  };
+  const auto truth = [](Tensor (*f)(const Tensor&, const Axes&, bool)) {
+    return [f](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"axis"}, {"keepdim"}});
+      return f(x, to_axes(b.find("axis")), flag_or(b, "keepdim", false));
+    };
+  };
+  t["any"] = truth(&any);
+  t["all"] = truth(&all);
+}
+
+void add_bitwise(MethodTable& t) {
+  const std::pair<const char*, Tensor (*)(const Tensor&, const Tensor&)> ops[] = {
+      {"bitwise_and", &bitwise_and}, {"bitwise_or", &bitwise_or}, {"bitwise_xor", &bitwise_xor}};
+  for (const auto& [name, op] : ops) {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      return op(x, operand(x, bind(call, {{"x", kRequired}})["x"]));
+    };
+  }
+  t["bitwise_not"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return bitwise_not(x);
+  };
+  const std::pair<const char*, bool> shifts[] = {{"lshift", true}, {"rshift", false}};
+  for (const auto& [name, left] : shifts) {
+    t[name] = [left = left](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Arg& a = bind(call, {{"x", kRequired}})["x"];
+      if (const Tensor* counts = a.value.get_if<Tensor>()) return left ? lshift(x, *counts) : rshift(x, *counts);
+      return left ? lshift(x, to_int(a)) : rshift(x, to_int(a));
+    };
+  }
+}
+
+void add_indexing(MethodTable& t) {
+  t["gather"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim", kRequired}, {"index", kRequired}});
+    return gather(x, to_dim(b["dim"]), to_tensor(b["index"]));
+  };
+  t["scatter"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim", kRequired}, {"index", kRequired}, {"src", kRequired}, {"reduce"}});
+    const Tensor index = to_tensor(b["index"]);
+    const Arg& src = b["src"];
+    ScatterReduce how = ScatterReduce::None;
+    if (const Arg* r = b.find("reduce")) {
+      const std::string s = to_str(*r);
+      if (s != "add" && s != "multiply")
+        fail_at(r->span, "value", "reduce must be None, 'add' or 'multiply', not '{}'", s);
+      if (src.value.is<Tensor>())
+        fail_at(r->span, "type", "scatter's reduce= takes a number as src; a tensor src with a reduce is not supported");
+      how = s == "add" ? ScatterReduce::Add : ScatterReduce::Multiply;
+    }
+    const Tensor values = src.value.is<Tensor>() ? to_tensor(src)
+                                                 : Tensor::full(index.shape(), to_number(src), x.dtype(), x.device());
+    return scatter(x, to_dim(b["dim"]), index, values, how);
+  };
+  t["one_hot"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return one_hot(x, to_int(bind(call, {{"num_classes", kRequired}})["num_classes"]));
+  };
+}
+
+void add_scans(MethodTable& t) {
+  t["cumsum"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return cumsum(x, dim_or(bind(call, {{"axis"}}), "axis", 0));
+  };
+  t["cumprod"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return cumprod(x, to_dim(bind(call, {{"axis", kRequired}})["axis"]));
+  };
+  t["cummax"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return pair_of(cummax(x, dim_or(bind(call, {{"axis"}}), "axis", 0)));
+  };
+  t["sort"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim"}, {"descending"}});
+    return pair_of(sort(x, dim_or(b, "dim", -1), flag_or(b, "descending", false)));
+  };
+  t["argsort"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dim"}, {"descending"}});
+    return argsort(x, dim_or(b, "dim", -1), flag_or(b, "descending", false));
+  };
+  t["topk"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"k", kRequired}, {"dim"}, {"largest"}, {"sorted_"}});
+    if (!flag_or(b, "sorted_", true)) fail_at(b["sorted_"].span, "value", "topk with sorted_=False is not supported");
+    return pair_of(topk(x, to_int(b["k"]), dim_or(b, "dim", -1), flag_or(b, "largest", true)));
+  };
+}
+
+}  // namespace
+
+bool indexing_is_xy(const Arg* a) {
+  if (!a) return false;
+  const std::string s = to_str(*a);
+  if (s != "ij" && s != "xy") fail_at(a->span, "value", "indexing must be 'ij' or 'xy', not '{}'", s);
+  return s == "xy";
+}
+
+PadMode to_pad_mode(const Arg* a) {
+  if (!a) return PadMode::Constant;
+  const std::string s = to_str(*a);
+  if (s == "constant") return PadMode::Constant;
+  if (s == "reflect") return PadMode::Reflect;
+  if (s == "replicate") return PadMode::Replicate;
+  if (s == "circular") return PadMode::Circular;
+  fail_at(a->span, "value", "pad mode must be 'constant', 'reflect', 'replicate' or 'circular', not '{}'", s);
+}
+
+void add_tensor_function_methods(MethodTable& t) {
+  add_layout(t);
+  add_tests(t);
+  add_bitwise(t);
+  add_indexing(t);
+  add_scans(t);
+}
+
+}  // namespace tr::repl

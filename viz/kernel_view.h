@@ -1,0 +1,16 @@
+#pragma once
+// What `:ast K`, `:uops K` and `:src K [BACKEND]` ask a viewer with panes (the TUI) to show: kernel K
+// of the last schedule at one stage, instead of printing that stage as text.
+#include <string>
+
+#include "viz/stages.h"
+
+namespace tr {
+
+struct KernelView {
+  Stage stage = Stage::Ast;  // Ast, Uops or Source
+  int kernel = 0;            // K, as :kernels numbers the schedule's items
+  std::string backend{};     // Source: the backend asked for; "" keeps the one shown
+};
+
+}  // namespace tr
