@@ -31,6 +31,7 @@ std::string_view op_name(Op op) {
     case Op::Prod: return "PROD";
     case Op::View: return "VIEW";
     case Op::Contiguous: return "CONTIGUOUS";
+    case Op::Assign: return "ASSIGN";
   }
   return "?";
 }

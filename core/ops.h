@@ -22,6 +22,7 @@ enum class Op : uint8_t {
   // structure
   View,        // a ShapeTracker over its one source
   Contiguous,  // forces its source into its own buffer
+  Assign,      // writes its value (source 1) into the buffer of its target (source 0, a realized tensor), in place
 };
 
 std::string_view op_name(Op op);  // "ADD", "SUM", "CMPLT", ...

@@ -144,7 +144,10 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
 
 std::vector<std::pair<DType, int64_t>> buffer_sizes(const ScheduleItem& item) {
   std::vector<std::pair<DType, int64_t>> out;
-  for (const LazyRef& n : item.outputs) out.emplace_back(n->dtype, prod(n->shape));
+  for (const LazyRef& n : item.outputs) {
+    const BufferRef written = buffer_of(*n);  // an assign's: its target's whole buffer
+    out.emplace_back(n->dtype, written ? written->size : prod(n->shape));
+  }
   for (const LazyRef& n : item.inputs) out.emplace_back(n->dtype, n->buffer ? n->buffer->size : prod(n->shape));
   return out;
 }
@@ -183,7 +186,8 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
   const LazyRef& out = item.outputs[0];
   Device& dev = device(out->device);
   RunRecord r{.is_copy = false, .kernel = std::move(lowered), .start_us = now_us()};
-  const BufferRef buf = dev.alloc(out->dtype, prod(out->shape));
+  const bool in_place = out->op == Op::Assign;
+  const BufferRef buf = in_place ? buffer_of(*out) : dev.alloc(out->dtype, prod(out->shape));
   std::vector<const Buffer*> bufs{buf.get()};
   for (const LazyRef& in : item.inputs) {
     // every tensor op checks this; a kernel handed another device's memory would crash in its driver
@@ -193,8 +197,9 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
   }
   report_progress(Phase::Run, at, total, r.kernel.name);
   r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
-  // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same
-  for (int i = 0; i < settings().repeat; i++) {
+  // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same;
+  // an assign's may be (p - lr * g reads p), so it runs once
+  for (int i = 0; i < (in_place ? 0 : settings().repeat); i++) {
     check_interrupt();
     r.kernel.repeats.push_back(program->run(bufs, r.kernel.program.dims));
   }
@@ -203,6 +208,11 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
     std::vector<BufferRef> held{buf};
     for (const LazyRef& in : item.inputs) held.push_back(in->buffer);
     capture()->push_back(Launch{r, program, std::move(held), nullptr});
+  }
+  if (in_place) {
+    // the tensor now reads its buffer, as a leaf: what made its value (a whole training step) is let go
+    out->srcs.clear();
+    out->depth = 0;
   }
   record(std::move(r));
 }

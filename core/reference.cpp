@@ -76,6 +76,10 @@ class Evaluator {
         return out;
       }
       case Op::Contiguous: return eval(n.srcs[0]);
+      case Op::Assign:
+        // a realized assign has dropped the graph of its value: its values are in its buffer only
+        if (n.srcs.size() < 2) fail("value", "the reference evaluator cannot read a realized assign's buffer");
+        return eval(n.srcs[1]);
       case Op::View: {
         const Values& base = eval(n.srcs[0]);
         const ShapeTracker& st = std::get<ShapeTracker>(n.arg);

@@ -3,7 +3,9 @@
 // its own buffer, and the reason is kept in words for :explain and DEBUG output.
 #include "core/schedule.h"
 
+#include <algorithm>
 #include <map>
+#include <queue>
 #include <set>
 #include <unordered_map>
 
@@ -35,6 +37,7 @@ class Scheduler {
                                         : "an output of this realize");
     }
     for (const LazyRef& o : outs) schedule(base_of(o));
+    order_writes();
   }
 
   std::vector<ScheduleItem> items;
@@ -45,9 +48,14 @@ class Scheduler {
   std::map<const LazyNode*, std::string> reasons_;  // nodes that get their own buffer, and why
   std::set<const LazyNode*> scheduled_;
   std::map<std::pair<const LazyNode*, const LazyNode*>, bool> feeds_;  // only_feeds, while no mark is added
+  // assigns whose value this schedule computes into a buffer of its own first, and that value's node
+  std::map<const LazyNode*, LazyRef> own_values_;
 
   void count_consumers(const LazyRef& base) {
     if (base->buffer || !visited_.insert(base.get()).second) return;
+    if (base->op == Op::Assign) {
+      mark(base, fmt::format("assign() writes the value into the buffer of #{}, in place", base_of(base->srcs[0])->id));
+    }
     if (base->forced) mark(base, base->op == Op::Contiguous ? "contiguous() asks for its own buffer"
                                                            : "realize()/contiguous() asks for its own buffer");
     if (base->op == Op::Copy) {
@@ -94,7 +102,12 @@ class Scheduler {
     }
     KernelBuilder kb{*this, n};
     AstRef value = kb.build(n, ShapeTracker::contiguous(n->shape));
-    ShapeTracker out = ShapeTracker::contiguous(n->shape);
+    if (n->op == Op::Assign && !kb.reads_in_place_only()) {
+      value_into_own_buffer(n);
+      scheduled_.erase(n.get());
+      return schedule(n);
+    }
+    ShapeTracker out = store_st(*n);
     if (kb.reduce_shape && *kb.reduce_shape != n->shape) {
       // the reduce's output shape is the kernel's: its epilogue is read through a plain reshape
       value = kb.reshape_epilogue(value, *kb.reduce_shape);
@@ -105,12 +118,94 @@ class Scheduler {
                      kb.fused});
   }
 
+  // Where a kernel stores: its own new buffer in order, or for an assign its target's view of its buffer.
+  static ShapeTracker store_st(const LazyNode& n) {
+    return n.op == Op::Assign ? n.srcs[0]->st() : ShapeTracker::contiguous(n.shape);
+  }
+
+  // Which values of a buffer a node holds: the buffer, and how many assigns of this schedule have
+  // written it by then (0: the values from before this schedule).
+  static std::pair<const Buffer*, int> version(const LazyNode* n) {
+    int k = 0;
+    while (!n->buffer && n->op == Op::Assign) {
+      n = &n->srcs[0]->base();
+      k++;
+    }
+    return {n->buffer.get(), k};
+  }
+
+  // Assigns overwrite buffers that other kernels of this schedule read. A kernel that reads a buffer's
+  // values from before an assign runs before that assign, and the assigns to one buffer run in the
+  // order they were made; otherwise the order of dependencies stays, earliest first.
+  void order_writes() {
+    std::map<std::pair<const Buffer*, int>, size_t> writers;
+    for (size_t i = 0; i < items.size(); i++)
+      if (items[i].outputs[0]->op == Op::Assign) writers.emplace(version(items[i].outputs[0].get()), i);
+    if (writers.empty()) return;
+    std::map<const LazyNode*, size_t> item_of;
+    for (size_t i = 0; i < items.size(); i++) item_of.emplace(items[i].outputs[0].get(), i);
+    std::vector<std::vector<size_t>> after(items.size());
+    std::vector<int> waiting(items.size(), 0);
+    const auto edge = [&](size_t first, size_t then) {
+      if (first == then) return;
+      after[first].push_back(then);
+      waiting[then]++;
+    };
+    for (size_t j = 0; j < items.size(); j++) {
+      for (const LazyRef& in : items[j].inputs) {
+        if (const auto it = item_of.find(in.get()); it != item_of.end()) edge(it->second, j);
+        auto [buffer, k] = version(in.get());
+        if (const auto w = writers.find({buffer, k + 1}); w != writers.end()) edge(j, w->second);
+      }
+    }
+    for (const auto& [v, i] : writers)
+      if (const auto w = writers.find({v.first, v.second + 1}); w != writers.end()) edge(i, w->second);
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+    for (size_t i = 0; i < items.size(); i++)
+      if (waiting[i] == 0) ready.push(i);
+    std::vector<ScheduleItem> ordered;
+    while (!ready.empty()) {
+      const size_t i = ready.top();
+      ready.pop();
+      ordered.push_back(std::move(items[i]));
+      for (size_t j : after[i])
+        if (--waiting[j] == 0) ready.push(j);
+    }
+    if (ordered.size() != items.size()) {
+      fail("value", "a kernel reads a tensor's values from both before and after an assign() to it; realize one of "
+                    "them before the assign");
+    }
+    items = std::move(ordered);
+  }
+
+  // An assign whose kernel would read its own buffer where it does not write it (another position, or
+  // inside a reduce) could read a value it has already overwritten: its value gets its own buffer first.
+  void value_into_own_buffer(const LazyRef& assign) {
+    const LazyRef value = assign->srcs[1];
+    const LazyRef c = make_node(Op::Contiguous, value->dtype, value->shape, value->device, {value});
+    auto& readers = users_[base_of(value).get()];
+    std::replace(readers.begin(), readers.end(), static_cast<const LazyNode*>(assign.get()),
+                 static_cast<const LazyNode*>(c.get()));
+    users_[c.get()].push_back(assign.get());
+    mark(c, "the value of an assign reads the buffer it overwrites at other positions, so it is computed into its own "
+            "buffer first");
+    own_values_.emplace(assign.get(), c);
+  }
+
+  struct Load {
+    const LazyNode* node;
+    ShapeTracker st;
+    bool in_reduce;
+  };
+
   struct KernelBuilder {
     Scheduler& s;
     LazyRef root;
     std::vector<LazyRef> inputs{};
     std::vector<uint64_t> fused{};
     std::optional<Shape> reduce_shape{};  // set once the kernel holds a reduce
+    std::vector<Load> loads{};
+    bool reducing = false;  // building a reduce's input
     // a node read twice through the same tracker is one subtree, built once
     std::unordered_map<ViewedNode, AstRef, ViewedNodeHash> built{};
 
@@ -121,8 +216,18 @@ class Scheduler {
       return static_cast<int>(inputs.size());
     }
 
+    // True when the kernel reads the buffer that it (an assign) writes only where it writes it.
+    bool reads_in_place_only() const {
+      const Buffer* written = buffer_of(*root).get();
+      const ShapeTracker out = store_st(*root).simplify();
+      for (const Load& l : loads)
+        if (buffer_of(*l.node).get() == written && (l.in_reduce || !(l.st == out))) return false;
+      return true;
+    }
+
     AstRef load(const LazyRef& b, const ShapeTracker& st) {
       s.schedule(b);
+      loads.push_back(Load{b.get(), st.simplify(), reducing});
       return ast_load(input_index(b), b->dtype, st.simplify());
     }
 
@@ -140,6 +245,10 @@ class Scheduler {
         case Op::Const: return ast_const(std::get<ConstValue>(b->arg), b->dtype, st.simplify());
         case Op::Arange: return ast_arange(b->dtype, st.simplify());
         case Op::Contiguous: return src(b, 0, st);
+        case Op::Assign: {
+          const auto own = s.own_values_.find(b.get());
+          return own != s.own_values_.end() ? build(own->second, st) : src(b, 1, st);
+        }
         case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st);
         default: break;
       }
@@ -186,7 +295,9 @@ class Scheduler {
       reduce_shape = b->shape;
       fused.push_back(b->id);
       const LazyRef& x = b->srcs[0];
+      reducing = true;
       AstRef in = build(base_of(x), x->st());
+      reducing = false;
       return ast_reduce(b->op, b->dtype, std::move(in), std::get<std::vector<int>>(b->arg));
     }
 
@@ -202,6 +313,12 @@ class Scheduler {
 };
 
 }  // namespace
+
+BufferRef buffer_of(const LazyNode& n) {
+  const LazyNode* x = &n;
+  while (!x->buffer && x->op == Op::Assign) x = &x->srcs[0]->base();
+  return x->buffer;
+}
 
 std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs) { return Scheduler(outs).items; }
 

@@ -18,6 +18,10 @@ struct ScheduleItem {
   std::vector<uint64_t> fused;       // ids of the lazy nodes computed inside this kernel
 };
 
+// The buffer that holds n's values once it has run: its own when realized, its target's for an assign
+// (through a chain of assigns to one tensor); null for any other node not realized yet.
+BufferRef buffer_of(const LazyNode& n);
+
 // Items in execution order. Nodes already realized are loaded, never recomputed. A node with no
 // elements gets no item (no kernel runs for it); it is still an input of the items that read it.
 std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs);

@@ -69,6 +69,8 @@ class Tensor {
   int ndim() const { return static_cast<int>(shape().size()); }
   int64_t numel() const { return tr::prod(shape()); }
   bool realized() const;
+  // Python's `is`: the same tensor (every copy of a handle is the same tensor).
+  bool same(const Tensor& other) const { return state_ == other.state_; }
 
   // element-wise
   Tensor neg() const;
@@ -253,7 +255,10 @@ class Tensor {
   void set_is_param(bool is_param) const;
   // A leaf with this tensor's values: gradients stop here. It realizes this tensor to read them.
   Tensor detach() const;
-  // Makes this tensor (every copy of it) hold value's values, as a leaf: what an optimizer step does.
+  // Makes this tensor (every copy of it) hold value's values, lazily as tinygrad's: an ASSIGN node whose
+  // kernel writes the value into this tensor's buffer in place when it is realized, with everything
+  // else of that schedule (so an optimizer step is one schedule). Once realized the tensor is a leaf
+  // again. A tensor not realized yet becomes the value; a view of a realized tensor is written at once.
   void assign(const Tensor& value) const;
   // assign() for many at once, realized in one schedule.
   static void assign_all(const std::vector<Tensor>& targets, const std::vector<Tensor>& values);

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/grad/gradient.h"
+#include "core/realize.h"
 #include "core/tensor.h"
 
 namespace tr {
@@ -79,20 +80,33 @@ Tensor Tensor::detach() const {
   return Tensor(leaf_of(x));
 }
 
-void Tensor::assign(const Tensor& value) const { assign_all({*this}, {value}); }
+void Tensor::assign(const Tensor& value) const {
+  if (value.shape() != shape()) {
+    fail("shape", "assign needs shape {}, not {}", shape_str(shape()), shape_str(value.shape()));
+  }
+  require_same_device(*this, value);
+  const Tensor v = value.cast(dtype());
+  if (v.node() == node()) return;
+  // nothing to write into yet: the tensor simply becomes the value
+  if (!realized()) {
+    state_->node = v.node();
+    return;
+  }
+  const ShapeTracker st = node()->st();
+  for (const View& view : st.views())
+    if (view.mask) fail("value", "cannot assign to a padded view: its padding is in no buffer");
+  const LazyRef a = make_node(Op::Assign, dtype(), shape(), device(), {node(), v.node()});
+  if (!node()->is_view()) {
+    state_->node = a;
+    return;
+  }
+  // a view's values are its base's: the base's buffer is written at once (x[1:3] = y) and the view reads it
+  tr::realize({a});
+}
 
 void Tensor::assign_all(const std::vector<Tensor>& targets, const std::vector<Tensor>& values) {
-  std::vector<Tensor> computed;
-  for (size_t i = 0; i < targets.size(); i++) {
-    const Tensor& t = targets[i];
-    if (values[i].shape() != t.shape()) {
-      fail("shape", "assign needs shape {}, not {}", shape_str(t.shape()), shape_str(values[i].shape()));
-    }
-    require_same_device(t, values[i]);
-    computed.push_back(values[i].cast(t.dtype()).contiguous());
-  }
-  realize_all(computed);
-  for (size_t i = 0; i < targets.size(); i++) targets[i].state_->node = leaf_of(computed[i]);
+  for (size_t i = 0; i < targets.size(); i++) targets[i].assign(values[i]);
+  realize_together(targets);
 }
 
 }  // namespace tr

@@ -10,6 +10,7 @@
 #include "repl/source_error.h"
 #include "repl/tensor_function_builtins.h"
 #include "repl/tensor_literal.h"
+#include "repl/training.h"
 
 namespace tr::repl {
 namespace {
@@ -232,6 +233,8 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"stack", stack_fn},
       {"einsum", einsum_fn},
       {"meshgrid", meshgrid_fn},
+      // tinygrad's Context(TRAINING=1), for `with` and decorators
+      {"Context", context_fn},
   };
   return t;
 }

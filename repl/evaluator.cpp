@@ -2,6 +2,8 @@
 
 #include "repl/builtins.h"
 #include "repl/convert.h"
+#include "repl/dict_methods.h"
+#include "repl/iteration.h"
 #include "repl/indexing.h"
 #include "repl/methods.h"
 #include "repl/nn.h"
@@ -72,16 +74,27 @@ Value Evaluator::eval(const Expr& e) const {
     Value operator()(const Attribute& n) const { return ev.attribute(n, span); }
     Value operator()(const Subscript& n) const { return ev.subscript(n, span); }
     Value operator()(const SliceExpr&) const { fail_at(span, "syntax", "a slice can only be used inside a subscript"); }
-    Value operator()(const ListExpr& n) const {
-      List out;
-      for (const ExprRef& item : n.items) out.items.push_back(ev.eval(*item));
+    Value operator()(const ListExpr& n) const { return List{ev.items(n.items)}; }
+    Value operator()(const TupleExpr& n) const { return Tuple{ev.items(n.items)}; }
+    Value operator()(const Starred&) const {
+      fail_at(span, "syntax", "a starred expression spreads a call's arguments or a list's or tuple's items only");
+    }
+    Value operator()(const DictExpr& n) const {
+      Dict out;
+      for (const DictEntry& d : n.entries) {
+        const Value key = ev.eval(*d.key);
+        const std::string* k = key.get_if<std::string>();
+        if (!k) fail_at(d.key->span, "type", "dict keys are strings here, not {}", type_name(key));
+        dict_set(out, *k, ev.eval(*d.value));
+      }
       return out;
     }
-    Value operator()(const TupleExpr& n) const {
-      Tuple out;
-      for (const ExprRef& item : n.items) out.items.push_back(ev.eval(*item));
-      return out;
+    Value operator()(const IfExpr& n) const {
+      const Value test = ev.eval(*n.test);
+      return at(n.test->span, [&] { return truthy(test); }) ? ev.eval(*n.body) : ev.eval(*n.orelse);
     }
+    Value operator()(const Comprehension& n) const { return ev.session_.comprehension(n); }
+    Value operator()(const Lambda& n) const { return ev.session_.make_function(n.def); }
   };
   return std::visit(Visitor{*this, e.span}, e.node);
 }
@@ -115,10 +128,44 @@ Value Evaluator::comparison(const Comparison& c) const {
   return result;
 }
 
+std::vector<Value> Evaluator::items(const std::vector<ExprRef>& exprs) const {
+  std::vector<Value> out;
+  for (const ExprRef& e : exprs) {
+    if (const Starred* st = std::get_if<Starred>(&e->node)) {
+      const std::vector<Value> spread = iteration_items(eval(*st->value), st->value->span);
+      out.insert(out.end(), spread.begin(), spread.end());
+    } else {
+      out.push_back(eval(*e));
+    }
+  }
+  return out;
+}
+
 CallArgs Evaluator::arguments(const Call& c, std::string name, Span span) const {
   CallArgs call{std::move(name), span, {}, {}};
-  for (const ExprRef& a : c.args) call.args.push_back(Arg{eval(*a), a->span, ""});
-  for (const KeywordArg& k : c.keywords) call.keywords.push_back(KeywordValue{k.name, eval(*k.value), k.span});
+  for (const ExprRef& a : c.args) {
+    const Starred* st = std::get_if<Starred>(&a->node);
+    if (!st) {
+      call.args.push_back(Arg{eval(*a), a->span, ""});
+      continue;
+    }
+    for (Value& v : iteration_items(eval(*st->value), st->value->span)) call.args.push_back(Arg{std::move(v), a->span, ""});
+  }
+  const auto add_keyword = [&](const std::string& key, Value v, Span at_span) {
+    for (const KeywordValue& k : call.keywords)
+      if (k.name == key) fail_at(at_span, "type", "{}() got multiple values for keyword argument '{}'", call.name, key);
+    call.keywords.push_back(KeywordValue{key, std::move(v), at_span});
+  };
+  for (const KeywordArg& k : c.keywords) {
+    if (!k.name.empty()) {
+      add_keyword(k.name, eval(*k.value), k.span);
+      continue;
+    }
+    const Value mapping = eval(*k.value);
+    const Dict* d = mapping.get_if<Dict>();
+    if (!d) fail_at(k.value->span, "type", "argument after ** must be a dict, not {}", type_name(mapping));
+    for (size_t i = 0; i < d->keys.size(); i++) add_keyword(d->keys[i], d->values[i], k.value->span);
+  }
   return call;
 }
 
@@ -146,11 +193,13 @@ Value Evaluator::call(const Call& c, Span span) const {
     const CallArgs args = arguments(c, a->name, span);
     return at(span, [&] { return call_builtin(args, session_.print()); });
   }
+  if (is_namespace(*a->object, kTensor)) not_in_tinygrad(a->name, span);
   const Value object = eval(*a->object);
   if (const ObjectRef* o = object.get_if<ObjectRef>()) {
     const CallArgs args = arguments(c, a->name, span);
     return at(span, [&] { return call_object_method(*o, args); });
   }
+  if (const Dict* d = object.get_if<Dict>()) return call_dict_method(*d, arguments(c, a->name, span));
   const Tensor* self = object.get_if<Tensor>();
   if (!self) fail_at(span, "name", "'{}' object has no method '{}'", type_name(object), a->name);
   if (is_attribute(a->name)) fail_at(span, "type", "'{}' is an attribute, not a method: write x.{}", a->name, a->name);
@@ -186,6 +235,7 @@ Value Evaluator::attribute(const Attribute& a, Span span) const {
   if (is_namespace(*a.object, kTensor) && is_builtin(a.name)) {
     fail_at(span, "type", "Tensor.{} is a function; call it: Tensor.{}(...)", a.name, a.name);
   }
+  if (is_namespace(*a.object, kTensor)) not_in_tinygrad(a.name, span);
   if (const std::optional<std::string> dotted = nn_name(*a.object)) {
     if (is_nn_function(*dotted + "." + a.name)) fail_at(span, "type", "{}.{} is a function; call it", *dotted, a.name);
     if (*dotted == kNn && (a.name == "optim" || a.name == "state")) {
@@ -203,8 +253,16 @@ Value Evaluator::attribute(const Attribute& a, Span span) const {
   fail_at(span, "name", "'Tensor' object has no attribute '{}'{}", a.name, did_you_mean(a.name, member_names()));
 }
 
-Value Evaluator::subscript(const Subscript& s, Span span) const {
-  const Value object = eval(*s.object);
+void Evaluator::not_in_tinygrad(const std::string& name, Span span) {
+  if (name == "train" || name == "training" || name == "test") {
+    fail_at(span, "name", "Tensor.{} is not in tinygrad 0.14: training mode is the TRAINING context variable, set "
+                          "with `with Context(TRAINING=1):` or @Context(TRAINING=1) on a def", name);
+  }
+}
+
+Value Evaluator::subscript(const Subscript& s, Span span) const { return subscript_value(eval(*s.object), index_items(s), span); }
+
+std::vector<IndexItem> Evaluator::index_items(const Subscript& s) const {
   std::vector<IndexItem> items;
   for (const ExprRef& e : s.indices) {
     if (const SliceExpr* sl = std::get_if<SliceExpr>(&e->node)) {
@@ -222,7 +280,7 @@ Value Evaluator::subscript(const Subscript& s, Span span) const {
       items.push_back(IndexItem{eval(*e), e->span});
     }
   }
-  return subscript_value(object, items, span);
+  return items;
 }
 
 }  // namespace tr::repl

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "repl/arguments.h"
+#include "repl/indexing.h"
 #include "repl/print_event.h"
 #include "repl/syntax.h"
 #include "repl/value.h"
@@ -19,6 +20,10 @@ class Evaluator {
   explicit Evaluator(Session& session) : session_(session) {}
 
   Value eval(const Expr& e) const;
+  // A subscript's entries, evaluated (for reading x[i] and for assigning to it).
+  std::vector<IndexItem> index_items(const Subscript& s) const;
+  // Tensor.train and its kin, which older tinygrad had: says what 0.14 has instead.
+  static void not_in_tinygrad(const std::string& name, Span span);
 
   // Every name an expression may use: variables, functions, dtypes, namespaces.
   std::vector<std::string> known_names() const;
@@ -33,6 +38,9 @@ class Evaluator {
   Value attribute(const Attribute& a, Span span) const;
   Value subscript(const Subscript& s, Span span) const;
   CallArgs arguments(const Call& c, std::string name, Span span) const;
+  // The values of a list's, a tuple's items, *xs spread.
+  std::vector<Value> items(const std::vector<ExprRef>& exprs) const;
+
   // Calls a def's value or a layer; name is what the call's errors call it.
   Value call_value(const Value& callee, const Call& c, const std::string& name, Span span) const;
   // "nn.optim.Adam" for that chain of attributes on the nn namespace (no variable named nn).

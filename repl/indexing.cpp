@@ -98,6 +98,13 @@ Value subscript_value(const Value& object, const std::vector<IndexItem>& items, 
   if (const Tensor* t = object.get_if<Tensor>()) return index_tensor(*t, items, span);
   if (const Tuple* t = object.get_if<Tuple>()) return index_sequence(*t, items, span);
   if (const List* l = object.get_if<List>()) return index_sequence(*l, items, span);
+  if (const Dict* d = object.get_if<Dict>()) {
+    const Value* key = items.size() == 1 ? std::get_if<Value>(&items[0].index) : nullptr;
+    const std::string* name = key ? key->get_if<std::string>() : nullptr;
+    if (!name) fail_at(span, "type", "dict keys are strings here");
+    if (const Value* v = dict_find(*d, *name)) return *v;
+    fail_at(items[0].span, "key", "KeyError: '{}'", *name);
+  }
   fail_at(span, "type", "'{}' object is not subscriptable", type_name(object));
 }
 

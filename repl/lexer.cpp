@@ -8,14 +8,15 @@
 namespace tr::repl {
 namespace {
 
-constexpr std::array<std::string_view, 19> kKeywords{
-    "and",   "or", "not",  "True", "False", "None",     "assert", "print", "def", "return",
-    "for",   "in", "while", "if",  "elif",  "else",    "break",  "continue", "pass"};
+constexpr std::array<std::string_view, 25> kKeywords{
+    "and", "or",    "not",   "True",  "False",    "None",   "assert", "print",  "def",
+    "return", "for", "in",   "while", "if",       "elif",   "else",   "break",  "continue",
+    "pass", "is",   "lambda", "global", "nonlocal", "with"};
 // Longest first, so that "**" wins over "*", "//=" over "//" and "..." over ".".
-constexpr std::array<std::string_view, 42> kOperators{
-    "**=", "//=", "<<=", ">>=", "...", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**",
+constexpr std::array<std::string_view, 45> kOperators{
+    "**=", "//=", "<<=", ">>=", "...", "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=", "**",
     "//",  "<<",  ">>",  "<=",  ">=",  "==", "!=", "+",  "-",  "*",  "/",  "%",  "@",  "&",
-    "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  ",",  ":",  ".",  ";"};
+    "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";"};
 
 // Python's tab stops: a tab moves the indentation to the next multiple of 8.
 constexpr int kTabWidth = 8;
@@ -213,8 +214,8 @@ class Lexer {
   void op() {
     for (std::string_view o : kOperators) {
       if (src_.substr(pos_, o.size()) != o) continue;
-      if (o == "(" || o == "[") depth_++;
-      if ((o == ")" || o == "]") && depth_ > 0) depth_--;
+      if (o == "(" || o == "[" || o == "{") depth_++;
+      if ((o == ")" || o == "]" || o == "}") && depth_ > 0) depth_--;
       push(TokenKind::Op, std::string(o), static_cast<int>(o.size()));
       return;
     }
@@ -234,7 +235,7 @@ class Lexer {
 };
 
 bool opens_compound(const Token& t) {
-  for (std::string_view kw : {"def", "for", "while", "if"})
+  for (std::string_view kw : {"def", "for", "while", "if", "with"})
     if (t.is_keyword(kw)) return true;
   return t.is_op("@");
 }

@@ -233,10 +233,14 @@ void add_movement(Table& t) {
 }
 
 void add_control(Table& t) {
+  // x.realize(*others), as tinygrad's: x and the others in one schedule (an optimizer's
+  // loss.realize(*opt.schedule_step()) is one training step)
   t["realize"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    bind(call, {});
-    Tensor out = x;
-    return out.realize();
+    const Bound b = bind(call, {{"lst", kRest}});
+    std::vector<Tensor> all{x};
+    for (const Arg& a : b.rest()) all.push_back(to_tensor(a));
+    Tensor::realize_together(all);
+    return x;
   };
   t["to"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.to(to_str(bind(call, {{"device", kRequired}})["device"]));

@@ -6,6 +6,7 @@
 #include "repl/convert.h"
 #include "repl/method_table.h"
 #include "repl/nn.h"
+#include "repl/training.h"
 #include "repl/operators.h"
 #include "repl/source_error.h"
 
@@ -163,7 +164,7 @@ void add_resampling_and_attention(MethodTable& t) {
                                 {"enable_gqa"}});
     const double dropout = number_or(b, "dropout_p", 0.0);
     // tinygrad drops out only in training mode (TRAINING=1), which is when it would draw random numbers
-    if (dropout != 0 && training_mode())
+    if (dropout != 0 && training())
       fail_at(b["dropout_p"].span, "value", "dropout in training mode (TRAINING=1) is not supported; use dropout_p=0");
     return x.scaled_dot_product_attention(to_tensor(b["key"]), to_tensor(b["value"]), optional_tensor(b, "attn_mask"),
                                           flag_or(b, "is_causal", false), flag_or(b, "enable_gqa", false));

@@ -5,6 +5,7 @@
 
 #include "repl/convert.h"
 #include "repl/source_error.h"
+#include "repl/training.h"
 
 namespace tr::repl {
 namespace {
@@ -109,8 +110,8 @@ Tensor batch_norm_forward(BatchNormLayer& n, const Tensor& x, Span span) {
   std::vector<int> axes;
   for (int d = 0; d < x.ndim(); d++)
     if (d != 1) axes.push_back(d);
-  const bool training = training_mode();
-  if (n.track_running_stats && !training) {
+  const bool batch_statistics = training();
+  if (n.track_running_stats && !batch_statistics) {
     const Tensor invstd = n.running_var->reshape(stats_shape).add(Tensor::scalar_like(x, n.eps)).rsqrt();
     return x.batchnorm(n.weight, n.bias, *n.running_mean, invstd);
   }
@@ -219,49 +220,58 @@ void collect_parameters(const Value& v, std::vector<Value>& out) {
   }
 }
 
-// tinygrad 0.14's SGD and LAMB (adam=True) updates, each parameter's new value from its gradient.
-void step(Optimizer& o, Span span) {
+
+// tinygrad 0.14's SGD and LAMB (adam=True) updates as lazy assigns, each parameter's new value from its
+// gradient. Returns what realizing performs the step: the optimizer's state, then the parameters.
+std::vector<Tensor> schedule_step(Optimizer& o, Span span) {
+  if (!training()) {
+    fail_at(span, "value", "TRAINING=0: an optimizer steps in training mode only, as tinygrad's: run it under "
+                           "`with Context(TRAINING=1):` or in a def decorated with @Context(TRAINING=1)");
+  }
   std::vector<Tensor> grads;
   for (const Tensor& p : o.params) {
     if (!p.grad()) fail_at(span, "value", "a parameter of shape {} has no .grad: call loss.backward() first",
                            shape_str(p.shape()));
     grads.push_back(*p.grad());
   }
-  std::vector<Tensor> updated;
-  if (o.kind == OptimizerKind::SGD) {
-    for (size_t i = 0; i < o.params.size(); i++) {
-      const Tensor& p = o.params[i];
-      Tensor g = grads[i].add(times(p.detach(), o.weight_decay));
-      if (o.momentum != 0) {
-        o.m[i].assign(times(o.m[i], o.momentum).add(g));
-        g = o.nesterov ? g.add(times(o.m[i], o.momentum)) : o.m[i];
+  std::vector<Tensor> state;
+  at(span, [&] {
+    if (o.kind == OptimizerKind::SGD) {
+      for (size_t i = 0; i < o.params.size(); i++) {
+        const Tensor& p = o.params[i];
+        Tensor g = grads[i].add(times(p.detach(), o.weight_decay));
+        if (o.momentum != 0) {
+          o.m[i].assign(times(o.m[i], o.momentum).add(g));
+          g = o.nesterov ? g.add(times(o.m[i], o.momentum)) : o.m[i];
+        }
+        p.assign(p.detach().sub(times(g, o.lr)));
       }
-      updated.push_back(p.sub(times(g, o.lr)));
+      state = o.m;
+    } else {
+      o.b1_t->assign(times(*o.b1_t, o.b1));
+      o.b2_t->assign(times(*o.b2_t, o.b2));
+      for (size_t i = 0; i < o.params.size(); i++) {
+        const Tensor& p = o.params[i];
+        const Tensor& g = grads[i];
+        o.m[i].assign(times(o.m[i], o.b1).add(times(g, 1 - o.b1)));
+        o.v[i].assign(times(o.v[i], o.b2).add(times(g.mul(g), 1 - o.b2)));
+        const Tensor one = Tensor::scalar_like(*o.b1_t, 1.0);
+        const Tensor m_hat = o.m[i].div(one.sub(*o.b1_t));
+        const Tensor v_hat = o.v[i].div(one.sub(*o.b2_t));
+        const Tensor up =
+            m_hat.div(v_hat.sqrt().add(Tensor::scalar_like(v_hat, o.eps))).add(times(p.detach(), o.weight_decay));
+        p.assign(p.detach().sub(times(up, o.lr)));
+      }
+      state = {*o.b1_t, *o.b2_t};
+      state.insert(state.end(), o.m.begin(), o.m.end());
+      state.insert(state.end(), o.v.begin(), o.v.end());
     }
-  } else {
-    o.b1_t->assign(times(*o.b1_t, o.b1));
-    o.b2_t->assign(times(*o.b2_t, o.b2));
-    for (size_t i = 0; i < o.params.size(); i++) {
-      const Tensor& p = o.params[i];
-      const Tensor& g = grads[i];
-      o.m[i].assign(times(o.m[i], o.b1).add(times(g, 1 - o.b1)));
-      o.v[i].assign(times(o.v[i], o.b2).add(times(g.mul(g), 1 - o.b2)));
-      const Tensor one = Tensor::scalar_like(*o.b1_t, 1.0);
-      const Tensor m_hat = o.m[i].div(one.sub(*o.b1_t));
-      const Tensor v_hat = o.v[i].div(one.sub(*o.b2_t));
-      const Tensor up = m_hat.div(v_hat.sqrt().add(Tensor::scalar_like(v_hat, o.eps))).add(times(p, o.weight_decay));
-      updated.push_back(p.sub(times(up, o.lr)));
-    }
-  }
-  at(span, [&] { Tensor::assign_all(o.params, updated); });
+  });
+  state.insert(state.end(), o.params.begin(), o.params.end());
+  return state;
 }
 
 }  // namespace
-
-bool training_mode() {
-  const char* v = std::getenv("TRAINING");
-  return v && std::atoi(v) != 0;
-}
 
 std::string_view object_type(const Object& o) {
   if (std::holds_alternative<LinearLayer>(o.kind)) return "Linear";
@@ -269,6 +279,7 @@ std::string_view object_type(const Object& o) {
   if (std::holds_alternative<BatchNormLayer>(o.kind)) return "BatchNorm";
   if (std::holds_alternative<LayerNormLayer>(o.kind)) return "LayerNorm";
   if (std::holds_alternative<EmbeddingLayer>(o.kind)) return "Embedding";
+  if (std::holds_alternative<TrainingContext>(o.kind)) return "Context";
   return std::get<Optimizer>(o.kind).kind == OptimizerKind::SGD ? "SGD" : "LAMB";
 }
 
@@ -317,6 +328,7 @@ Value object_attribute(const ObjectRef& o, std::string_view name, Span span) {
     if (name == "eps") return n->eps;
   } else if (const EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
     if (name == "weight") return e->weight;
+  } else if (std::holds_alternative<TrainingContext>(o->kind)) {
   } else {
     const Optimizer& opt = std::get<Optimizer>(o->kind);
     if (name == "params") {
@@ -325,8 +337,51 @@ Value object_attribute(const ObjectRef& o, std::string_view name, Span span) {
       return out;
     }
     if (name == "lr") return opt.lr;
+    if (name == "momentum") return opt.momentum;
+    if (name == "weight_decay" || name == "wd") return opt.weight_decay;
+    if (name == "b1") return opt.b1;
+    if (name == "b2") return opt.b2;
+    if (name == "eps") return opt.eps;
   }
   fail_at(span, "name", "'{}' object has no attribute '{}'", object_type(*o), name);
+}
+
+namespace {
+
+// A tensor that replaces a layer's: same shape, so that the layer still computes.
+Tensor replacing(const Tensor& old, const Arg& v) {
+  const Tensor t = to_tensor(v);
+  if (t.shape() != old.shape()) {
+    fail_at(v.span, "shape", "the new tensor has shape {}, the layer's {}", shape_str(t.shape()), shape_str(old.shape()));
+  }
+  return t;
+}
+
+}  // namespace
+
+void set_object_attribute(const ObjectRef& o, std::string_view name, const Arg& v, Span span) {
+  if (LinearLayer* l = std::get_if<LinearLayer>(&o->kind)) {
+    if (name == "weight") return void(l->weight = replacing(l->weight, v));
+    if (name == "bias" && l->bias) return void(l->bias = replacing(*l->bias, v));
+  } else if (LayerNormLayer* n = std::get_if<LayerNormLayer>(&o->kind)) {
+    if (name == "eps") return void(n->eps = to_float(v));
+    if (name == "weight" && n->weight) return void(n->weight = replacing(*n->weight, v));
+    if (name == "bias" && n->bias) return void(n->bias = replacing(*n->bias, v));
+  } else if (EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
+    if (name == "weight") return void(e->weight = replacing(e->weight, v));
+  } else if (Optimizer* opt = std::get_if<Optimizer>(&o->kind)) {
+    if (name == "lr") return void(opt->lr = to_float(v));
+    if (name == "momentum" && opt->kind == OptimizerKind::SGD && opt->momentum != 0)
+      return void(opt->momentum = to_float(v));
+    if (name == "weight_decay" || name == "wd") return void(opt->weight_decay = to_float(v));
+    if (name == "nesterov" && opt->kind == OptimizerKind::SGD) return void(opt->nesterov = to_bool(v));
+    if (opt->kind == OptimizerKind::Adam) {
+      if (name == "b1") return void(opt->b1 = to_float(v));
+      if (name == "b2") return void(opt->b2 = to_float(v));
+      if (name == "eps") return void(opt->eps = to_float(v));
+    }
+  }
+  fail_at(span, "type", "cannot set attribute '{}' of a '{}' object", name, object_type(*o));
 }
 
 Value call_object_method(const ObjectRef& o, const CallArgs& call) {
@@ -338,14 +393,22 @@ Value call_object_method(const ObjectRef& o, const CallArgs& call) {
   }
   if (opt && call.name == "step") {
     bind(call, {});
-    step(*opt, call.span);
+    const std::vector<Tensor> state = schedule_step(*opt, call.span);
+    at(call.span, [&] { Tensor::realize_together(state); });
     return NoneValue{};
+  }
+  if (opt && call.name == "schedule_step") {
+    bind(call, {});
+    List out;
+    for (const Tensor& t : schedule_step(*opt, call.span)) out.items.emplace_back(t);
+    return out;
   }
   fail_at(call.span, "name", "'{}' object has no method '{}'", object_type(*o), call.name);
 }
 
 Value call_object(const ObjectRef& o, const CallArgs& call) {
-  if (std::holds_alternative<Optimizer>(o->kind)) fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
+  if (std::holds_alternative<Optimizer>(o->kind) || std::holds_alternative<TrainingContext>(o->kind))
+    fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
   const Bound b = bind(call, {{"x", kRequired}});
   const Tensor x = to_tensor(b["x"]);
   if (const Conv2dLayer* c = std::get_if<Conv2dLayer>(&o->kind))

@@ -57,13 +57,15 @@ struct Optimizer {
   std::optional<Tensor> b1_t, b2_t;         // Adam's running powers of b1 and b2
 };
 
-struct Object {
-  std::variant<LinearLayer, Conv2dLayer, BatchNormLayer, LayerNormLayer, EmbeddingLayer, Optimizer> kind;
+// Context(TRAINING=1) (repl/training.h): what a `with` statement enters and a decorator applies.
+struct TrainingContext {
+  bool training = true;
 };
 
-// tinygrad's TRAINING: the environment variable TRAINING=1 (tinygrad reads it the same way; a .tg
-// program has no `with Context(...)`). BatchNorm then uses and updates batch statistics.
-bool training_mode();
+struct Object {
+  std::variant<LinearLayer, Conv2dLayer, BatchNormLayer, LayerNormLayer, EmbeddingLayer, Optimizer, TrainingContext> kind;
+};
+
 
 // "Linear", "SGD", "LAMB" (tinygrad's class for Adam and AdamW): the object's type in messages.
 std::string_view object_type(const Object& o);
@@ -73,6 +75,8 @@ bool is_nn_function(std::string_view dotted);
 Value call_nn(std::string_view dotted, const CallArgs& call);
 
 Value object_attribute(const ObjectRef& o, std::string_view name, Span span);
+// o.name = v, for the attributes a program may set (an optimizer's lr, a layer's weight).
+void set_object_attribute(const ObjectRef& o, std::string_view name, const Arg& v, Span span);
 Value call_object_method(const ObjectRef& o, const CallArgs& call);
 // layer(x)
 Value call_object(const ObjectRef& o, const CallArgs& call);

@@ -129,6 +129,11 @@ bool compare(CompareOp op, T x, T y) {
     case CompareOp::Ge: return x >= y;
     case CompareOp::Eq: return x == y;
     case CompareOp::Ne: return x != y;
+    // identity and membership are decided before numbers are compared (repl/operators.cpp)
+    case CompareOp::Is: return x == y;
+    case CompareOp::IsNot: return x != y;
+    case CompareOp::In:
+    case CompareOp::NotIn: fail("type", "argument of type 'int' is not iterable");
   }
   return false;
 }

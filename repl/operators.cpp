@@ -1,5 +1,7 @@
 #include "repl/operators.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "core/tensor_logic.h"
 #include "repl/number_ops.h"
@@ -36,6 +38,10 @@ TensorBinary tensor_op(CompareOp op) {
     case CompareOp::Ge: return &Tensor::ge;
     case CompareOp::Eq: return &Tensor::eq;
     case CompareOp::Ne: return &Tensor::ne;
+    case CompareOp::Is:
+    case CompareOp::IsNot:
+    case CompareOp::In:
+    case CompareOp::NotIn: fail("type", "'{}' does not compare tensors element by element", spelling(op));
   }
   return &Tensor::eq;
 }
@@ -57,6 +63,15 @@ bool values_equal(const Value& a, const Value& b) {
     return true;
   }
   if (a.index() != b.index()) return false;
+  if (const Dict* d = a.get_if<Dict>()) {  // as Python's: the same keys with equal values, in any order
+    const Dict& e = std::get<Dict>(b);
+    if (d->keys.size() != e.keys.size()) return false;
+    for (size_t i = 0; i < d->keys.size(); i++) {
+      const Value* other = dict_find(e, d->keys[i]);
+      if (!other || !values_equal(d->values[i], *other)) return false;
+    }
+    return true;
+  }
   if (const std::string* s = a.get_if<std::string>()) return *s == std::get<std::string>(b);
   if (const DType* t = a.get_if<DType>()) return *t == std::get<DType>(b);
   return a.is<NoneValue>();
@@ -68,6 +83,40 @@ bool sequence_order(CompareOp op, const std::vector<Value>& x, const std::vector
     if (!values_equal(x[i], y[i])) return truthy(apply_compare(op, x[i], y[i]));
   }
   return number_compare(op, static_cast<int64_t>(x.size()), static_cast<int64_t>(y.size()));
+}
+
+// Python's `is` on the values this language has: tensors, functions and objects by identity; None,
+// bools, numbers, strings and dtypes by type and value (Python keeps one object for each of those
+// that a program compares this way); tuples, lists and dicts are values here, not objects.
+bool identical(const Value& a, const Value& b) {
+  for (const Value* v : {&a, &b})
+    if (v->is<Tuple>() || v->is<List>() || v->is<Dict>())
+      fail("type", "'is' compares objects, and a {} here is a value: compare it with ==", type_name(*v));
+  if (a.index() != b.index()) return false;
+  if (const Tensor* t = a.get_if<Tensor>()) return t->same(std::get<Tensor>(b));
+  if (const FunctionRef* f = a.get_if<FunctionRef>()) return *f == std::get<FunctionRef>(b);
+  if (const ObjectRef* o = a.get_if<ObjectRef>()) return *o == std::get<ObjectRef>(b);
+  return values_equal(a, b);
+}
+
+// Python's `item in container`.
+bool contains(const Value& container, const Value& item) {
+  if (const std::vector<Value>* items = sequence_items(container)) {
+    return std::any_of(items->begin(), items->end(), [&](const Value& x) {
+      return (x.is<Tensor>() && item.is<Tensor>()) ? std::get<Tensor>(x).same(std::get<Tensor>(item)) : values_equal(x, item);
+    });
+  }
+  if (const std::string* s = container.get_if<std::string>()) {
+    const std::string* part = item.get_if<std::string>();
+    if (!part) fail("type", "'in <string>' requires string as left operand, not {}", type_name(item));
+    return s->find(*part) != std::string::npos;
+  }
+  if (const Dict* d = container.get_if<Dict>()) {
+    const std::string* key = item.get_if<std::string>();
+    return key && dict_find(*d, *key);
+  }
+  if (container.is<Tensor>()) fail("type", "'in' does not search a tensor: compare it, e.g. (x == v).sum() > 0");
+  fail("type", "argument of type '{}' is not iterable", type_name(container));
 }
 
 template <typename Seq>
@@ -126,6 +175,8 @@ Value apply_binary(BinaryOp op, const Value& a, const Value& b) {
 }
 
 Value apply_compare(CompareOp op, const Value& a, const Value& b) {
+  if (op == CompareOp::Is || op == CompareOp::IsNot) return identical(a, b) == (op == CompareOp::Is);
+  if (op == CompareOp::In || op == CompareOp::NotIn) return contains(b, a) == (op == CompareOp::In);
   if (a.is<Tensor>() || b.is<Tensor>()) {
     const auto [x, y] = tensor_operands(a, b, spelling(op));
     return (x.*tensor_op(op))(y);
@@ -170,6 +221,7 @@ bool truthy(const Value& v) {
     }
     bool operator()(const Tuple& t) const { return !t.items.empty(); }
     bool operator()(const List& l) const { return !l.items.empty(); }
+    bool operator()(const Dict& d) const { return !d.keys.empty(); }
     bool operator()(const FunctionRef&) const { return true; }
     bool operator()(const ObjectRef&) const { return true; }
   } visitor;

@@ -42,14 +42,15 @@ std::optional<BinaryOp> bitwise_op(const Token& t, int level) {
   return std::nullopt;
 }
 
-std::optional<CompareOp> compare_op(const Token& t) {
+// The comparison operator at t (and u, the token after it): `is not` and `not in` take both.
+std::optional<std::pair<CompareOp, int>> compare_op(const Token& t, const Token& u) {
+  if (t.is_keyword("in")) return std::make_pair(CompareOp::In, 1);
+  if (t.is_keyword("is")) return u.is_keyword("not") ? std::make_pair(CompareOp::IsNot, 2) : std::make_pair(CompareOp::Is, 1);
+  if (t.is_keyword("not") && u.is_keyword("in")) return std::make_pair(CompareOp::NotIn, 2);
   if (t.kind != TokenKind::Op) return std::nullopt;
-  if (t.text == "<") return CompareOp::Lt;
-  if (t.text == "<=") return CompareOp::Le;
-  if (t.text == ">") return CompareOp::Gt;
-  if (t.text == ">=") return CompareOp::Ge;
-  if (t.text == "==") return CompareOp::Eq;
-  if (t.text == "!=") return CompareOp::Ne;
+  for (const auto& [text, op] : {std::pair{"<", CompareOp::Lt}, {"<=", CompareOp::Le}, {">", CompareOp::Gt},
+                                 {">=", CompareOp::Ge}, {"==", CompareOp::Eq}, {"!=", CompareOp::Ne}})
+    if (t.text == text) return std::make_pair(op, 1);
   return std::nullopt;
 }
 
@@ -60,9 +61,11 @@ bool starts_expression(const Token& t) {
     case TokenKind::Float:
     case TokenKind::String: return true;
     case TokenKind::Keyword:
-      return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" || t.text == "print";
+      return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" || t.text == "print" ||
+             t.text == "lambda";
     case TokenKind::Op:
-      return t.text == "(" || t.text == "[" || t.text == "-" || t.text == "+" || t.text == "~" || t.text == "...";
+      return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
+             t.text == "...";
     default: return false;
   }
 }
@@ -90,24 +93,52 @@ std::optional<BinaryOp> augmented_op(const Token& t) {
   if (t.kind != TokenKind::Op || t.text.size() < 2 || t.text.back() != '=') return std::nullopt;
   const std::string_view op = std::string_view(t.text).substr(0, t.text.size() - 1);
   for (BinaryOp b : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::FloorDiv, BinaryOp::Mod,
-                     BinaryOp::Pow, BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor, BinaryOp::LShift,
-                     BinaryOp::RShift})
+                     BinaryOp::Pow, BinaryOp::MatMul, BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor,
+                     BinaryOp::LShift, BinaryOp::RShift})
     if (spelling(b) == op) return b;
   return std::nullopt;
 }
 
-// A name, or a tuple or list of targets.
+// What one value can be stored into: a name, an attribute or a subscript.
+bool is_single_target(const Expr& e) {
+  return std::holds_alternative<Name>(e.node) || std::holds_alternative<Attribute>(e.node) ||
+         std::holds_alternative<Subscript>(e.node);
+}
+
+// A single target, or a tuple or list of targets.
 bool is_target(const Expr& e) {
-  if (std::holds_alternative<Name>(e.node)) return true;
+  if (is_single_target(e)) return true;
   const std::vector<ExprRef>* items = nullptr;
   if (const TupleExpr* t = std::get_if<TupleExpr>(&e.node)) items = &t->items;
   if (const ListExpr* l = std::get_if<ListExpr>(&e.node)) items = &l->items;
   return items && !items->empty() && std::all_of(items->begin(), items->end(), [](const ExprRef& i) { return is_target(*i); });
 }
 
+// The names a target binds (an attribute or a subscript target binds none).
 void target_names(const Expr& e, std::vector<std::string>& out) {
   if (const Name* n = std::get_if<Name>(&e.node)) out.push_back(n->id);
-  for (const Expr* c : children(e)) target_names(*c, out);
+  if (std::holds_alternative<TupleExpr>(e.node) || std::holds_alternative<ListExpr>(e.node))
+    for (const Expr* c : children(e)) target_names(*c, out);
+}
+
+// The names a block declares global or nonlocal, nested blocks included but not nested functions.
+void declared_names(const std::vector<Stmt>& body, Declaration kind, std::vector<std::string>& out) {
+  for (const Stmt& s : body) {
+    if (const Declare* d = std::get_if<Declare>(&s.node); d && d->kind == kind)
+      out.insert(out.end(), d->names.begin(), d->names.end());
+    if (const For* f = std::get_if<For>(&s.node)) declared_names(*f->body, kind, out);
+    if (const While* w = std::get_if<While>(&s.node)) declared_names(*w->body, kind, out);
+    if (const With* w = std::get_if<With>(&s.node)) declared_names(*w->body, kind, out);
+    if (const If* i = std::get_if<If>(&s.node)) {
+      for (const IfBranch& b : i->branches) declared_names(*b.body, kind, out);
+      if (i->else_body) declared_names(*i->else_body, kind, out);
+    }
+  }
+}
+
+void sort_unique(std::vector<std::string>& names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
 }
 
 // The names a block binds, nested blocks included but not nested functions' bodies.
@@ -115,10 +146,14 @@ void bound_names(const std::vector<Stmt>& body, std::vector<std::string>& out) {
   for (const Stmt& s : body) {
     if (const Assign* a = std::get_if<Assign>(&s.node))
       for (const ExprRef& t : a->targets) target_names(*t, out);
-    if (const AugAssign* a = std::get_if<AugAssign>(&s.node)) out.push_back(a->name);
+    if (const AugAssign* a = std::get_if<AugAssign>(&s.node)) target_names(*a->target, out);
     if (const For* f = std::get_if<For>(&s.node)) {
       target_names(*f->target, out);
       bound_names(*f->body, out);
+    }
+    if (const With* w = std::get_if<With>(&s.node)) {
+      if (w->target) target_names(*w->target, out);
+      bound_names(*w->body, out);
     }
     if (const While* w = std::get_if<While>(&s.node)) bound_names(*w->body, out);
     if (const If* i = std::get_if<If>(&s.node)) {
@@ -207,7 +242,7 @@ class Parser {
   void line(std::vector<Stmt>& out) {
     const Token& first = peek();
     if (first.is_op("@") || first.is_keyword("def") || first.is_keyword("if") || first.is_keyword("while") ||
-        first.is_keyword("for")) {
+        first.is_keyword("for") || first.is_keyword("with")) {
       out.push_back(compound());
       return;
     }
@@ -272,13 +307,21 @@ class Parser {
       if (next_clause_is("else")) node.else_body = block(next());
       return Stmt{std::move(node), header.span};
     }
+    if (header.text == "with") {
+      ExprRef context = expr();
+      ExprRef target;
+      if (peek().kind == TokenKind::Name && peek().text == "as") {
+        next();
+        target = for_target();
+      }
+      return Stmt{With{std::move(context), std::move(target), block(header)}, header.span};
+    }
     const Within in_loop(loops_, loops_ + 1);
     if (header.text == "while") {
       ExprRef test = expr();
       return Stmt{While{std::move(test), block(header)}, header.span};
     }
-    ExprRef target = tuple_or_expr();
-    if (!is_target(*target)) fail_at(target->span, "syntax", "a for loop's target must be a name or names ('for i in ...')");
+    ExprRef target = for_target();
     if (!peek().is_keyword("in")) fail_at(peek().span, "syntax", "expected 'in' after the for loop's target");
     next();
     ExprRef iterable = tuple_or_expr();
@@ -301,28 +344,89 @@ class Parser {
     auto d = std::make_shared<Def>();
     d->name = name.text;
     d->decorators = std::move(decorators);
-    while (!peek().is_op(")")) {
-      const Token& p = next();
-      if (p.kind != TokenKind::Name) fail_at(p.span, "syntax", "expected a parameter name, got {}", describe(p));
-      for (const DefParam& q : d->params)
-        if (q.name == p.text) fail_at(p.span, "syntax", "duplicate parameter '{}' in function definition", p.text);
-      ExprRef default_value = accept_op("=") ? expr() : nullptr;
-      if (!default_value && !d->params.empty() && d->params.back().default_value)
-        fail_at(p.span, "syntax", "parameter without a default follows parameter with a default");
-      d->params.push_back(DefParam{p.text, p.span, std::move(default_value)});
-      if (!accept_op(",")) break;
-    }
+    parameters(*d, ")");
     expect_close(open, ")");
     {
       const Within in_function(functions_, functions_ + 1);
       const Within no_loop(loops_, 0);
       d->body = block(header);
     }
-    for (const DefParam& p : d->params) d->locals.push_back(p.name);
+    declared_names(*d->body, Declaration::Global, d->globals);
+    declared_names(*d->body, Declaration::Nonlocal, d->nonlocals);
+    sort_unique(d->globals);
+    sort_unique(d->nonlocals);
+    for (const DefParam& p : d->params) {
+      for (const std::vector<std::string>* declared : {&d->globals, &d->nonlocals})
+        if (std::binary_search(declared->begin(), declared->end(), p.name))
+          fail_at(p.span, "syntax", "name '{}' is parameter and {}", p.name, declared == &d->globals ? "global" : "nonlocal");
+      d->locals.push_back(p.name);
+    }
     bound_names(*d->body, d->locals);
-    std::sort(d->locals.begin(), d->locals.end());
-    d->locals.erase(std::unique(d->locals.begin(), d->locals.end()), d->locals.end());
+    std::erase_if(d->locals, [&](const std::string& n) {
+      return std::binary_search(d->globals.begin(), d->globals.end(), n) ||
+             std::binary_search(d->nonlocals.begin(), d->nonlocals.end(), n);
+    });
+    sort_unique(d->locals);
     return Stmt{std::shared_ptr<const Def>(std::move(d)), name.span};
+  }
+
+  // A def's or a lambda's parameters up to `close`: a, b=2, *args, c, d=4, **kwargs (a bare * ends the
+  // positional ones).
+  void parameters(Def& d, std::string_view close) {
+    bool keyword_only = false;
+    while (!peek().is_op(close)) {
+      DefParamKind kind = keyword_only ? DefParamKind::KeywordOnly : DefParamKind::Positional;
+      const Token& star = peek();
+      if (accept_op("**")) {
+        kind = DefParamKind::VarKeywords;
+      } else if (accept_op("*")) {
+        if (keyword_only) fail_at(star.span, "syntax", "* argument may appear only once");
+        keyword_only = true;
+        if (peek().is_op(",")) {
+          next();
+          if (peek().is_op(close)) fail_at(star.span, "syntax", "named arguments must follow bare *");
+          continue;
+        }
+        if (peek().is_op(close)) fail_at(star.span, "syntax", "named arguments must follow bare *");
+        kind = DefParamKind::VarArgs;
+      }
+      const Token& p = next();
+      if (p.kind != TokenKind::Name) fail_at(p.span, "syntax", "expected a parameter name, got {}", describe(p));
+      for (const DefParam& q : d.params)
+        if (q.name == p.text) fail_at(p.span, "syntax", "duplicate argument '{}' in function definition", p.text);
+      if (!d.params.empty() && d.params.back().kind == DefParamKind::VarKeywords)
+        fail_at(p.span, "syntax", "arguments cannot follow var-keyword argument");
+      ExprRef default_value;
+      if (peek().is_op("=")) {
+        if (kind == DefParamKind::VarArgs || kind == DefParamKind::VarKeywords)
+          fail_at(peek().span, "syntax", "var-positional and var-keyword arguments cannot have default values");
+        next();
+        default_value = expr();
+      }
+      const bool after_default = std::any_of(d.params.begin(), d.params.end(), [](const DefParam& q) {
+        return q.kind == DefParamKind::Positional && q.default_value;
+      });
+      if (kind == DefParamKind::Positional && !default_value && after_default)
+        fail_at(p.span, "syntax", "parameter without a default follows parameter with a default");
+      d.params.push_back(DefParam{p.text, p.span, std::move(default_value), kind});
+      if (!accept_op(",")) break;
+    }
+  }
+
+  // A for loop's (or a comprehension's, or a with's) target: names, attributes or subscripts, with
+  // commas making a tuple, but no comparison, so that the `in` after it is left alone.
+  ExprRef for_target() {
+    ExprRef first = postfix();
+    if (!peek().is_op(",")) return checked_target(std::move(first));
+    const Span comma = peek().span;
+    std::vector<ExprRef> items{std::move(first)};
+    while (accept_op(",") && !peek().is_keyword("in") && !peek().is_op(":")) items.push_back(postfix());
+    return checked_target(node(TupleExpr{std::move(items)}, comma));
+  }
+
+  static ExprRef checked_target(ExprRef e) {
+    if (!is_target(*e)) fail_at(e->span, "syntax", "cannot assign to this expression (a name, an attribute or a subscript can be)");
+    return e;
   }
 
   Stmt simple() {
@@ -345,24 +449,41 @@ class Parser {
       next();
       return Stmt{Return{ends_line(peek()) || peek().is_op(";") ? nullptr : tuple_or_expr()}, first.span};
     }
+    if (first.is_keyword("global") || first.is_keyword("nonlocal")) return declaration();
     if (first.kind == TokenKind::Keyword && peek(1).is_op("="))
       fail_at(first.span, "syntax", "cannot assign to keyword '{}'", first.text);
     ExprRef e = tuple_or_expr();
     if (const std::optional<BinaryOp> op = augmented_op(peek())) {
-      const Name* n = std::get_if<Name>(&e->node);
-      if (!n) fail_at(e->span, "syntax", "only a name can be assigned to ('name {}= expr')", spelling(*op));
+      if (!is_single_target(*e))
+        fail_at(e->span, "syntax", "this expression cannot be assigned to ('x {}= v' needs a name, an attribute or a subscript)",
+                spelling(*op));
       const Span op_span = next().span;
-      return Stmt{AugAssign{n->id, *op, op_span, tuple_or_expr()}, first.span};
+      return Stmt{AugAssign{std::move(e), *op, op_span, tuple_or_expr()}, first.span};
     }
     if (!peek().is_op("=")) return Stmt{ExprStmt{std::move(e)}, first.span};
     Assign a;
     while (accept_op("=")) {
-      if (!is_target(*e)) fail_at(e->span, "syntax", "only a name can be assigned to ('name = expr')");
+      if (!is_target(*e))
+        fail_at(e->span, "syntax", "cannot assign to this expression (a name, an attribute or a subscript can be)");
       a.targets.push_back(std::move(e));
       e = tuple_or_expr();
     }
     a.value = std::move(e);
     return Stmt{std::move(a), first.span};
+  }
+
+  Stmt declaration() {
+    const Token& kw = next();
+    const Declaration kind = kw.text == "global" ? Declaration::Global : Declaration::Nonlocal;
+    if (kind == Declaration::Nonlocal && functions_ == 0)
+      fail_at(kw.span, "syntax", "nonlocal declaration not allowed at module level");
+    Declare d{kind, {}};
+    do {
+      const Token& n = next();
+      if (n.kind != TokenKind::Name) fail_at(n.span, "syntax", "expected a name after '{}', got {}", kw.text, describe(n));
+      d.names.push_back(n.text);
+    } while (accept_op(","));
+    return Stmt{std::move(d), kw.span};
   }
 
   static Meta meta(const Token& t) {
@@ -390,7 +511,64 @@ class Parser {
     return node(TupleExpr{std::move(items)}, comma);
   }
 
-  ExprRef expr() { return or_expr(); }
+  // Python's `test`: a lambda, or an or-expression with an optional `if ... else ...` after it.
+  ExprRef expr() {
+    if (peek().is_keyword("lambda")) {
+      const Nested nested(*this);
+      return lambda();
+    }
+    ExprRef body = or_expr();
+    if (!peek().is_keyword("if")) return body;
+    const Nested nested(*this);
+    const Span span = next().span;
+    ExprRef test = or_expr();
+    if (!peek().is_keyword("else"))
+      fail_at(peek().span, "syntax", "expected 'else' in the conditional expression ('a if c else b')");
+    next();
+    ExprRef orelse = expr();
+    return node(IfExpr{std::move(test), std::move(body), std::move(orelse)}, span);
+  }
+
+  ExprRef lambda() {
+    const Token& kw = next();
+    auto d = std::make_shared<Def>();
+    d->name = "<lambda>";
+    parameters(*d, ":");
+    if (!accept_op(":")) fail_at(peek().span, "syntax", "expected ':' after the lambda's parameters");
+    ExprRef value = expr();
+    const Span at_span = value->span;
+    d->body = std::make_shared<const std::vector<Stmt>>(std::vector<Stmt>{Stmt{Return{std::move(value)}, at_span}});
+    for (const DefParam& p : d->params) d->locals.push_back(p.name);
+    sort_unique(d->locals);
+    return node(Lambda{std::move(d)}, kw.span);
+  }
+
+  // *x where a call's arguments, a list's or a tuple's items may spread a sequence.
+  ExprRef star_or_expr() {
+    if (!peek().is_op("*")) return expr();
+    const Span star = next().span;
+    return node(Starred{expr()}, star);
+  }
+
+  // After a comprehension's element: one or more `for target in iterable` clauses, each with its `if`s.
+  ExprRef comprehension(ExprRef element, CompKind kind, Span span) {
+    if (std::holds_alternative<Starred>(element->node))
+      fail_at(element->span, "syntax", "iterable unpacking cannot be used in comprehension");
+    Comprehension c{kind, std::move(element), {}};
+    while (peek().is_keyword("for")) {
+      next();
+      ExprRef target = for_target();
+      if (!peek().is_keyword("in")) fail_at(peek().span, "syntax", "expected 'in' after the comprehension's target");
+      next();
+      CompFor clause{std::move(target), or_expr(), {}};
+      while (peek().is_keyword("if")) {
+        next();
+        clause.conditions.push_back(or_expr());
+      }
+      c.clauses.push_back(std::move(clause));
+    }
+    return node(std::move(c), span);
+  }
 
   ExprRef or_expr() {
     ExprRef lhs = and_expr();
@@ -420,9 +598,10 @@ class Parser {
   ExprRef comparison() {
     ExprRef first = bitwise(0);
     std::vector<CompareLink> links;
-    while (const std::optional<CompareOp> op = compare_op(peek())) {
+    while (const auto op = compare_op(peek(), peek(1))) {
       const Span span = next().span;
-      links.push_back(CompareLink{*op, span, bitwise(0)});
+      if (op->second == 2) next();
+      links.push_back(CompareLink{op->first, span, bitwise(0)});
     }
     if (links.empty()) return first;
     const Span span = links[0].span;
@@ -506,9 +685,20 @@ class Parser {
         next();
         if (!seen.insert(name.text).second) fail_at(name.span, "syntax", "keyword argument repeated: '{}'", name.text);
         c.keywords.push_back(KeywordArg{name.text, name.span, expr()});
+      } else if (peek().is_op("**")) {
+        const Span star = next().span;
+        c.keywords.push_back(KeywordArg{"", star, expr()});
       } else {
         if (!c.keywords.empty()) fail_at(peek().span, "syntax", "positional argument follows keyword argument");
-        c.args.push_back(expr());
+        ExprRef arg = star_or_expr();
+        // f(x for x in xs): a lone comprehension argument needs no brackets of its own
+        if (peek().is_keyword("for")) {
+          const Span at_span = arg->span;
+          arg = comprehension(std::move(arg), CompKind::Tuple, at_span);
+          if (!c.args.empty() || !c.keywords.empty() || !peek().is_op(")"))
+            fail_at(arg->span, "syntax", "a generator expression must be the only argument unless it is in brackets");
+        }
+        c.args.push_back(std::move(arg));
       }
       if (!accept_op(",")) break;
     }
@@ -555,6 +745,7 @@ class Parser {
       case TokenKind::Op:
         if (t.is_op("(")) return parenthesized();
         if (t.is_op("[")) return list();
+        if (t.is_op("{")) return dict();
         if (t.is_op("...")) return node(EllipsisLiteral{}, next().span);
         break;
       default: break;
@@ -593,13 +784,19 @@ class Parser {
   ExprRef parenthesized() {
     const Token& open = next();
     if (accept_op(")")) return node(TupleExpr{}, open.span);
-    ExprRef first = expr();
+    ExprRef first = star_or_expr();
+    if (peek().is_keyword("for")) {
+      ExprRef c = comprehension(std::move(first), CompKind::Tuple, open.span);
+      expect_close(open, ")");
+      return c;
+    }
     if (!peek().is_op(",")) {
+      if (std::holds_alternative<Starred>(first->node)) fail_at(first->span, "syntax", "cannot use starred expression here");
       expect_close(open, ")");
       return first;
     }
     std::vector<ExprRef> items{std::move(first)};
-    while (accept_op(",") && !peek().is_op(")")) items.push_back(expr());
+    while (accept_op(",") && !peek().is_op(")")) items.push_back(star_or_expr());
     expect_close(open, ")");
     return node(TupleExpr{std::move(items)}, open.span);
   }
@@ -608,11 +805,30 @@ class Parser {
     const Token& open = next();
     std::vector<ExprRef> items;
     while (!peek().is_op("]")) {
-      items.push_back(expr());
+      items.push_back(star_or_expr());
+      if (items.size() == 1 && peek().is_keyword("for")) {
+        ExprRef c = comprehension(std::move(items[0]), CompKind::List, open.span);
+        expect_close(open, "]");
+        return c;
+      }
       if (!accept_op(",")) break;
     }
     expect_close(open, "]");
     return node(ListExpr{std::move(items)}, open.span);
+  }
+
+  ExprRef dict() {
+    const Token& open = next();
+    DictExpr d;
+    while (!peek().is_op("}")) {
+      ExprRef key = expr();
+      if (!peek().is_op(":")) fail_at(peek().span, "syntax", "expected ':' after a dict key (sets are not supported)");
+      next();
+      d.entries.push_back(DictEntry{std::move(key), expr()});
+      if (!accept_op(",")) break;
+    }
+    expect_close(open, "}");
+    return node(std::move(d), open.span);
   }
 
   std::vector<Token> toks_;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "repl/convert.h"
+#include "repl/iteration.h"
 #include "repl/operators.h"
 #include "repl/source_error.h"
 #include "repl/value_format.h"
@@ -33,15 +34,7 @@ ConstValue number_of(const Arg& a, std::string_view fn) {
   return to_number(a);
 }
 
-std::vector<Value> items_of(const Arg& a, std::string_view fn) {
-  if (const std::vector<Value>* items = sequence_items(a.value)) return *items;
-  if (const Tensor* t = a.value.get_if<Tensor>(); t && t->ndim() > 0) {
-    std::vector<Value> rows;
-    for (int64_t i = 0; i < t->shape()[0]; i++) rows.emplace_back(at(a.span, [&] { return t->getitem({i}); }));
-    return rows;
-  }
-  fail_at(a.span, "type", "{}() needs a tuple, a list or a tensor, not '{}'", fn, type_name(a.value));
-}
+std::vector<Value> items_of(const Arg& a) { return iteration_items(a.value, a.span); }
 
 // min() and max(): of one sequence, or of two or more arguments, by Python's comparison.
 Value extreme(const CallArgs& call, CompareOp better) {
@@ -49,7 +42,7 @@ Value extreme(const CallArgs& call, CompareOp better) {
   if (b.rest().empty()) fail_at(call.span, "type", "{}() expected at least 1 argument, got 0", call.name);
   std::vector<Value> values;
   if (b.rest().size() == 1) {
-    values = items_of(b.rest()[0], call.name);
+    values = items_of(b.rest()[0]);
   } else {
     for (const Arg& a : b.rest()) values.push_back(a.value);
   }
@@ -80,6 +73,7 @@ Value len_fn(const CallArgs& call, const PrintSink&) {
   const Value& v = b["obj"].value;
   if (const std::vector<Value>* items = sequence_items(v)) return static_cast<int64_t>(items->size());
   if (const std::string* s = v.get_if<std::string>()) return static_cast<int64_t>(s->size());
+  if (const Dict* d = v.get_if<Dict>()) return static_cast<int64_t>(d->keys.size());
   if (const Tensor* t = v.get_if<Tensor>()) {
     if (t->ndim() == 0) fail_at(b["obj"].span, "type", "len() of a 0-d tensor");
     return t->shape()[0];
@@ -141,13 +135,13 @@ Value round_fn(const CallArgs& call, const PrintSink&) {
 Value list_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"iterable"}});
   if (!b.find("iterable")) return List{};
-  return List{items_of(b["iterable"], "list")};
+  return List{items_of(b["iterable"])};
 }
 
 Value tuple_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"iterable"}});
   if (!b.find("iterable")) return Tuple{};
-  return Tuple{items_of(b["iterable"], "tuple")};
+  return Tuple{items_of(b["iterable"])};
 }
 
 }  // namespace tr::repl

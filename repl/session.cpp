@@ -80,11 +80,7 @@ Outcome Session::simple(const Stmt& stmt) {
       return std::monostate{};
     }
     Outcome operator()(const AugAssign& a) const {
-      const Value* old = s.lookup(a.name, a.op_span);
-      if (!old) fail_at(a.op_span, "name", "name '{}' is not defined", a.name);
-      const Value lhs = *old;
-      const Value rhs = s.evaluate(*a.value);
-      s.bind_name(a.name, at(a.op_span, [&] { return apply_binary(a.op, lhs, rhs); }));
+      s.augmented(a);
       return std::monostate{};
     }
     Outcome operator()(const ExprStmt& e) const {
@@ -103,6 +99,8 @@ Outcome Session::simple(const Stmt& stmt) {
     Outcome operator()(const Return&) const { return std::monostate{}; }
     Outcome operator()(const Break&) const { return std::monostate{}; }
     Outcome operator()(const Continue&) const { return std::monostate{}; }
+    Outcome operator()(const Declare&) const { return std::monostate{}; }
+    Outcome operator()(const With&) const { return std::monostate{}; }
   };
   return std::visit(Visitor{*this}, stmt.node);
 }
@@ -126,8 +124,17 @@ AssertResult Session::check(const Assert& a) {
   return AssertResult{false, message, failure->span, source_};
 }
 
+namespace {
+
+bool declares(const std::vector<std::string>& names, std::string_view id) {
+  return std::binary_search(names.begin(), names.end(), id);
+}
+
+}  // namespace
+
 const Value* Session::lookup(std::string_view id, Span span) const {
   for (const Scope* s = scope_.get(); s; s = s->parent.get()) {
+    if (s->def && declares(s->def->globals, id)) break;
     if (const auto it = s->names.find(id); it != s->names.end()) return &it->second;
     if (s->def && std::binary_search(s->def->locals.begin(), s->def->locals.end(), id)) {
       fail_at(span, "name", "local variable '{}' referenced before assignment", id);
@@ -146,7 +153,15 @@ std::vector<std::string> Session::variable_names() const {
 }
 
 void Session::bind_name(const std::string& name, Value v) {
-  (scope_ ? scope_->names : globals_).insert_or_assign(name, std::move(v));
+  const Def* d = scope_ ? scope_->def : nullptr;
+  if (!scope_ || (d && declares(d->globals, name))) return void(globals_.insert_or_assign(name, std::move(v)));
+  if (d && declares(d->nonlocals, name)) {
+    for (Scope* s = scope_->parent.get(); s; s = s->parent.get()) {
+      if (s->def && declares(s->def->locals, name)) return void(s->names.insert_or_assign(name, std::move(v)));
+    }
+    fail("syntax", "no binding for nonlocal '{}' found", name);
+  }
+  scope_->names.insert_or_assign(name, std::move(v));
 }
 
 }  // namespace tr::repl

@@ -59,6 +59,10 @@ class Session {
   std::vector<std::string> variable_names() const;
   Value call(const Function& f, const CallArgs& args);
   const PrintSink& print() const { return print_; }
+  // A def's or a lambda's value, closing over the names in sight now.
+  Value make_function(const std::shared_ptr<const Def>& def);
+  // [element for target in iterable if condition ...], its variables in a scope of their own.
+  Value comprehension(const Comprehension& c);
 
  private:
   enum class Flow : uint8_t { Next, Break, Continue, Return };
@@ -69,6 +73,11 @@ class Session {
   void nested_outcome(const Outcome& o, const Stmt& stmt);
   void assign(const Expr& target, const Value& v);
   void bind_name(const std::string& name, Value v);
+  void set_attribute(const Attribute& target, const Value& v, Span span);
+  void set_item(const Subscript& target, const Value& v, Span span);
+  void augmented(const AugAssign& a);
+  Flow run_with(const With& w);
+  void comprehend(const Comprehension& c, size_t clause, std::vector<Value>& out);
   Flow run_for(const For& f);
   Value define(const Def& d, const std::shared_ptr<const Def>& ref);
   Value run_call(const Function& f, const CallArgs& args);

@@ -3,29 +3,17 @@
 #include <algorithm>
 
 #include "core/interrupt.h"
+#include "repl/indexing.h"
+#include "repl/iteration.h"
+#include "repl/nn.h"
 #include "repl/operators.h"
 #include "repl/jit_call.h"
+#include "repl/restore.h"
 #include "repl/session.h"
+#include "repl/training.h"
 
 namespace tr::repl {
 namespace {
-
-// What a for loop walks: a tuple's or list's items, a tensor's rows, a string's characters.
-std::vector<Value> iteration_items(const Value& v, Span span) {
-  if (const std::vector<Value>* items = sequence_items(v)) return *items;
-  if (const Tensor* t = v.get_if<Tensor>()) {
-    if (t->ndim() == 0) fail_at(span, "type", "iteration over a 0-d tensor");
-    std::vector<Value> rows;
-    for (int64_t i = 0; i < t->shape()[0]; i++) rows.emplace_back(at(span, [&] { return t->getitem({i}); }));
-    return rows;
-  }
-  if (const std::string* s = v.get_if<std::string>()) {
-    std::vector<Value> chars;
-    for (char c : *s) chars.emplace_back(std::string(1, c));
-    return chars;
-  }
-  fail_at(span, "type", "'{}' object is not iterable", type_name(v));
-}
 
 std::string plural(size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
@@ -38,20 +26,6 @@ std::string and_list(const std::vector<std::string>& names) {
   }
   return out;
 }
-
-// Puts a member back when a scope is left, however it is left.
-template <typename T>
-class Restore {
- public:
-  Restore(T& member, T value) : member_(member), saved_(std::move(member)) { member_ = std::move(value); }
-  ~Restore() { member_ = std::move(saved_); }
-  Restore(const Restore&) = delete;
-  Restore& operator=(const Restore&) = delete;
-
- private:
-  T& member_;
-  T saved_;
-};
 
 }  // namespace
 
@@ -106,6 +80,8 @@ Session::Flow Session::run(const Stmt& stmt) {
     Flow operator()(const Assert&) const { return simple(); }
     Flow operator()(const Meta&) const { return simple(); }
     Flow operator()(const Pass&) const { return Flow::Next; }
+    Flow operator()(const Declare&) const { return Flow::Next; }  // read where names are bound and looked up
+    Flow operator()(const With& n) const { return s.run_with(n); }
   };
   try {
     return std::visit(Visitor{*this, stmt}, stmt.node);
@@ -128,8 +104,23 @@ Session::Flow Session::run_for(const For& f) {
   return Flow::Next;
 }
 
+Session::Flow Session::run_with(const With& w) {
+  const Value context = evaluate(*w.context);
+  const ObjectRef* o = context.get_if<ObjectRef>();
+  const TrainingContext* t = o ? std::get_if<TrainingContext>(&(*o)->kind) : nullptr;
+  if (!t) {
+    fail_at(w.context->span, "type", "'{}' object does not support the context manager protocol (with takes "
+                                     "Context(TRAINING=1))", type_name(context));
+  }
+  const TrainingScope scope(t->training);
+  if (w.target) assign(*w.target, NoneValue{});  // as tinygrad's Context, entering gives None
+  return run_block(*w.body);
+}
+
 void Session::assign(const Expr& target, const Value& v) {
   if (const Name* n = std::get_if<Name>(&target.node)) return bind_name(n->id, v);
+  if (const Attribute* a = std::get_if<Attribute>(&target.node)) return set_attribute(*a, v, target.span);
+  if (const Subscript* s = std::get_if<Subscript>(&target.node)) return set_item(*s, v, target.span);
   const std::vector<ExprRef>& targets = std::holds_alternative<TupleExpr>(target.node)
                                             ? std::get<TupleExpr>(target.node).items
                                             : std::get<ListExpr>(target.node).items;
@@ -144,22 +135,36 @@ void Session::assign(const Expr& target, const Value& v) {
   for (size_t i = 0; i < targets.size(); i++) assign(*targets[i], (*items)[i]);
 }
 
-Value Session::define(const Def& d, const std::shared_ptr<const Def>& ref) {
-  std::vector<std::optional<Value>> decorators;  // nullopt: @jit
-  for (const ExprRef& e : d.decorators) decorators.push_back(is_jit_decorator(*e) ? std::nullopt : std::optional(evaluate(*e)));
+Value Session::make_function(const std::shared_ptr<const Def>& def) {
   auto f = std::make_shared<Function>();
-  f->def = ref;
-  for (const DefParam& p : d.params) {
+  f->def = def;
+  for (const DefParam& p : def->params) {
     f->defaults.push_back(p.default_value ? std::optional<Value>(evaluate(*p.default_value)) : std::nullopt);
   }
   f->closure = scope_;
   f->source = source_;
-  Value v = FunctionRef(std::move(f));
+  return FunctionRef(std::move(f));
+}
+
+Value Session::define(const Def& d, const std::shared_ptr<const Def>& ref) {
+  std::vector<std::optional<Value>> decorators;  // nullopt: @jit
+  for (const ExprRef& e : d.decorators) decorators.push_back(is_jit_decorator(*e) ? std::nullopt : std::optional(evaluate(*e)));
+  Value v = make_function(ref);
   // the decorator nearest the def applies first
   for (size_t i = decorators.size(); i-- > 0;) {
     const Span at_span = d.decorators[i]->span;
     if (!decorators[i]) {
       v = jitted(v, at_span);
+      continue;
+    }
+    const ObjectRef* o = decorators[i]->get_if<ObjectRef>();
+    if (const TrainingContext* t = o ? std::get_if<TrainingContext>(&(*o)->kind) : nullptr) {
+      // @Context(TRAINING=1): every call of the function runs in training mode
+      const FunctionRef* f = v.get_if<FunctionRef>();
+      if (!f) fail_at(at_span, "type", "@Context decorates a function, not '{}'", type_name(v));
+      auto trained = std::make_shared<Function>(**f);
+      trained->training = t->training;
+      v = FunctionRef(std::move(trained));
       continue;
     }
     const FunctionRef* g = decorators[i]->get_if<FunctionRef>();
@@ -176,35 +181,64 @@ Value Session::run_call(const Function& f, const CallArgs& args) {
   if (depth_ >= kMaxCallDepth) {
     fail_at(args.span, "recursion", "maximum recursion depth exceeded ({} nested calls)", kMaxCallDepth);
   }
-  const size_t n = d.params.size();
-  if (args.args.size() > n) {
+  const auto param = [&](DefParamKind kind) {
+    const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const DefParam& q) { return q.kind == kind; });
+    return p == d.params.end() ? nullptr : &*p;
+  };
+  std::vector<const DefParam*> positional;
+  for (const DefParam& p : d.params)
+    if (p.kind == DefParamKind::Positional) positional.push_back(&p);
+  const DefParam* var_args = param(DefParamKind::VarArgs);
+  const DefParam* var_keywords = param(DefParamKind::VarKeywords);
+  const size_t n = positional.size();
+  if (args.args.size() > n && !var_args) {
     fail_at(args.args[n].span, "type", "{}() takes {} but {} given", d.name, plural(n, "positional argument"),
             args.args.size() == 1 ? "1 was" : fmt::format("{} were", args.args.size()));
   }
   auto scope = std::make_shared<Scope>();
   scope->parent = f.closure;
   scope->def = &d;
-  for (size_t i = 0; i < args.args.size(); i++) scope->names.insert_or_assign(d.params[i].name, args.args[i].value);
+  Tuple rest;
+  for (size_t i = 0; i < args.args.size(); i++) {
+    if (i < n) scope->names.insert_or_assign(positional[i]->name, args.args[i].value);
+    else rest.items.push_back(args.args[i].value);
+  }
+  if (var_args) scope->names.insert_or_assign(var_args->name, std::move(rest));
+  Dict extra;
   for (const KeywordValue& k : args.keywords) {
-    const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const DefParam& q) { return q.name == k.name; });
-    if (p == d.params.end()) fail_at(k.span, "type", "{}() got an unexpected keyword argument '{}'", d.name, k.name);
+    const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const DefParam& q) {
+      return q.name == k.name && (q.kind == DefParamKind::Positional || q.kind == DefParamKind::KeywordOnly);
+    });
+    if (p == d.params.end()) {
+      if (!var_keywords) fail_at(k.span, "type", "{}() got an unexpected keyword argument '{}'", d.name, k.name);
+      dict_set(extra, k.name, k.value);
+      continue;
+    }
     if (!scope->names.emplace(k.name, k.value).second) {
       fail_at(k.span, "type", "{}() got multiple values for argument '{}'", d.name, k.name);
     }
   }
-  std::vector<std::string> missing;
-  for (size_t i = 0; i < n; i++) {
-    if (scope->names.contains(d.params[i].name)) continue;
+  if (var_keywords) scope->names.insert_or_assign(var_keywords->name, std::move(extra));
+  std::vector<std::string> missing, missing_keywords;
+  for (size_t i = 0; i < d.params.size(); i++) {
+    const DefParam& p = d.params[i];
+    if (p.kind == DefParamKind::VarArgs || p.kind == DefParamKind::VarKeywords || scope->names.contains(p.name)) continue;
     if (f.defaults[i]) {
-      scope->names.emplace(d.params[i].name, *f.defaults[i]);
+      scope->names.emplace(p.name, *f.defaults[i]);
     } else {
-      missing.push_back(d.params[i].name);
+      (p.kind == DefParamKind::KeywordOnly ? missing_keywords : missing).push_back(p.name);
     }
   }
   if (!missing.empty()) {
     fail_at(args.span, "type", "{}() missing {}: {}", d.name, plural(missing.size(), "required positional argument"),
             and_list(missing));
   }
+  if (!missing_keywords.empty()) {
+    fail_at(args.span, "type", "{}() missing {}: {}", d.name,
+            plural(missing_keywords.size(), "required keyword-only argument"), and_list(missing_keywords));
+  }
+  std::optional<TrainingScope> training;
+  if (f.training) training.emplace(*f.training);
   const CallSite site{source_, args.span};
   Flow flow = Flow::Next;
   try {

@@ -43,6 +43,10 @@ std::string_view spelling(CompareOp op) {
     case CompareOp::Ge: return ">=";
     case CompareOp::Eq: return "==";
     case CompareOp::Ne: return "!=";
+    case CompareOp::Is: return "is";
+    case CompareOp::IsNot: return "is not";
+    case CompareOp::In: return "in";
+    case CompareOp::NotIn: return "not in";
   }
   return "?";
 }
@@ -100,13 +104,42 @@ std::vector<const Expr*> children(const Expr& e) {
         if constexpr (std::is_same_v<T, Subscript>) add(n.object), add_all(n.indices);
         if constexpr (std::is_same_v<T, SliceExpr>) add(n.start), add(n.stop), add(n.step);
         if constexpr (std::is_same_v<T, ListExpr> || std::is_same_v<T, TupleExpr>) add_all(n.items);
+        if constexpr (std::is_same_v<T, Starred>) add(n.value);
+        if constexpr (std::is_same_v<T, DictExpr>)
+          for (const DictEntry& d : n.entries) add(d.key), add(d.value);
+        if constexpr (std::is_same_v<T, IfExpr>) add(n.test), add(n.body), add(n.orelse);
+        if constexpr (std::is_same_v<T, Comprehension>) {
+          add(n.element);
+          for (const CompFor& c : n.clauses) {
+            add(c.target);
+            add(c.iterable);
+            add_all(c.conditions);
+          }
+        }
       },
       e.node);
   return out;
 }
 
+namespace {
+
+// "(a b=2 *rest c **kw)"
+std::string params_sexpr(const Def& d) {
+  std::string out;
+  for (const DefParam& p : d.params) {
+    out += out.empty() ? "" : " ";
+    if (p.kind == DefParamKind::VarArgs) out += "*";
+    if (p.kind == DefParamKind::VarKeywords) out += "**";
+    out += p.name;
+    if (p.default_value) out += "=" + to_sexpr(*p.default_value);
+  }
+  return "(" + out + ")";
+}
+
+}  // namespace
+
 std::string to_sexpr(const Expr& e) {
-  struct {
+  struct Printer {
     std::string operator()(const Literal& n) const { return literal_sexpr(n); }
     std::string operator()(const EllipsisLiteral&) const { return "..."; }
     std::string operator()(const Name& n) const { return n.id; }
@@ -129,8 +162,31 @@ std::string to_sexpr(const Expr& e) {
     }
     std::string operator()(const Call& n) const {
       std::string out = "(call " + to_sexpr(*n.callee) + join(n.args);
-      for (const KeywordArg& k : n.keywords) out += fmt::format(" {}={}", k.name, to_sexpr(*k.value));
+      for (const KeywordArg& k : n.keywords) {
+        out += k.name.empty() ? " **" + to_sexpr(*k.value) : fmt::format(" {}={}", k.name, to_sexpr(*k.value));
+      }
       return out + ")";
+    }
+    std::string operator()(const Starred& n) const { return "*" + to_sexpr(*n.value); }
+    std::string operator()(const DictExpr& n) const {
+      std::string out = "(dict";
+      for (const DictEntry& d : n.entries) out += fmt::format(" {}:{}", to_sexpr(*d.key), to_sexpr(*d.value));
+      return out + ")";
+    }
+    std::string operator()(const IfExpr& n) const {
+      return fmt::format("(if {} {} {})", to_sexpr(*n.test), to_sexpr(*n.body), to_sexpr(*n.orelse));
+    }
+    std::string operator()(const Comprehension& n) const {
+      std::string out = fmt::format("({} {}", n.kind == CompKind::List ? "listcomp" : "tuplecomp", to_sexpr(*n.element));
+      for (const CompFor& c : n.clauses) {
+        out += fmt::format(" for {} {}", to_sexpr(*c.target), to_sexpr(*c.iterable));
+        for (const ExprRef& e : c.conditions) out += " if " + to_sexpr(*e);
+      }
+      return out + ")";
+    }
+    std::string operator()(const Lambda& n) const {
+      const Return& r = std::get<Return>((*n.def->body)[0].node);
+      return fmt::format("(lambda {} {})", params_sexpr(*n.def), to_sexpr(*r.value));
     }
     std::string operator()(const Attribute& n) const { return fmt::format("(. {} {})", to_sexpr(*n.object), n.name); }
     std::string operator()(const Subscript& n) const {
@@ -161,7 +217,7 @@ std::string to_sexpr(const Stmt& s) {
       return out + " " + to_sexpr(*n.value) + ")";
     }
     std::string operator()(const AugAssign& n) const {
-      return fmt::format("({}= {} {})", spelling(n.op), n.name, to_sexpr(*n.value));
+      return fmt::format("({}= {} {})", spelling(n.op), to_sexpr(*n.target), to_sexpr(*n.value));
     }
     std::string operator()(const If& n) const {
       std::string out = "(if";
@@ -178,12 +234,16 @@ std::string to_sexpr(const Stmt& s) {
     std::string operator()(const std::shared_ptr<const Def>& n) const {
       std::string out = "(def";
       for (const ExprRef& d : n->decorators) out += " @" + to_sexpr(*d);
-      out += " " + n->name + " (";
-      for (const DefParam& p : n->params) {
-        out += (&p == &n->params.front() ? "" : " ") + p.name;
-        if (p.default_value) out += "=" + to_sexpr(*p.default_value);
-      }
-      return out + ") " + block_sexpr(n->body) + ")";
+      return out + " " + n->name + " " + params_sexpr(*n) + " " + block_sexpr(n->body) + ")";
+    }
+    std::string operator()(const Declare& n) const {
+      std::string out = n.kind == Declaration::Global ? "(global" : "(nonlocal";
+      for (const std::string& name : n.names) out += " " + name;
+      return out + ")";
+    }
+    std::string operator()(const With& n) const {
+      return fmt::format("(with {}{} {})", to_sexpr(*n.context), n.target ? " as " + to_sexpr(*n.target) : "",
+                         block_sexpr(n.body));
     }
     std::string operator()(const Return& n) const { return n.value ? "(return " + to_sexpr(*n.value) + ")" : "(return)"; }
     std::string operator()(const Break&) const { return "(break)"; }

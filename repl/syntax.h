@@ -18,7 +18,7 @@ using ExprRef = std::shared_ptr<const Expr>;
 
 enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, MatMul, Pow, BitAnd, BitOr, BitXor, LShift, RShift };
-enum class CompareOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
+enum class CompareOp : uint8_t { Lt, Le, Gt, Ge, Eq, Ne, Is, IsNot, In, NotIn };
 enum class LogicOp : uint8_t { And, Or };
 
 struct NoneLiteral {};
@@ -51,8 +51,8 @@ struct Comparison {  // a < b <= c: each link compares with the operand before i
   std::vector<CompareLink> links;
 };
 struct KeywordArg {
-  std::string name;
-  Span span;  // the keyword's name
+  std::string name;  // empty for `**mapping`, whose items become keywords
+  Span span;         // the keyword's name, or the `**`
   ExprRef value;
 };
 struct Call {
@@ -77,10 +77,37 @@ struct ListExpr {
 struct TupleExpr {
   std::vector<ExprRef> items;
 };
+struct Starred {  // *xs: its items spread into a call's arguments, a list or a tuple
+  ExprRef value;
+};
+struct DictEntry {
+  ExprRef key, value;
+};
+struct DictExpr {
+  std::vector<DictEntry> entries;
+};
+struct IfExpr {  // body if test else orelse
+  ExprRef test, body, orelse;
+};
+struct CompFor {  // for target in iterable if c1 if c2
+  ExprRef target;
+  ExprRef iterable;
+  std::vector<ExprRef> conditions;
+};
+enum class CompKind : uint8_t { List, Tuple };  // [...] or (...) / a call's lone argument
+struct Comprehension {
+  CompKind kind;
+  ExprRef element;
+  std::vector<CompFor> clauses;  // outermost first
+};
+struct Def;
+struct Lambda {
+  std::shared_ptr<const Def> def;  // its body is one return of the expression
+};
 
 struct Expr {
   std::variant<Literal, EllipsisLiteral, Name, Unary, Binary, Logic, Comparison, Call, Attribute, Subscript, SliceExpr,
-               ListExpr, TupleExpr>
+               ListExpr, TupleExpr, Starred, DictExpr, IfExpr, Comprehension, Lambda>
       node;
   Span span;
   // How many nodes the longest path down to a leaf passes below this one (0 for a leaf): whatever
@@ -103,17 +130,27 @@ struct Stmt;
 // Shared, because a function value keeps its body after the parse that made it is gone.
 using Block = std::shared_ptr<const std::vector<Stmt>>;
 
-// target = value, where a target is a name or a tuple or list of targets (a, b = b, a); in
-// `a = b = 1` each target gets the value, left to right.
+// target = value, where a target is a name, an attribute (opt.lr), a subscript (x[1:3]) or a tuple or
+// list of targets (a, b = b, a); in `a = b = 1` each target gets the value, left to right.
 struct Assign {
   std::vector<ExprRef> targets;
   ExprRef value;
 };
-struct AugAssign {  // name op= value
-  std::string name;
+struct AugAssign {  // target op= value, the target a name, an attribute or a subscript
+  ExprRef target;
   BinaryOp op;
   Span op_span;
   ExprRef value;
+};
+enum class Declaration : uint8_t { Global, Nonlocal };
+struct Declare {  // global a, b / nonlocal a
+  Declaration kind;
+  std::vector<std::string> names;
+};
+struct With {  // with context [as target]: body
+  ExprRef context;
+  ExprRef target;  // null without `as`
+  Block body;
 };
 struct ExprStmt {
   ExprRef expr;
@@ -145,10 +182,17 @@ struct For {
   ExprRef iterable;
   Block body;
 };
+enum class DefParamKind : uint8_t {
+  Positional,   // a, b=2: by position or by keyword
+  VarArgs,      // *args: the rest of the positional arguments, as a tuple
+  KeywordOnly,  // after *args or a bare *: by keyword only
+  VarKeywords,  // **kwargs: the rest of the keywords, as a dict
+};
 struct DefParam {
   std::string name;
   Span span;
   ExprRef default_value;  // null for a required parameter
+  DefParamKind kind = DefParamKind::Positional;
 };
 struct Def {
   std::string name;
@@ -157,7 +201,9 @@ struct Def {
   std::vector<ExprRef> decorators;  // outermost first, as written
   // Every name the body binds (assignments, for targets, nested defs, parameters): Python makes them
   // local to the whole function, so reading one before it is bound is an error, not a global's value.
+  // Names declared global or nonlocal are not among them.
   std::vector<std::string> locals;
+  std::vector<std::string> globals, nonlocals;  // sorted
 };
 struct Return {
   ExprRef value;  // null: return None
@@ -168,14 +214,14 @@ struct Pass {};
 
 struct Stmt {
   std::variant<Assign, AugAssign, ExprStmt, Assert, Meta, If, While, For, std::shared_ptr<const Def>, Return, Break,
-               Continue, Pass>
+               Continue, Pass, Declare, With>
       node;
   Span span;  // the statement's first token (a def's name)
 };
 
 std::string_view spelling(UnaryOp op);    // "-", "+", "not"
 std::string_view spelling(BinaryOp op);   // "+", "//", "@", "**"
-std::string_view spelling(CompareOp op);  // "<", "=="
+std::string_view spelling(CompareOp op);  // "<", "==", "is not", "in"
 std::string_view spelling(LogicOp op);    // "and"
 
 // The tree as one fully bracketed line, e.g. "(+ 1 (* 2 3))": a parse made visible, for tests and dumps.

@@ -15,6 +15,7 @@ std::string_view type_name(const Value& v) {
     std::string_view operator()(const Tensor&) const { return "Tensor"; }
     std::string_view operator()(const Tuple&) const { return "tuple"; }
     std::string_view operator()(const List&) const { return "list"; }
+    std::string_view operator()(const Dict&) const { return "dict"; }
     std::string_view operator()(const FunctionRef&) const { return "function"; }
     std::string_view operator()(const ObjectRef& o) const { return object_type(*o); }
   } visitor;
@@ -37,6 +38,19 @@ const std::vector<Value>* sequence_items(const Value& v) {
   if (const Tuple* t = v.get_if<Tuple>()) return &t->items;
   if (const List* l = v.get_if<List>()) return &l->items;
   return nullptr;
+}
+
+const Value* dict_find(const Dict& d, std::string_view key) {
+  for (size_t i = 0; i < d.keys.size(); i++)
+    if (d.keys[i] == key) return &d.values[i];
+  return nullptr;
+}
+
+void dict_set(Dict& d, const std::string& key, Value v) {
+  for (size_t i = 0; i < d.keys.size(); i++)
+    if (d.keys[i] == key) return void(d.values[i] = std::move(v));
+  d.keys.push_back(key);
+  d.values.push_back(std::move(v));
 }
 
 Value shape_value(const Shape& shape) {

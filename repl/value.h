@@ -28,9 +28,14 @@ struct List {
 struct Tuple {
   std::vector<Value> items;
 };
+// A dict with string keys (what **kwargs collects), in insertion order as Python's.
+struct Dict {
+  std::vector<std::string> keys;
+  std::vector<Value> values;  // one per key
+};
 
-using ValueVariant =
-    std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List, FunctionRef, ObjectRef>;
+using ValueVariant = std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List, Dict,
+                                  FunctionRef, ObjectRef>;
 
 struct Value : ValueVariant {
   using ValueVariant::ValueVariant;
@@ -67,6 +72,7 @@ struct Function {
   std::shared_ptr<Scope> closure;
   std::shared_ptr<const SourceText> source;
   std::shared_ptr<JitFunction> jit;  // @jit: its capture and replays; null for a plain def
+  std::optional<bool> training;  // set by @Context(TRAINING=...): TRAINING while a call runs
 };
 
 // Python's name of the value's type ("int", "tuple", "Tensor"), for error messages.
@@ -79,6 +85,11 @@ Value from_const(const ConstValue& c);
 
 // The items of a tuple or a list; null for any other value.
 const std::vector<Value>* sequence_items(const Value& v);
+
+// d[key]'s value, or null when d has no such key.
+const Value* dict_find(const Dict& d, std::string_view key);
+// Sets d[key], keeping the key's place when it is there already.
+void dict_set(Dict& d, const std::string& key, Value v);
 
 // A tuple of ints, as x.shape is.
 Value shape_value(const Shape& shape);

@@ -68,6 +68,11 @@ std::string repr_value(const Value& v) {
       return t.items.size() == 1 ? "(" + repr_value(t.items[0]) + ",)" : "(" + join_repr(t.items) + ")";
     }
     std::string operator()(const List& l) const { return "[" + join_repr(l.items) + "]"; }
+    std::string operator()(const Dict& d) const {
+      std::string out;
+      for (size_t i = 0; i < d.keys.size(); i++) out += (i ? ", " : "") + quoted(d.keys[i]) + ": " + repr_value(d.values[i]);
+      return "{" + out + "}";
+    }
     std::string operator()(const FunctionRef& f) const { return fmt::format("<function {}>", f->def->name); }
     std::string operator()(const ObjectRef& o) const { return fmt::format("<{} object>", object_type(*o)); }
   } visitor;

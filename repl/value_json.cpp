@@ -50,6 +50,11 @@ nlohmann::json json_value(const Value& v) {
     nlohmann::json operator()(const Tensor& t) const { return repr_value(t); }
     nlohmann::json operator()(const Tuple& t) const { return json_items(t.items); }
     nlohmann::json operator()(const List& l) const { return json_items(l.items); }
+    nlohmann::json operator()(const Dict& d) const {
+      nlohmann::json out = nlohmann::json::object();
+      for (size_t i = 0; i < d.keys.size(); i++) out[d.keys[i]] = json_value(d.values[i]);
+      return out;
+    }
     nlohmann::json operator()(const FunctionRef& f) const { return repr_value(f); }
     nlohmann::json operator()(const ObjectRef& o) const { return repr_value(o); }
   } visitor;

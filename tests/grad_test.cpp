@@ -303,7 +303,8 @@ TEST(Backward, DetachStopsTheGradient) {
 }
 
 TEST(Backward, AssignChangesEveryCopyAndCutsTheHistory) {
-  const Tensor w = testing::tensor({1, 2}, {2});
+  Tensor w = testing::tensor({1, 2}, {2});
+  w.realize();
   const Tensor held = w;
   w.assign(w.mul(Tensor::scalar_like(w, 3.0)));
   EXPECT_EQ(device_values(held), (std::vector<double>{3, 6}));

@@ -214,7 +214,7 @@ TEST(Parser, SyntaxErrorsSayWhatAndWhere) {
   EXPECT_EQ(syntax_error("x.1"), "1:2+2 unexpected token '.1'");
   EXPECT_EQ(syntax_error("f(a=1, 2)"), "1:8+1 positional argument follows keyword argument");
   EXPECT_EQ(syntax_error("f(a=1, a=2)"), "1:8+1 keyword argument repeated: 'a'");
-  EXPECT_EQ(syntax_error("x[0] = 1"), "1:2+1 only a name can be assigned to ('name = expr')");
+  EXPECT_EQ(syntax_error("f(x) = 1"), "1:1+1 cannot assign to this expression (a name, an attribute or a subscript can be)");
   EXPECT_EQ(syntax_error("True = 1"), "1:1+4 cannot assign to keyword 'True'");
   EXPECT_EQ(syntax_error("x = 99999999999999999999"),
             "1:5+20 integer literal 99999999999999999999 does not fit in 64 bits");
@@ -350,10 +350,11 @@ TEST(ParserBlocks, MisplacedStatementsAreSyntaxErrors) {
   EXPECT_EQ(block_error("if x:\ny"), "2:1 expected an indented block after 'if' on line 1");
   EXPECT_EQ(block_error("if x\n  y"), "1:5 expected ':' after the 'if' header");
   EXPECT_EQ(block_error("def f(a=1, b):\n  pass"), "1:12 parameter without a default follows parameter with a default");
-  EXPECT_EQ(block_error("def f(a, a): pass"), "1:10 duplicate parameter 'a' in function definition");
+  EXPECT_EQ(block_error("def f(a, a): pass"), "1:10 duplicate argument 'a' in function definition");
   EXPECT_EQ(block_error("@deco\nx = 1"), "2:1 a decorator must come before a def");
-  EXPECT_EQ(block_error("for 1 in x: pass"), "1:5 a for loop's target must be a name or names ('for i in ...')");
-  EXPECT_EQ(block_error("f(x) += 1"), "1:1 only a name can be assigned to ('name += expr')");
+  EXPECT_EQ(block_error("for 1 in x: pass"), "1:5 cannot assign to this expression (a name, an attribute or a subscript can be)");
+  EXPECT_EQ(block_error("f(x) += 1"),
+            "1:1 this expression cannot be assigned to ('x += v' needs a name, an attribute or a subscript)");
 }
 
 }  // namespace

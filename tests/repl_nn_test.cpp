@@ -58,20 +58,39 @@ TEST_F(Nn, LayerNormAndEmbedding) {
 
 TEST_F(Nn, SgdWithMomentumNesterovAndWeightDecay) {
   run("w = tensor([1.0, -2.0]).realize()\nopt = nn.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)");
-  run("(w * w).sum().backward()\nopt.step()");
+  run("(w * w).sum().backward()\nwith Context(TRAINING=1): opt.step()");
   // g = 2w + 0.01 w; b = g; update = g + 0.9 b
   run("g = tensor([2.01, -4.02])\nassert allclose(w, tensor([1.0, -2.0]) - 0.1 * (g + 0.9 * g))");
   run("opt.zero_grad()");
   EXPECT_EQ(repr("w.grad"), "None");
-  EXPECT_EQ(error("opt.step()"), "a parameter of shape (2,) has no .grad: call loss.backward() first");
+  EXPECT_EQ(error("with Context(TRAINING=1): opt.step()"), "a parameter of shape (2,) has no .grad: call loss.backward() first");
 }
 
 TEST_F(Nn, AdamAndAdamWFirstStepMoveEachWeightByLr) {
   // Adam's first step is lr * g / (|g| + eps): lr times the sign of the gradient
-  run("w = tensor([1.0, -2.0]).realize()\nopt = nn.optim.Adam([w], lr=0.01)\n(w * w).sum().backward()\nopt.step()");
+  run("w = tensor([1.0, -2.0]).realize()\nopt = nn.optim.Adam([w], lr=0.01)\n(w * w).sum().backward()\nwith Context(TRAINING=1): opt.step()");
   run("assert allclose(w, tensor([0.99, -1.99]), rtol=1e-6)");
   run("v = tensor([1.0, -2.0]).realize()\nopt2 = nn.optim.AdamW([v], lr=0.01, weight_decay=0.1)");
-  run("(v * v).sum().backward()\nopt2.step()\nassert allclose(v, tensor([1.0 - 0.01 * 1.1, -2.0 + 0.01 * 1.2]), rtol=1e-6)");
+  run("(v * v).sum().backward()\nwith Context(TRAINING=1): opt2.step()\nassert allclose(v, tensor([1.0 - 0.01 * 1.1, -2.0 + 0.01 * 1.2]), rtol=1e-6)");
+}
+
+TEST_F(Nn, AStepIsOneScheduleAndNeedsTrainingMode) {
+  run("w = tensor([[1.0, -2.0], [0.5, 3.0]]).realize()\nb = tensor([0.1, 0.2]).realize()\nalias = w");
+  run("opt = nn.optim.Adam([w, b], lr=0.01)\nx = tensor([[1.0, 2.0]])");
+  run("loss = (x @ w + b).square().sum().backward()");
+  EXPECT_EQ(error("opt.step()"),
+            "TRAINING=0: an optimizer steps in training mode only, as tinygrad's: run it under `with "
+            "Context(TRAINING=1):` or in a def decorated with @Context(TRAINING=1)");
+  // the state (b1_t, b2_t, m and v of each) and then the parameters, all lazy until realized together
+  run("with Context(TRAINING=1): step = opt.schedule_step()");
+  EXPECT_EQ(repr("len(step)"), "8");
+  EXPECT_EQ(repr("step[-2] is w"), "True");
+  run("n = kernels(loss, *step)\nloss.realize(*step)");
+  // every kernel of the step ran in that one realization: forward, backward and Adam
+  EXPECT_EQ(repr("kernels(loss, *step)"), "0");
+  EXPECT_EQ(repr("n > 6"), "True");
+  // Adam's first step moves each weight by lr against its gradient's sign; the alias sees it
+  run("assert allclose(alias, tensor([[1.0, -2.0], [0.5, 3.0]]) - 0.01, rtol=1e-5)");
 }
 
 TEST_F(Nn, LossesAsTinygradDefinesThem) {

@@ -183,7 +183,7 @@ const std::vector<Group>& method_groups() {
         {"gradient", "x.gradient(*targets, gradient=None)  the gradients, as a list, without storing them"},
         {"grad", "x.grad  the gradient backward() stored, or None"},
         {"detach", "x.detach()  a leaf with x's values: gradients stop there"},
-        {"assign", "x.assign(v)  x (every name for it) holds v's values, as a new leaf"},
+        {"assign", "x.assign(v)  x (every name for it) holds v's values: lazy, written into x's buffer in place when realized"},
         {"requires_grad_", "x.requires_grad_(requires_grad=True)  accepted; every float tensor has a gradient"}}},
   };
   return groups;

@@ -326,6 +326,10 @@ for _name, _op in (("lt", "__lt__"), ("le", "__le__"), ("gt", "__gt__"), ("ge", 
     if not hasattr(_T, _name):
         setattr(_T, _name, getattr(_T, _op))
 
+# ---- training: tinygrad's own nn and TRAINING context ----------------------------------------------
+# Context(TRAINING=1) is tinygrad's own, so a training program's optimizer runs as tinygrad runs it.
+from tinygrad.helpers import Context as _Context  # noqa: E402
+
 # ---- the names a .tg program sees ---------------------------------------------------------------
 
 NAMES = {
@@ -333,7 +337,7 @@ NAMES = {
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn, "manual_seed": manual_seed,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit,
+    "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit, "Context": _Context,
     "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
     "kaiming_uniform": kaiming_uniform,
     "stack": stack, "einsum": einsum, "meshgrid": meshgrid,
