@@ -228,8 +228,10 @@ void give_empty_buffers(const std::vector<LazyRef>& outs, const std::vector<Sche
     for (const LazyRef& in : item.inputs) give(in);
 }
 
-// Kernels index with 32-bit ints: a buffer or a loop space of 2^31 elements or more would overflow
-// them, so such a schedule is refused before anything is allocated or run.
+// Kernels index with 32-bit ints: a buffer of 2^31 elements or more, a loop or launch dim that long, or
+// a view index that far would overflow them, so such a schedule is refused before anything is allocated
+// or run. The product of the dims is no index (a 4096^3 matmul walks 2^36 points with 2^24-element
+// buffers), so it is not checked.
 void check_index_width(const std::vector<ScheduleItem>& schedule) {
   constexpr int64_t kMaxIndexed = (int64_t{1} << 31) - 1;
   const auto refuse = [](int64_t n, const Shape& shape) {
@@ -243,7 +245,8 @@ void check_index_width(const std::vector<ScheduleItem>& schedule) {
     for (const LazyRef& n : item.inputs)
       if (checked_numel(n->shape) > kMaxIndexed) refuse(checked_numel(n->shape), n->shape);
     const Shape full = Kernel::from_ast(item.ast).full_shape;
-    if (checked_numel(full) > kMaxIndexed) refuse(checked_numel(full), full);
+    for (const int64_t d : full)
+      if (d > kMaxIndexed) refuse(checked_numel(full), full);
     walk(item.ast, [&](const AstNode& n) {
       if (n.st && largest_index(*n.st) > kMaxIndexed)
         fail("memory", "a kernel reads index {} of a view ({}), past what 32-bit indices reach: tensors of 2^31 "
