@@ -190,8 +190,12 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
   abandon_capture();
   if (c->batch.launches.empty()) fail("jit", "didn't JIT anything! {} ran no kernel when it was captured", name_);
 
-  std::set<const Buffer*> made;
-  for (const Launch& l : c->batch.launches) made.insert(l.buffers[0].get());
+  // buffers the call made; an assign() writes into its target's buffer, which existed before the call
+  std::set<const Buffer*> existed, made;
+  for (const auto& [buf, state] : before) existed.insert(buf);
+  for (const Tensor& t : inputs) existed.insert(buffer_of(t));
+  for (const Launch& l : c->batch.launches)
+    if (!existed.contains(l.buffers[0].get())) made.insert(l.buffers[0].get());
   std::map<const Buffer*, std::weak_ptr<TensorState>> held_by;
   for (const auto& [buf, state] : before)
     if (buf) held_by.emplace(buf, state);
