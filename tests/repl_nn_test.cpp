@@ -143,9 +143,7 @@ TEST_F(Nn, BatchNormUsesRunningStatsUnlessTraining) {
   run("assert allclose(bn(x), x / (1 + 1e-5) ** 0.5)\nassert allclose(bn.running_mean, zeros(3))");
   // an optimizer trains weight and bias only: the running statistics are buffers
   run("opt = nn.optim.SGD(nn.state.get_parameters(bn), lr=0.1)\nassert len(opt.params) == 2");
-  setenv("TRAINING", "1", 1);
-  run("y = bn(x)");
-  unsetenv("TRAINING");
+  run("with Context(TRAINING=1):\n  y = bn(x)\n");
   run("m = x.mean(axis=(0, 2, 3))\nv = x.var(axis=(0, 2, 3), correction=0)");
   run("assert allclose(y, (x - m.reshape(1, 3, 1, 1)) / (v.reshape(1, 3, 1, 1) + 1e-5).sqrt(), atol=1e-5)");
   run("assert allclose(bn.running_mean, m * 0.1, atol=1e-6)");
