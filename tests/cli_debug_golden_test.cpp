@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <string>
 
 #include "tests/cli_testing.h"
+#include "tests/dot_product_golden.h"
 
 namespace tr::repl {
 namespace {
@@ -46,20 +48,7 @@ TEST(CliDebugGolden, DotProductAtDebug5Noopt) {
             "dims (AXIS for :opt):\n"
             "   0  reduce  size 2      axis 0 of the full shape\n"
             "opts: none\n"
-            "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
-            "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"
-            "   2 DEFINE_GLOBAL  : ptr.int        []          (2, 'data2', False)\n"
-            "   3 DEFINE_ACC     : int            []          0\n"
-            "   4 CONST          : int            []          0\n"
-            "   5 CONST          : int            []          2\n"
-            "   6 RANGE          : int            [4, 5]      'ridx0'\n"
-            "   7 LOAD           : int            [1, 6]      None\n"
-            "   8 LOAD           : int            [2, 6]      None\n"
-            "   9 ALU            : int            [7, 8]      MUL\n"
-            "  10 ALU            : int            [3, 9]      ADD\n"
-            "  11 ASSIGN         : int            [3, 10]     None\n"
-            "  12 ENDRANGE       :                [6]         None\n"
-            "  13 STORE          :                [0, 4, 3]   None\n"
+            + std::string(tr::testing::kDotProductNooptUops) +
             "launch: global [1, 1, 1] local [1, 1, 1]; about 4 FLOPs and 20 bytes\n"
             "// c\n"
             "#include <math.h>\n"

@@ -7,6 +7,7 @@
 #include "core/render/render.h"
 #include "core/schedule.h"
 #include "core/tensor.h"
+#include "tests/dot_product_golden.h"
 #include "viz/stages.h"
 
 namespace tr {
@@ -42,20 +43,7 @@ TEST_F(Seed, DotProductIsOneKernelR2) {
             "  4      ┗━━ LOAD MemBuffer(idx=2, dtype=int, st=(2,):(1,))\n");
   EXPECT_NE(k.source.find("for (int ridx0 = 0; ridx0 < 2; ridx0++)"), std::string::npos) << k.source;
   EXPECT_EQ(print_uops(k.program.uops),
-            "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)\n"
-            "   1 DEFINE_GLOBAL  : ptr.int        []          (1, 'data1', False)\n"
-            "   2 DEFINE_GLOBAL  : ptr.int        []          (2, 'data2', False)\n"
-            "   3 DEFINE_ACC     : int            []          0\n"
-            "   4 CONST          : int            []          0\n"
-            "   5 CONST          : int            []          2\n"
-            "   6 RANGE          : int            [4, 5]      'ridx0'\n"
-            "   7 LOAD           : int            [1, 6]      None\n"
-            "   8 LOAD           : int            [2, 6]      None\n"
-            "   9 ALU            : int            [7, 8]      MUL\n"
-            "  10 ALU            : int            [3, 9]      ADD\n"
-            "  11 ASSIGN         : int            [3, 10]     None\n"
-            "  12 ENDRANGE       :                [6]         None\n"
-            "  13 STORE          :                [0, 4, 3]   None\n");
+            testing::kDotProductNooptUops);
   // two multiplies and two adds over two elements; 3 buffers of 2, 2 and 1 int
   EXPECT_EQ(k.program.flops, 4);
   EXPECT_EQ(k.program.bytes, 20);
