@@ -59,7 +59,7 @@ const char* const kStep = R"(def train_step():
     grads = loss.gradient(w1, b1, w2, b2)
     realize(grads[0], grads[1], grads[2], grads[3])
     adam_step(grads)
-    return loss
+    return realize(loss, b1t, b2t, *params, *ms, *vs)[0]
 )";
 
 struct Step {
