@@ -155,7 +155,8 @@ void add_bitwise(MethodTable& t) {
   const std::pair<const char*, bool> shifts[] = {{"lshift", true}, {"rshift", false}};
   for (const auto& [name, left] : shifts) {
     t[name] = [left = left](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-      const Arg& a = bind(call, {{"x", kRequired}})["x"];
+      const Bound b = bind(call, {{"x", kRequired}});
+      const Arg& a = b["x"];
       if (const Tensor* counts = a.value.get_if<Tensor>()) return left ? lshift(x, *counts) : rshift(x, *counts);
       return left ? lshift(x, to_int(a)) : rshift(x, to_int(a));
     };
