@@ -24,7 +24,7 @@ bool available(const std::string& dev) { return device_status(dev).empty(); }
 TEST(Registry, ListsEveryDeviceAndSaysWhyOneCannotOpen) {
   std::vector<std::string> names;
   for (const DeviceEntry& e : registered_devices()) names.push_back(e.name);
-  for (const char* want : {"CPU", "LLVM", "OPENCL", "CUDA", "METAL"})
+  for (const char* want : {"CPU", "LLVM", "OPENCL", "CUDA", "METAL", "NV"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   EXPECT_EQ(device_status("CPU"), "");
   const std::string metal = device_status("METAL");
@@ -41,11 +41,18 @@ TEST(Registry, ListsEveryDeviceAndSaysWhyOneCannotOpen) {
     // a device that cannot open fails where it is used, with its reason, and nothing else breaks
     EXPECT_TRUE(testing::throws([] { testing::tensor({1, 2}).to("CUDA"); }, "device", cuda, true));
   }
+  // NV needs the driver only: without one it says so as CUDA does
+  const std::string nv = device_status("NV");
+  if (!nv.empty()) {
+    EXPECT_TRUE(nv.find("libcuda") != std::string::npos || nv.find("CUDA") != std::string::npos) << nv;
+    EXPECT_EQ(nv.find("NVRTC"), std::string::npos) << nv;
+    EXPECT_TRUE(testing::throws([] { testing::tensor({1, 2}).to("NV"); }, "device", nv, true));
+  }
   EXPECT_TRUE(testing::has_values(testing::tensor({1, 2}).add(testing::tensor({3, 4})), {4, 6}));
 }
 
 TEST(Registry, GpuDevicesLaunchWithIds) {
-  for (const char* dev : {"OPENCL", "CUDA"}) {
+  for (const char* dev : {"OPENCL", "CUDA", "NV"}) {
     if (!available(dev)) continue;
     const Target t = device(dev).target();
     EXPECT_TRUE(t.gpu) << dev;
@@ -83,7 +90,7 @@ TEST_P(Moves, NotImplicitly) {
   EXPECT_TRUE(testing::has_values(there.where(there, there.neg()), {4, 5, 6}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA"),
+INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA", "NV"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 UOpProgram copy_kernel() {

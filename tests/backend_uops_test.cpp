@@ -15,6 +15,7 @@
 #include "core/render/render.h"
 #include "devices/metal_shim.h"
 #include "devices/nvrtc.h"
+#include "tests/ptxas_testing.h"
 
 namespace tr {
 namespace {
@@ -363,7 +364,7 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
-INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"), device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV"), device_name);
 
 // ---- spelling --------------------------------------------------------------------------------
 
@@ -478,10 +479,10 @@ TEST(Spelling, MissingVectorTypesAndUnknownBackendsAreErrors) {
   }
   EXPECT_NE(render("metal", b.program()).find("bool4"), std::string::npos);
   try {
-    render("ptx", b.program());
+    render("hip", b.program());
     ADD_FAILURE() << "rendered an unknown backend";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown backend 'ptx' (backends: c, llvm, opencl, metal, cuda)");
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'hip' (backends: c, llvm, opencl, metal, cuda, ptx)");
   }
 }
 
@@ -501,6 +502,13 @@ TEST(Nvrtc, CompilesEveryHandBuiltProgram) {
       ADD_FAILURE() << e.what();
     }
   }
+}
+
+TEST(Ptxas, AssemblesEveryHandBuiltProgram) {
+  if (testing::ptxas().empty()) GTEST_SKIP() << "ptxas was not found (the CUDA toolkit is not installed)";
+  std::vector<UOpProgram> programs = hand_built();
+  programs.push_back(double_to_half());
+  for (const UOpProgram& p : programs) EXPECT_EQ(testing::ptxas_errors(render("ptx", p), "sm_90"), "") << p.name;
 }
 
 TEST(Nvrtc, AFailedCompileShowsTheLogAndTheSource) {
