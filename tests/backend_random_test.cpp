@@ -20,6 +20,7 @@
 #include "core/schedule.h"
 #include "devices/metal_shim.h"
 #include "devices/nvrtc.h"
+#include "tests/plugin_testing.h"
 #include "tests/ptxas_testing.h"
 #include "tests/tensor_testing.h"
 
@@ -357,7 +358,10 @@ using Param = std::tuple<std::string, int>;
 
 class RandomProgram : public ::testing::TestWithParam<Param> {
  protected:
-  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+  static void SetUpTestSuite() {
+    register_device({kMetalShim, open_metal_shim});
+    testing::load_example_plugin();
+  }
 };
 
 TEST_P(RandomProgram, MatchesReference) {
@@ -436,7 +440,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, RandomProgram,
-                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV"),
+                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV", "PLUGCPU"),
                                             ::testing::Range(0, kPrograms)),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Programs, RandomSource, ::testing::Range(0, kPrograms));

@@ -15,6 +15,7 @@
 #include "core/render/render.h"
 #include "devices/metal_shim.h"
 #include "devices/nvrtc.h"
+#include "tests/plugin_testing.h"
 #include "tests/ptxas_testing.h"
 
 namespace tr {
@@ -254,7 +255,10 @@ bool uses_launch_ids(const UOpProgram& p) {
 
 class OnDevice : public ::testing::TestWithParam<std::string> {
  protected:
-  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+  static void SetUpTestSuite() {
+    register_device({kMetalShim, open_metal_shim});
+    testing::load_example_plugin();
+  }
 
   // The device, or a skip (with the reason) when it cannot open or cannot launch p.
   Device* open(const UOpProgram& p) {
@@ -364,7 +368,7 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
-INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV"), device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV", "PLUGCPU"), device_name);
 
 // ---- spelling --------------------------------------------------------------------------------
 
