@@ -51,7 +51,7 @@ static int plug_compile(void* state, const char* kernel, const char* source, int
   (void)state;
   char dir[] = "/tmp/tinyrepl-plugcpu-XXXXXX";
   if (!mkdtemp(dir)) return say(err, err_size, "cannot make a temporary folder");
-  char c_path[64], so_path[64], cmd[512];
+  char c_path[64], so_path[64], cmd[1024];
   snprintf(c_path, sizeof c_path, "%s/kernel.c", dir);
   snprintf(so_path, sizeof so_path, "%s/kernel.so", dir);
   FILE* f = fopen(c_path, "w");
@@ -62,8 +62,10 @@ static int plug_compile(void* state, const char* kernel, const char* source, int
   fclose(f);
   const char* cc = getenv("CC");
   /* as the CPU device: each + and * rounds on its own, integers wrap */
-  snprintf(cmd, sizeof cmd, "%s -O2 -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard -ffp-contract=off -o %s %s -lm 2>&1",
-           cc && *cc ? cc : "cc", so_path, c_path);
+  const int n = snprintf(cmd, sizeof cmd,
+                         "%s -O2 -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard -ffp-contract=off -o %s %s -lm 2>&1",
+                         cc && *cc ? cc : "cc", so_path, c_path);
+  if (n < 0 || (size_t)n >= sizeof cmd) return say(err, err_size, "the compiler command is longer than %zu bytes", sizeof cmd);
   FILE* p = popen(cmd, "r");
   if (!p) return say(err, err_size, "cannot run the C compiler");
   char log[768] = {0};
