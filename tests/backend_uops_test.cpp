@@ -433,6 +433,21 @@ TEST(Spelling, VectorTypes) {
   expect_contains(render("llvm", vectors(F32)), {"load <4 x float>", "fmul <4 x float>", "insertelement <4 x float>", "extractelement <4 x float>"});
 }
 
+// PTX: launch ids as special registers, workgroup memory as a .shared array, a gated load under its
+// predicate, half computed in float32 and rounded back, float64 math as PTX of its own, and no fusing
+// of + and * (each rounds to nearest)
+TEST(Spelling, Ptx) {
+  expect_contains(render("ptx", local_sum()), {".target sm_75", ".visible .entry local_sum(", "mov.u32 %r0, %ctaid.x;", "%tid.x;",
+                                               ".shared .align 16 .b8 temp0[16];", "bar.sync 0;", "st.shared.f32"});
+  expect_contains(render("ptx", global_ids()), {"%ntid.y;", "mad.lo.s32"});
+  expect_contains(render("ptx", gates()), {"@%p"});
+  const std::string alu = render("ptx", alus());
+  expect_contains(alu, {"cvt.f32.f16", "cvt.rn.f16.f32", "ex2.approx.f32", "sqrt.rn.f64", "cvt.rzi.s64.f32"});
+  const std::string vec = render("ptx", vectors(F32));
+  expect_contains(vec, {"ld.global.f32 %r", "+12]", "mul.rn.f32"});
+  EXPECT_EQ(vec.find("fma"), std::string::npos);
+}
+
 TEST(Spelling, HalfMathCastsAndLiterals) {
   const UOpProgram p = alus();
   expect_contains(render("cuda", p), {"struct __align__(2) half", "((half)exp2f((float)val", "#define INFINITY"});
