@@ -60,7 +60,7 @@ std::string unique_name(const std::string& base, const AstRef& ast) {
 // Compiled programs of this process by device and a hash of the source: a re-run compiles nothing.
 // Bounded: the oldest program is dropped past kMaxPrograms.
 using ProgramKey = std::pair<std::string, size_t>;
-ProgramKey program_key(const KernelRecord& r) { return {r.device, std::hash<std::string>{}(r.source)}; }
+ProgramKey program_key(const KernelRecord& r) { return {r.device, std::hash<std::string>{}(*r.source)}; }
 
 class Programs {
  public:
@@ -103,7 +103,7 @@ std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) 
       continue;
     }
     if (job_of.emplace(key, jobs.size()).second)
-      jobs.push_back(CompileJob{.device = &device(recs[i].device), .program = &recs[i].program, .source = &recs[i].source});
+      jobs.push_back(CompileJob{.device = &device(recs[i].device), .program = recs[i].program.get(), .source = recs[i].source.get()});
     waiting.emplace_back(i, job_of[key]);
   }
   compile_parallel(jobs);
@@ -131,9 +131,10 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.device = dev.name();
   rec.kernel = k;
   rec.name = unique_name(k.base_name(), k.ast);
-  rec.program = codegen(k, dev.target(), rec.name);
-  rec.program.bytes = bytes_touched(k.ast, bufs);
-  rec.source = dev.render(rec.program);
+  UOpProgram program = codegen(k, dev.target(), rec.name);
+  program.bytes = bytes_touched(k.ast, bufs);
+  rec.source = std::make_shared<const std::string>(dev.render(program));
+  rec.program = std::make_shared<const UOpProgram>(std::move(program));
   rec.buffers = std::move(bufs);
   if (item) {
     rec.ast = item->ast;
@@ -196,12 +197,12 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
     bufs.push_back(in->buffer.get());
   }
   report_progress(Phase::Run, at, total, r.kernel.name);
-  r.kernel.seconds = program->run(bufs, r.kernel.program.dims);
+  r.kernel.seconds = program->run(bufs, r.kernel.program->dims);
   // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same;
   // an assign's may be (p - lr * g reads p), so it runs once
   for (int i = 0; i < (in_place ? 0 : settings().repeat); i++) {
     check_interrupt();
-    r.kernel.repeats.push_back(program->run(bufs, r.kernel.program.dims));
+    r.kernel.repeats.push_back(program->run(bufs, r.kernel.program->dims));
   }
   out->buffer = buf;
   if (capture()) {
@@ -331,7 +332,7 @@ std::vector<double> time_again(const KernelRecord& k, int n) {
   for (int i = 0; i < n; i++) {
     check_interrupt();
     report_progress(Phase::Run, i, n, k.name);
-    out.push_back(program->run(bufs, k.program.dims));
+    out.push_back(program->run(bufs, k.program->dims));
   }
   return out;
 }
@@ -343,7 +344,7 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
   KernelRecord rec = lowered(k, dev, nullptr, base.buffers);
   rec.ast = base.ast;
   rec.reason = base.reason;
-  rec.seconds = time_program(dev, rec.program, rec.source, rec.buffers, rec.cached);
+  rec.seconds = time_program(dev, *rec.program, *rec.source, rec.buffers, rec.cached);
   return rec;
 }
 

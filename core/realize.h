@@ -20,8 +20,10 @@ struct KernelRecord {
   std::string device;
   AstRef ast;     // as scheduled, before opts (PADTO pads the trackers of kernel.ast)
   Kernel kernel;
-  UOpProgram program;
-  std::string source;  // rendered for the device's backend
+  // What lowering made, never changed after: every copy of the record (a replay's, the history's, the
+  // panes') shares one, so recording a run costs no copy of its UOps or its source.
+  std::shared_ptr<const UOpProgram> program;
+  std::shared_ptr<const std::string> source;  // rendered for the device's backend
   std::string reason;  // why the scheduler ended this kernel where it did
   std::vector<std::pair<DType, int64_t>> buffers;  // dtype and size of each argument, output first
   double seconds = 0;

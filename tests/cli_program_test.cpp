@@ -189,7 +189,7 @@ TEST(CliDebug, LevelSixShowsTheUOpsAfterEachPassEndingWithTheFinalListing) {
   // the last pass leaves the final listing, which DEBUG 5 prints next; then the source and the *** line
   const size_t from = six.out.find('\n', at) + 1, launch = six.out.find("launch: ", at);
   ASSERT_NE(launch, std::string::npos) << six.out;
-  EXPECT_EQ(six.out.substr(from, launch - from), print_uops(lowered.program.uops) + print_uops(lowered.program.uops));
+  EXPECT_EQ(six.out.substr(from, launch - from), print_uops(lowered.program->uops) + print_uops(lowered.program->uops));
   EXPECT_LT(launch, six.out.find("void r_4"));
   EXPECT_LT(six.out.find("void r_4"), six.out.find("*** CPU"));
 }

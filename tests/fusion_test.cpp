@@ -331,7 +331,7 @@ TEST_F(Fusion, ReadingAReshapedResultRunsNoCopyKernel) {
   const auto kernels_run = [] {
     std::vector<std::string> names;
     for (const RunRecord& r : last_realization().runs)
-      if (!r.is_copy) names.push_back(r.kernel.program.name);
+      if (!r.is_copy) names.push_back(r.kernel.program->name);
     return names;
   };
   const Tensor x = input({3, 4}, 40);

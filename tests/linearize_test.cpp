@@ -22,7 +22,7 @@ using namespace tr::testing;
 std::vector<UOpProgram> programs_of(const Tensor& x) {
   std::vector<UOpProgram> out;
   for (const ScheduleItem& item : create_schedule({base_of(x.node())}))
-    if (item.kind == ScheduleItem::Kind::Kernel) out.push_back(lower(item, "CPU").program);
+    if (item.kind == ScheduleItem::Kind::Kernel) out.push_back(*lower(item, "CPU").program);
   return out;
 }
 

@@ -41,12 +41,12 @@ TEST_F(Seed, DotProductIsOneKernelR2) {
             "  2    ┗━┳ MUL\n"
             "  3      ┣━━ LOAD MemBuffer(idx=1, dtype=int, st=(2,):(1,))\n"
             "  4      ┗━━ LOAD MemBuffer(idx=2, dtype=int, st=(2,):(1,))\n");
-  EXPECT_NE(k.source.find("for (int ridx0 = 0; ridx0 < 2; ridx0++)"), std::string::npos) << k.source;
-  EXPECT_EQ(print_uops(k.program.uops),
+  EXPECT_NE(k.source->find("for (int ridx0 = 0; ridx0 < 2; ridx0++)"), std::string::npos) << *k.source;
+  EXPECT_EQ(print_uops(k.program->uops),
             testing::kDotProductNooptUops);
   // two multiplies and two adds over two elements; 3 buffers of 2, 2 and 1 int
-  EXPECT_EQ(k.program.flops, 4);
-  EXPECT_EQ(k.program.bytes, 20);
+  EXPECT_EQ(k.program->flops, 4);
+  EXPECT_EQ(k.program->bytes, 20);
 }
 
 // Under NOOPT no pass changes the dot product: each heading after the first says so.
@@ -55,7 +55,7 @@ TEST_F(Seed, NooptPassesChangeNothing) {
   const KernelRecord& k = last_realization().runs.back().kernel;
   const std::vector<PassSnapshot> passes = lowering_passes(k);
   ASSERT_EQ(passes.size(), 4u);
-  for (const PassSnapshot& s : passes) EXPECT_EQ(print_uops(s.uops), print_uops(k.program.uops)) << s.pass;
+  for (const PassSnapshot& s : passes) EXPECT_EQ(print_uops(s.uops), print_uops(k.program->uops)) << s.pass;
   for (size_t i = 1; i < passes.size(); i++)
     EXPECT_NE(pass_heading(passes, i).find(", unchanged ──"), std::string::npos) << pass_heading(passes, i);
 }

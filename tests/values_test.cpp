@@ -163,11 +163,11 @@ TEST(Bytes, AreTheIndexFootprintOfEachLoadAndStore) {
   const Tensor big = Tensor::ones({2048, 2048}).contiguous().realize();
   EXPECT_EQ(testing::scalar(big.shrink({Range{0, 1}, Range{0, 1}}).reshape({}).contiguous()), 1.0);
   const KernelRecord& k = last_realization().runs.back().kernel;
-  EXPECT_EQ(k.program.bytes, 8);
+  EXPECT_EQ(k.program->bytes, 8);
   // a broadcast load reaches its buffer's elements once
   const Tensor row = tensor({1, 2, 3, 4});
   row.reshape({1, 4}).expand({64, 4}).contiguous().realize();
-  EXPECT_EQ(last_realization().runs.back().kernel.program.bytes, (4 + 64 * 4) * 4);
+  EXPECT_EQ(last_realization().runs.back().kernel.program->bytes, (4 + 64 * 4) * 4);
 }
 
 // The CUDA, OpenCL and Metal tabs of a CPU kernel show it lowered for a GPU, with GPU opts, and say so.

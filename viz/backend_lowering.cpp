@@ -44,7 +44,7 @@ std::pair<Target, std::string> target_of(std::string_view backend) {
 
 BackendLowering lowering_for_backend(const KernelRecord& r, std::string_view backend) {
   const Target own = device(r.device).target();
-  if (!r.ast || own.gpu == gpu_language(backend)) return {r.program, ""};
+  if (!r.ast || own.gpu == gpu_language(backend)) return {*r.program, ""};
   const auto [target, whose] = target_of(backend);
   const Kernel plain = Kernel::from_ast(r.ast);
   const Kernel k = settings().noopt ? plain : default_opts(plain, target);

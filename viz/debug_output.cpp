@@ -59,16 +59,16 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
     return out + line(r.copy.to, name, kYellow, false, 2, s, 0, r.copy.bytes) + (r.replayed ? " (jit)\n" : "\n");
   }
   const KernelRecord& k = r.kernel;
-  flops_ += k.program.flops;
-  bytes_ += k.program.bytes;
+  flops_ += k.program->flops;
+  bytes_ += k.program->bytes;
   mem_ += k.buffers.empty() ? 0 : k.buffers[0].second * itemsize(k.buffers[0].first);
   if (level == 1) return out + fmt::format("{}\n", k.name);
   // the kernel's stages, in the order they were made, come before its *** line, as in tinygrad
   if (level >= 3) out += ast_text(k.kernel) + opts_text(k.kernel);
   if (level >= 6) out += passes_text(lowering_passes(k));
-  if (level >= 5) out += uops_text(k.program);
+  if (level >= 5) out += uops_text(*k.program);
   if (level >= 4) out += source_text(k, shown_backends(k, render));
-  out += line(k.device, k.name, nullptr, !k.cached, k.buffers.size(), s, k.program.flops, k.program.bytes);
+  out += line(k.device, k.name, nullptr, !k.cached, k.buffers.size(), s, k.program->flops, k.program->bytes);
   return out + (r.replayed ? " (jit)\n" : k.cached ? " (cached)\n" : "\n");
 }
 

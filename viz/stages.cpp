@@ -147,7 +147,7 @@ std::string kernel_run_text(const KernelRecord& r) {
   run.kernel = r;
   const RunRates x = rates(run);
   return fmt::format("tm {}  {:.2f} GFLOPS  {:.2f} GB/s  ({} FLOPs, {} bytes)\n", time_str(x.seconds), x.gflops,
-                     x.gbs, r.program.flops, r.program.bytes);
+                     x.gbs, r.program->flops, r.program->bytes);
 }
 
 }  // namespace tr

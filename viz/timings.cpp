@@ -12,7 +12,7 @@ RunRates rates(const RunRecord& r) {
   const double s = r.is_copy ? r.copy.seconds : r.kernel.seconds;
   const double t = std::max(s, 1e-12);
   if (r.is_copy) return {s, 0, r.copy.bytes / t / 1e9};
-  return {s, r.kernel.program.flops / t / 1e9, r.kernel.program.bytes / t / 1e9};
+  return {s, r.kernel.program->flops / t / 1e9, r.kernel.program->bytes / t / 1e9};
 }
 
 std::optional<Spread> spread(const std::vector<double>& repeats) {
@@ -34,8 +34,8 @@ std::string timings_table(const std::vector<RunRecord>& runs, int width) {
     total += rates(r).seconds;
     if (!r.is_copy) {
       kernels++;
-      flops += r.kernel.program.flops;
-      bytes += r.kernel.program.bytes;
+      flops += r.kernel.program->flops;
+      bytes += r.kernel.program->bytes;
     }
   }
   // the repeats' columns only when some kernel was run again

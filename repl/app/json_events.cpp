@@ -80,11 +80,11 @@ Json run_json(const RunRecord& r, const Location& at) {
   Json j = event_json("kernel", &at);
   j["name"] = k.name;
   j["device"] = k.device;
-  j["global"] = dims_json(k.program.dims.global);
-  j["local"] = dims_json(k.program.dims.local);
+  j["global"] = dims_json(k.program->dims.global);
+  j["local"] = dims_json(k.program->dims.local);
   j["us"] = rounded(x.seconds * 1e6, 3);
-  j["flops"] = k.program.flops;
-  j["bytes"] = k.program.bytes;
+  j["flops"] = k.program->flops;
+  j["bytes"] = k.program->bytes;
   j["gflops"] = rounded(x.gflops, 6);
   j["gbs"] = rounded(x.gbs, 6);
   j["cached"] = k.cached;
@@ -101,7 +101,7 @@ Json source_json(const KernelRecord& k, std::string_view backend, const Location
   Json j = event_json("source", &at);
   j["kernel"] = k.name;
   j["backend"] = backend;
-  j["text"] = render(backend, k.program);
+  j["text"] = render(backend, *k.program);
   return j;
 }
 
@@ -143,8 +143,8 @@ Json summary_json(const std::vector<RunRecord>& runs) {
     seconds += rates(r).seconds;
     if (r.is_copy) continue;
     kernels++;
-    flops += r.kernel.program.flops;
-    bytes += r.kernel.program.bytes;
+    flops += r.kernel.program->flops;
+    bytes += r.kernel.program->bytes;
   }
   Json j = event_json("summary", nullptr);
   j["kernels"] = kernels;

@@ -45,7 +45,7 @@ Status opt(Host& h, const MetaCall& c) {
   }
   // an opt that does not fit is the command's fault as a whole: its message names the dim
   const KernelRecord tuned = c.checked(c.size(), [&] { return run_with_opts(base, opts); });
-  std::string out = kernel_title(k, tuned) + uops_text(tuned.program) +
+  std::string out = kernel_title(k, tuned) + uops_text(*tuned.program) +
                     source_text(tuned, shown_backends(tuned, settings().render)) + kernel_run_text(tuned);
   if (base.seconds > 0) out += fmt::format("before: {}", kernel_run_text(base));
   h.focus().replace_kernel(k, tuned);

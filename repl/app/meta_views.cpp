@@ -78,7 +78,7 @@ Status uops(Host& h, const MetaCall& c) {
   const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !all) ? 0 : c.size());
   const KernelRecord& r = h.focus().kernel(k);
   if (h.show_view({.stage = Stage::Uops, .kernel = k})) return Status::Ok;
-  h.show(c.name(), kernel_title(k, r) + (all ? passes_text(lowering_passes(r)) : uops_text(r.program)));
+  h.show(c.name(), kernel_title(k, r) + (all ? passes_text(lowering_passes(r)) : uops_text(*r.program)));
   return Status::Ok;
 }
 

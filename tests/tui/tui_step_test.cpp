@@ -76,7 +76,7 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
   const std::string uops = joined(*walk.content(PaneId::Uops, 0, 60));
   EXPECT_NE(walk.explanation().find(fmt::format("each of its {} lowering pass", lowering_passes(*walk.kernel()).size())),
             std::string::npos) << walk.explanation();
-  EXPECT_EQ(uops.rfind(print_uops(walk.kernel()->program.uops), 0), 0u) << "the final listing first\n" << uops;
+  EXPECT_EQ(uops.rfind(print_uops(walk.kernel()->program->uops), 0), 0u) << "the final listing first\n" << uops;
   const std::vector<PassSnapshot> passes = lowering_passes(*walk.kernel());
   size_t at = 0;
   for (size_t i = 0; i < passes.size(); i++) {

@@ -82,8 +82,8 @@ PaneText ast_pane(const KernelRecord& k, bool opts_marked) {
 
 PaneText uops_pane(const KernelRecord& k) {
   // the final listing first, then below it every pass's, so that scrolling down replays the lowering
-  return pane_text(fmt::format("UOps · {} · {} uops", k.name, k.program.uops.size()),
-                   uops_text(k.program) + "\n" + passes_text(lowering_passes(k)),
+  return pane_text(fmt::format("UOps · {} · {} uops", k.name, k.program->uops.size()),
+                   uops_text(*k.program) + "\n" + passes_text(lowering_passes(k)),
                    Syntax::Listing);
 }
 

@@ -119,7 +119,7 @@ std::string StepWalk::explanation() const {
       return head + fmt::format("lowering turns {} into {} UOps: a DEFINE_GLOBAL per buffer, loops or "
                                 "launch ids for the dims, then LOADs, ALU ops and the STORE ({} FLOPs, {} bytes). "
                                 "Below the listing, the UOps after each of its {}.",
-                                k->name, k->program.uops.size(), k->program.flops, k->program.bytes,
+                                k->name, k->program->uops.size(), k->program->flops, k->program->bytes,
                                 plural(lowering_passes(*k).size(), "lowering pass", "lowering passes"));
     case Stage::Source:
       return head + fmt::format("the renderer spells the UOps of {} in {} for {}; Left/Right or 1-9 show them "
