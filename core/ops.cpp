@@ -26,6 +26,7 @@ std::string_view op_name(Op op) {
     case Op::Or: return "OR";
     case Op::Xor: return "XOR";
     case Op::Where: return "WHERE";
+    case Op::MulAcc: return "MULACC";
     case Op::Sum: return "SUM";
     case Op::ReduceMax: return "MAX";
     case Op::Prod: return "PROD";

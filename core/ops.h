@@ -17,6 +17,7 @@ enum class Op : uint8_t {
   Add, Mul, IDiv, Mod, Max, CmpLt, CmpNe, And, Or, Xor,
   // ternary
   Where,
+  MulAcc,  // a*b+c rounded once: made only by the lowering's rule for a reduce's sum of products (rules_mulacc.cpp)
   // reduce
   Sum, ReduceMax, Prod,
   // structure

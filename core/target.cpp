@@ -42,6 +42,19 @@ int isa_float_lanes(Isa isa) {
   return 1;
 }
 
+int isa_vector_registers(Isa isa) {
+  switch (isa) {
+    case Isa::None: return 0;
+    case Isa::Sse: return 16;
+    case Isa::Avx2: return 16;
+    case Isa::Avx512: return 32;
+    case Isa::Neon: return 32;
+  }
+  return 0;
+}
+
+bool isa_has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa == Isa::Neon; }
+
 Isa x86_isa(const X86Features& f) {
   if (f.avx512f) return Isa::Avx512;
   // AVX2 without FMA exists on no shipping CPU, but the kernels lean on both
@@ -61,7 +74,7 @@ std::vector<MatrixUnit> cuda_matrix_units(int major, int minor) {
 Target cpu_target(Isa isa, int cores, CacheSizes caches) {
   const int lanes = isa_float_lanes(isa);
   return Target{.gpu = false, .local_memory = 0, .cores = std::max(1, cores), .vector_width = lanes > 1 ? lanes : 0,
-                .vector_alu = true, .isa = isa, .caches = caches};
+                .vector_alu = true, .mulacc = isa_has_fma(isa), .isa = isa, .caches = caches};
 }
 
 namespace {

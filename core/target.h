@@ -17,6 +17,8 @@ enum class Isa : uint8_t { None, Sse, Avx2, Avx512, Neon };
 std::string_view isa_name(Isa isa);  // "none", "SSE", "AVX2", "AVX-512", "NEON"
 std::optional<Isa> parse_isa(std::string_view s);  // the names above, any case; "avx512" too
 int isa_float_lanes(Isa isa);        // float32 lanes in one vector register: 4, 8, 16 (1 for none)
+int isa_vector_registers(Isa isa);   // architectural vector registers: 16, 32 with AVX-512 or NEON (0 for none)
+bool isa_has_fma(Isa isa);           // a fused multiply-add instruction: AVX2 (as x86_isa requires), AVX-512, NEON
 
 // The x86 feature bits that decide the instruction set (cpuid); a pure function so it is tested.
 struct X86Features {
@@ -55,6 +57,9 @@ struct Target {
   int vector_width = 0;       // the widest vector the renderer spells for an upcast dim (0: none)
   bool vector_alu = false;    // vectors support + * and unary - directly (else only loads and stores)
   bool half_arithmetic = true;  // false: half lives only in memory, ops on it run in float (rules_half.cpp)
+  // A reduce's sum of products accumulates with MULACC (a fused multiply-add, rounded once): the
+  // hardware has the instruction and the renderer spells it (core/codegen/rules_mulacc.cpp).
+  bool mulacc = false;
   // a CPU's
   Isa isa = Isa::None;
   CacheSizes caches{};

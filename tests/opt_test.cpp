@@ -210,6 +210,52 @@ TEST(DefaultOpts, FollowTheTargetsVectorWidth) {
   EXPECT_EQ(upcast(default_opts(add, kAvx512)), 16);
 }
 
+// The matmul's register tile follows each instruction set's registers (Targets built here, never the
+// machine's): columns of one vector register, two of them side by side, and as many rows as keep
+// every accumulator, the two column vectors and one broadcast value in registers. The sum of products
+// accumulates with MULACC as wide as the vectors where the instruction set has a fused multiply-add.
+TEST(DefaultOpts, MatmulRegisterTileFillsTheVectorRegisters) {
+  const Kernel k = matmul_kernel(256);
+  struct Want {
+    Target target;
+    int64_t lanes, rows;
+    bool mulacc;
+  };
+  for (const Want& w : {Want{cpu_target(Isa::Sse, 2, {}), 4, 4, false}, Want{cpu_target(Isa::Avx2, 2, {}), 8, 4, true},
+                        Want{cpu_target(Isa::Avx512, 2, {}), 16, 8, true}}) {
+    const RegisterTile tile = cpu_register_tile(w.target);
+    EXPECT_EQ(tile.lanes, w.lanes);
+    EXPECT_EQ(tile.vectors, 2);
+    EXPECT_EQ(tile.rows, w.rows);
+    EXPECT_LE(tile.rows * tile.vectors + tile.vectors + 1, isa_vector_registers(w.target.isa));
+    const Kernel opted = default_opts(k, w.target);
+    std::vector<int64_t> upcasts;
+    for (const Opt& o : opted.opts)
+      if (o.op == OptOp::Upcast) upcasts.push_back(o.amount);
+    EXPECT_EQ(upcasts, (std::vector<int64_t>{w.lanes, 2, w.rows})) << opts_str(opted.opts);
+    int accumulators = 0, mulaccs = 0, adds = 0;
+    for (const UOp& u : codegen(opted, w.target, "tile").uops) {
+      if (u.kind == UOpKind::DefineAcc && u.vec == w.lanes) accumulators++;
+      if (u.kind == UOpKind::Alu && u.alu == Op::MulAcc && u.vec == w.lanes) mulaccs++;
+      if (u.kind == UOpKind::Alu && u.alu == Op::Add && u.dtype == DType::Float32) adds++;
+    }
+    // each accumulator takes one step per unrolled element of the reduce
+    const int steps = w.mulacc ? mulaccs : adds;
+    EXPECT_EQ(accumulators, w.rows * 2) << isa_name(w.target.isa);
+    EXPECT_EQ(w.mulacc ? adds : mulaccs, 0) << isa_name(w.target.isa);
+    EXPECT_TRUE(steps > 0 && steps % accumulators == 0) << isa_name(w.target.isa) << ": " << steps;
+  }
+}
+
+// The tile with MULACC, and a fused bias and relu after it, on this machine's CPU: the reference's values.
+TEST(DefaultOpts, MatmulTileWithEpilogueMatchesTheReference) {
+  std::mt19937_64 rng(11);
+  const Tensor a = realized(rng, {96, 80}), w = realized(rng, {80, 72}), b = realized(rng, {72});
+  const Tensor y = a.matmul(w).add(b).relu();
+  const Kernel k = Kernel::from_ast(only_kernel(y).ast);
+  EXPECT_TRUE(matches_reference_with(y, default_opts(k, device("CPU").target()).opts));
+}
+
 // A 1000x1000 matmul is tiled as a 1024 one: its dims are padded to the tile, nothing else differs.
 TEST(DefaultOpts, OddSizesArePaddedToTheTile) {
   const Kernel k1000 = matmul_kernel(1000), k1024 = matmul_kernel(1024);

@@ -42,7 +42,9 @@ struct Rule {
 const std::vector<Rule>& symbolic_rules();
 // Half values held in float registers, each op's result rounded back to half (rules_half.cpp).
 const std::vector<Rule>& half_in_float_rules();
-// The shared rules and those the target adds.
+// A reduce's sum of products accumulated with MULACC, where the target has it (rules_mulacc.cpp).
+const std::vector<Rule>& mulacc_rules();
+// The shared rules and those the target adds (rules_for.cpp).
 const std::vector<Rule>& rules_for(const Target& target);
 
 // Applies the rules to n, whose sources are already simplified, until none matches.

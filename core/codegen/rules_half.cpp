@@ -32,14 +32,4 @@ const std::vector<Rule>& half_in_float_rules() {
   return rules;
 }
 
-const std::vector<Rule>& rules_for(const Target& target) {
-  static const std::vector<Rule> with_half_in_float = [] {
-    std::vector<Rule> all = symbolic_rules();
-    const std::vector<Rule>& half = half_in_float_rules();
-    all.insert(all.end(), half.begin(), half.end());
-    return all;
-  }();
-  return target.half_arithmetic ? symbolic_rules() : with_half_in_float;
-}
-
 }  // namespace tr

@@ -58,6 +58,7 @@ std::vector<std::optional<Tensor>> source_gradients(const LazyRef& node, const T
     case Op::Contiguous: return {g};
     // an assigned tensor is a leaf, as a realized one is: its new value's graph is not differentiated
     case Op::Assign: return {std::nullopt, std::nullopt};
+    case Op::MulAcc: break;  // made only by the lowering, never in a lazy graph
     // no gradient flows through integer arithmetic, comparisons, bitwise ops or rounding
     case Op::Trunc:
     case Op::IDiv:

@@ -68,6 +68,15 @@ void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, in
 
 }  // namespace
 
+RegisterTile cpu_register_tile(const Target& target) {
+  const int64_t lanes = std::max(4, target.float_lanes());
+  // without a vector instruction set the compiler still has 16 registers to keep scalars in
+  const int64_t registers = std::max(16, isa_vector_registers(target.isa));
+  RegisterTile t{.rows = 1, .vectors = 2, .lanes = lanes};
+  while ((2 * t.rows) * t.vectors + t.vectors + 1 <= registers) t.rows *= 2;
+  return t;
+}
+
 Kernel default_opts(const Kernel& k, const Target& target) {
   Kernel out = k;
   int64_t work = 1;
@@ -94,12 +103,17 @@ Kernel default_opts(const Kernel& k, const Target& target) {
         upcast_tile_dim(out, tile[0], {4}, reduce_local_x, target);
         upcast_tile_dim(out, tile[1], {8, 4}, reduce_local_y, target);
       } else {
-        std::vector<int64_t> columns{lanes};
-        for (int64_t a = lanes / 2; a >= 4; a /= 2) columns.push_back(a);
-        // the rows, when they are the outermost dim, are split over the cores after
+        // columns: one vector register, then the tile's vectors of them side by side (where the dim
+        // allows after padding); rows: the tile's, split over the cores after when they are outermost
+        const RegisterTile rt = cpu_register_tile(target);
+        std::vector<int64_t> columns{rt.lanes};
+        for (int64_t a = rt.lanes / 2; a >= 4; a /= 2) columns.push_back(a);
         const bool rows_threaded = threads && tile[1] == 0;
-        upcast_tile_dim(out, tile[0], columns, 1, target);
-        upcast_tile_dim(out, tile[1], {4}, rows_threaded ? target.cores : 1, target);
+        const size_t before = out.dims.size();
+        upcast_tile_dim(out, tile[0], columns, rt.vectors, target);
+        if (out.dims.size() > before && out.dims[tile[0]].size % rt.vectors == 0 && out.dims[tile[0]].size > rt.vectors)
+          out = apply_opt(out, {OptOp::Upcast, tile[0], rt.vectors}, target);
+        upcast_tile_dim(out, tile[1], {rt.rows, 4}, rows_threaded ? target.cores : 1, target);
       }
     }
   }

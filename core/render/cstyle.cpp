@@ -263,6 +263,7 @@ class Renderer {
       case Op::Or: return fmt::format("({}|{})", s[0], s[1]);
       case Op::Xor: return fmt::format("({}^{})", s[0], s[1]);
       case Op::Where: return fmt::format("({}?{}:{})", s[0], s[1], s[2]);
+      case Op::MulAcc: return lang_.math("fma", t, fmt::format("{},{},{}", s[0], s[1], s[2]));
       default: break;
     }
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));

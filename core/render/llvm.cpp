@@ -349,6 +349,10 @@ class LlvmRenderer {
         inst(fmt::format("{} = select {} {}, {} {}, {} {}", t, rtype(u.srcs[0]), s[0], T, s[1], T, s[2]));
         return t;
       }
+      case Op::MulAcc: {
+        const std::string F = reg_type(u.dtype, u.vec);
+        return call(fmt::format("llvm.fma.{}", intrinsic_suffix(u.dtype, u.vec)), F, {s[0], s[1], s[2]}, {F, F, F});
+      }
       case Op::Exp2: return math("exp2", u, s[0]);
       case Op::Log2: return math("log2", u, s[0]);
       case Op::Sin: return math("sin", u, s[0]);

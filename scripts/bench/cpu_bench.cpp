@@ -1,15 +1,22 @@
-// CPU benchmark: tinyrepl's kernels against references measured in the same run — a plain C loop
-// for memory-bound work, OpenBLAS sgemm for matmul — with NOOPT and with the default opts.
-#include <cblas.h>
+// CPU benchmark: tinyrepl's kernels with NOOPT, the default opts and BEAM=2, next to references
+// measured in the same run: the machine's bandwidth (a vectorized read loop and copy loop over every
+// core, as STREAM counts bytes), OpenBLAS sgemm (loaded at run time, when it is installed) and numpy.
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <map>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "core/context.h"
+#include "core/device.h"
+#include "core/opt/heuristic.h"
+#include "core/opt/search.h"
 #include "core/realize.h"
 #include "core/tensor.h"
 #include "devices/registry.h"
@@ -17,95 +24,214 @@
 namespace {
 
 using tr::Tensor;
-constexpr int kRepeats = 7;
+constexpr int kRepeats = 5;
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Total kernel time of realizing make() (copies and scheduling excluded: the loops have none).
-double kernel_seconds(const std::function<Tensor()>& make, bool noopt) {
-  tr::settings().noopt = noopt;
-  Tensor t = make();
-  t.realize();
-  double s = 0;
-  for (const tr::RunRecord& r : tr::last_realization().runs)
-    if (!r.is_copy) s += r.kernel.seconds;
-  return s;
-}
-
-struct Best {
-  double noopt = 1e30, opt = 1e30, ref = 1e30;
-};
-
-// Rounds of (NOOPT, default, reference), interleaved so that all three see the same machine.
-Best measure(const std::function<Tensor()>& make, const std::function<void()>& reference) {
-  Best b;
+// The fastest of kRepeats runs after one that warms the memory it touches.
+double best_of(const std::function<void()>& f) {
+  f();
+  double best = 1e30;
   for (int i = 0; i < kRepeats; i++) {
-    b.noopt = std::min(b.noopt, kernel_seconds(make, true));
-    b.opt = std::min(b.opt, kernel_seconds(make, false));
     const auto t0 = std::chrono::steady_clock::now();
-    reference();
-    b.ref = std::min(b.ref, since(t0));
+    f();
+    best = std::min(best, since(t0));
   }
-  return b;
+  return best;
 }
 
-// The reference loop, split over the same number of cores as the CPU device's THREAD opt.
-void parallel(int64_t n, const std::function<void(int64_t, int64_t)>& body) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// body(lo, hi, core) over [0, n) split into one contiguous block per core.
+void parallel(int64_t n, const std::function<void(int64_t, int64_t, int)>& body) {
   std::vector<std::thread> ts;
-  for (int c = 0; c < cores; c++) ts.emplace_back([&, c] { body(n * c / cores, n * (c + 1) / cores); });
+  for (int c = 0; c < cores(); c++) ts.emplace_back([&, c] { body(n * c / cores(), n * (c + 1) / cores(), c); });
   for (auto& t : ts) t.join();
 }
 
-void row(const char* what, const char* unit, double amount, const Best& t, const char* ref_name, double floor) {
-  const double a = amount / t.noopt / 1e9, b = amount / t.opt / 1e9, r = amount / t.ref / 1e9;
-  std::printf("%-28s %9.2f %9.2f %9.2f %-6s %-15s %5.2f  %5.2f   (floor %.2f: %s)\n", what, a, b, r, unit, ref_name,
-              a / r, b / r, floor, b / r >= floor ? "met" : "NOT met");
+// 64-byte vectors: the compiler (-march=native) spells them in the widest registers it has.
+typedef float v16 __attribute__((vector_size(64)));
+
+struct Bandwidth {
+  double read = 0, copy = 0;  // GB/s
+};
+
+// The read loop keeps four independent sums so that it waits on memory, not on its adds.
+// Over n floats, written first so that their pages are touched.
+Bandwidth measure_bandwidth(int64_t floats) {
+  const int64_t n = floats / 16;
+  std::vector<v16> a(n, v16{} + 1.0f), b(n, v16{});
+  const v16* src = a.data();
+  v16* dst = b.data();
+  std::vector<float> sink(cores());
+  const double read = best_of([&] {
+    parallel(n, [&](int64_t lo, int64_t hi, int c) {
+      v16 s0{}, s1{}, s2{}, s3{};
+      int64_t i = lo;
+      for (; i + 4 <= hi; i += 4) s0 += src[i], s1 += src[i + 1], s2 += src[i + 2], s3 += src[i + 3];
+      for (; i < hi; i++) s0 += src[i];
+      const v16 s = s0 + s1 + s2 + s3;
+      sink[c] = s[0];
+    });
+  });
+  const double copy = best_of([&] {
+    parallel(n, [&](int64_t lo, int64_t hi, int) {
+      for (int64_t i = lo; i < hi; i++) dst[i] = src[i];
+    });
+  });
+  const double bytes = 4.0 * static_cast<double>(floats);
+  return {bytes / read / 1e9, 2 * bytes / copy / 1e9};
+}
+
+// OpenBLAS's cblas_sgemm, opened at run time so that the benchmark runs (and says so) without it.
+using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+Sgemm open_sgemm() {
+  for (const char* lib : {"libopenblas.so.0", "libopenblas.so"})
+    if (void* h = dlopen(lib, RTLD_NOW)) return reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"));
+  return nullptr;
+}
+
+// Seconds of sgemm for an n x n by n x n product; 0 without OpenBLAS.
+double sgemm_seconds(Sgemm sgemm, int n) {
+  if (!sgemm) return 0;
+  std::vector<float> a(static_cast<size_t>(n) * n, 1.0f), b(a.size(), 0.5f), c(a.size());
+  constexpr int kRowMajor = 101, kNoTrans = 111;
+  const double s = best_of([&] { sgemm(kRowMajor, kNoTrans, kNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); });
+  // OpenBLAS's threads spin a while after a call: let them stop before tinyrepl's kernels run
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  return s;
+}
+
+// numpy's seconds per row, from scripts/bench/cpu_numpy.py; empty without python3 or numpy.
+std::map<std::string, double> numpy_seconds() {
+  std::map<std::string, double> out;
+  const std::string cmd = std::string("python3 ") + TINYREPL_BENCH_DIR + "/cpu_numpy.py " + std::to_string(kRepeats) + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char key[64];
+  double s = 0;
+  while (std::fscanf(p, "%63s %lf", key, &s) == 2) out[key] = s;
+  pclose(p);
+  return out;
+}
+
+enum class Opts { Noopt, Default, Beam };
+
+// One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
+// kRepeats runs (fewer where one run takes over a second), after the run that compiled it.
+double kernel_seconds(const tr::KernelRecord& base, Opts how) {
+  tr::Device& dev = tr::device(base.device);
+  const tr::Kernel k = tr::Kernel::from_ast(base.ast);
+  std::vector<tr::Opt> opts;
+  if (how == Opts::Default) opts = tr::default_opts(k, dev.target()).opts;
+  if (how == Opts::Beam) opts = tr::beam_search(k, dev, base.buffers, 2).opts;
+  const tr::KernelRecord rec = tr::run_with_opts(base, opts);
+  const double first = tr::time_again(rec, 1)[0];
+  const int more = std::clamp(static_cast<int>(1.0 / first), 1, kRepeats);
+  const std::vector<double> t = tr::time_again(rec, more);
+  return std::min(first, *std::min_element(t.begin(), t.end()));
+}
+
+// The kernels that realizing make() schedules, each timed with `how`'s opts; their sum.
+double seconds(const std::function<Tensor()>& make, Opts how, int* kernels = nullptr) {
+  tr::settings().noopt = false;
+  tr::settings().beam = 0;
+  make().realize();
+  std::vector<tr::KernelRecord> ks;
+  for (const tr::RunRecord& r : tr::last_realization().runs)
+    if (!r.is_copy) ks.push_back(r.kernel);
+  if (kernels) *kernels = static_cast<int>(ks.size());
+  double s = 0;
+  for (const tr::KernelRecord& k : ks) s += kernel_seconds(k, how);
+  return s;
+}
+
+struct Row {
+  std::string name;
+  const char* unit;  // "GB/s" or "GFLOPS"
+  double amount;     // bytes moved or flops done
+  std::function<Tensor()> make;
+  const char* ref_name;
+  double ref_rate;   // the reference's rate in `unit`; 0 when absent
+  std::string numpy_key;
+  bool beam;
+};
+
+void print_row(const Row& r, const std::map<std::string, double>& numpy) {
+  int kernels = 0;
+  const double noopt = r.amount / seconds(r.make, Opts::Noopt) / 1e9;
+  const double def = r.amount / seconds(r.make, Opts::Default, &kernels) / 1e9;
+  const std::optional<double> beam = r.beam ? std::optional(r.amount / seconds(r.make, Opts::Beam) / 1e9) : std::nullopt;
+  const auto ratio = [&](std::optional<double> v, double ref) {
+    char buf[16];
+    if (!v || ref <= 0) return std::string("    -");
+    std::snprintf(buf, sizeof buf, "%5.2f", *v / ref);
+    return std::string(buf);
+  };
+  char beam_s[16] = "        -";
+  if (beam) std::snprintf(beam_s, sizeof beam_s, "%9.1f", *beam);
+  const auto np = numpy.find(r.numpy_key);
+  const double np_rate = np == numpy.end() ? 0 : r.amount / np->second / 1e9;
+  char ref_s[16] = "   absent", np_s[16] = "        -";
+  if (r.ref_rate > 0) std::snprintf(ref_s, sizeof ref_s, "%9.1f", r.ref_rate);
+  if (np_rate > 0) std::snprintf(np_s, sizeof np_s, "%9.1f", np_rate);
+  std::printf("%-26s %-6s %2d %9.1f %9.1f %s  %-10s %s  %s %s  %s  %s\n", r.name.c_str(), r.unit, kernels, noopt, def,
+              beam_s, r.ref_name, ref_s, ratio(def, r.ref_rate).c_str(), ratio(beam, r.ref_rate).c_str(), np_s,
+              ratio(def, np_rate).c_str());
+  std::fflush(stdout);
 }
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  // BEAM=2 on the 2048 matmul times each candidate on 17 GFLOP: minutes on a small machine
+  const bool beam_2048 = argc > 1 && std::string(argv[1]) == "--beam-2048";
   tr::register_devices();
+  const tr::Target target = tr::device("CPU").target();
+  std::printf("CPU device:\n%s", target.str().c_str());
+  const auto numpy = numpy_seconds();
+  const Sgemm sgemm = open_sgemm();
+
   const int64_t n = 16 * 1024 * 1024;
+  const Bandwidth bw = measure_bandwidth(n);
+  std::printf("bandwidth over %d cores: read %.1f GB/s, copy %.1f GB/s (STREAM's bytes)\n", cores(), bw.read, bw.copy);
+  std::printf("OpenBLAS: %s; numpy: %s\n", sgemm ? "libopenblas" : "absent (install libopenblas0: no sgemm reference)",
+              numpy.empty() ? "absent (python3 with numpy: no numpy column)" : "present");
+  const double gemm1024 = sgemm_seconds(sgemm, 1024), gemm2048 = sgemm_seconds(sgemm, 2048);
+  const auto gflops = [](int m, double s) { return s > 0 ? 2.0 * m * m * m / s / 1e9 : 0; };
+
   Tensor x = Tensor::rand({n}, 1), y = Tensor::rand({n}, 2);
-  x.realize();
-  y.realize();
-  std::vector<float> a(n), b(n), c(n);
-  std::copy_n(reinterpret_cast<const float*>(x.data().bytes.data()), n, a.data());
-  std::copy_n(reinterpret_cast<const float*>(y.data().bytes.data()), n, b.data());
-  std::printf("%-28s %9s %9s %9s %-6s %-15s %5s  %5s\n", "work", "NOOPT", "default", "ref", "unit", "reference",
-              "NOOPT/ref", "default/ref");
-
-  const Best add = measure([&] { return x.add(y); }, [&] {
-    parallel(n, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; i++) c[i] = a[i] + b[i];
-    });
-  });
-  row("add 16M float32", "GB/s", 3.0 * 4 * n, add, "C loop", 0.8);
-
-  std::vector<float> partial(std::thread::hardware_concurrency());
-  const Best sum = measure([&] { return x.sum(); }, [&] {
-    parallel(n, [&](int64_t lo, int64_t hi) {
-      float s = 0;
-      for (int64_t i = lo; i < hi; i++) s += a[i];
-      partial[lo * partial.size() / n] = s;
-    });
-  });
-  row("sum 16M float32", "GB/s", 4.0 * n, sum, "C loop", 0.8);
-
-  const int m = 1024;
-  Tensor p = Tensor::rand({m, m}, 3), q = Tensor::rand({m, m}, 4);
-  p.realize();
-  q.realize();
-  std::vector<float> pa(m * m, 1.0f), qa(m * m, 0.5f), ra(m * m);
-  const Best gemm = measure([&] { return p.matmul(q); }, [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0f, pa.data(), m, qa.data(), m, 0.0f, ra.data(), m);
-  });
-  row("matmul 1024x1024 float32", "GFLOPS", 2.0 * m * m * m, gemm, "OpenBLAS sgemm", 0.25);
-  std::printf("(%u cores; every figure is the best of %d runs; the C loops use every core)\n",
-              std::thread::hardware_concurrency(), kRepeats);
+  const Tensor m = x.reshape({4096, 4096}), s = x.shrink({tr::Range{0, 4096 * 1024}}).reshape({4096, 1024});
+  Tensor p1 = Tensor::rand({1024, 1024}, 3), q1 = Tensor::rand({1024, 1024}, 4), bias = Tensor::rand({1024}, 5);
+  Tensor p2 = Tensor::rand({2048, 2048}, 6), q2 = Tensor::rand({2048, 2048}, 7);
+  for (Tensor* t : {&x, &y, &p1, &q1, &bias, &p2, &q2}) t->realize();
+  const auto c = [&](double v) { return Tensor::scalar_like(x, v); };
+  const std::vector<Row> rows{
+      {"add 16M", "GB/s", 12.0 * n, [&] { return x.add(y); }, "copy", bw.copy, "add", false},
+      {"chain exp(x*y+1)*x 16M", "GB/s", 12.0 * n, [&] { return x.mul(y).add(c(1)).exp().mul(x); }, "copy", bw.copy,
+       "chain", false},
+      {"sum 16M", "GB/s", 4.0 * n, [&] { return x.sum(); }, "read", bw.read, "sum", false},
+      {"row sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{1}); }, "read", bw.read, "rowsum", false},
+      {"column sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{0}); }, "read", bw.read, "colsum", false},
+      {"softmax 4096x1024", "GB/s", 8.0 * 4096 * 1024, [&] { return s.softmax(1); }, "copy", bw.copy, "softmax", false},
+      {"transpose 4096x4096", "GB/s", 8.0 * n, [&] { return m.T().contiguous(); }, "copy", bw.copy, "transpose", false},
+      {"matmul 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1); }, "sgemm", gflops(1024, gemm1024),
+       "matmul1024", true},
+      {"matmul 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2); }, "sgemm", gflops(2048, gemm2048),
+       "matmul2048", beam_2048},
+      {"linear+relu 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1).add(bias).relu(); }, "sgemm",
+       gflops(1024, gemm1024), "linear", true},
+  };
+  std::printf("\n%-26s %-6s %2s %9s %9s %9s  %-10s %9s  %5s %5s  %9s  %5s\n", "work", "unit", "k", "NOOPT", "default",
+              "BEAM=2", "reference", "ref", "d/ref", "B/ref", "numpy", "d/np");
+  for (const Row& r : rows) print_row(r, numpy);
+  std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel after a warm-up run, "
+              "on buffers touched before; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
+              "d/ref, B/ref: default and BEAM=2 against the reference; d/np: default against numpy. BEAM=2 runs on "
+              "the 1024 matmul rows only (a whole-table search takes far over 5 minutes; --beam-2048 adds the "
+              "2048 matmul).\n",
+              kRepeats);
   return 0;
 }

@@ -1,0 +1,59 @@
+# numpy's time for each row of scripts/bench/cpu that numpy can do: one line "key seconds" per row,
+# the fastest of several runs into outputs allocated (and so touched) beforehand.
+import sys
+import time
+
+import numpy as np
+
+REPEATS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+
+
+def best(f):
+    f()
+    t = float("inf")
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - t0)
+    return t
+
+
+rng = np.random.default_rng(0)
+n = 16 * 1024 * 1024
+x, y, out = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32), np.empty(n, np.float32)
+print("add", best(lambda: np.add(x, y, out=out)))
+print("chain", best(lambda: np.multiply(np.exp(np.add(np.multiply(x, y, out=out), 1, out=out), out=out), x, out=out)))
+print("sum", best(lambda: x.sum()))
+m = x.reshape(4096, 4096)
+rows, cols = np.empty(4096, np.float32), np.empty(4096, np.float32)
+print("rowsum", best(lambda: m.sum(axis=1, out=rows)))
+print("colsum", best(lambda: m.sum(axis=0, out=cols)))
+t = out.reshape(4096, 4096)
+print("transpose", best(lambda: np.copyto(t, m.T)))
+s = x[: 4096 * 1024].reshape(4096, 1024)
+so = np.empty_like(s)
+
+
+def softmax():
+    np.subtract(s, s.max(axis=1, keepdims=True), out=so)
+    np.exp(so, out=so)
+    np.divide(so, so.sum(axis=1, keepdims=True), out=so)
+
+
+print("softmax", best(softmax))
+for size in (1024, 2048):
+    a, b = rng.random((size, size), dtype=np.float32), rng.random((size, size), dtype=np.float32)
+    c = np.empty((size, size), np.float32)
+    print(f"matmul{size}", best(lambda: np.matmul(a, b, out=c)))
+a, w, bias = (rng.random((1024, 1024), dtype=np.float32), rng.random((1024, 1024), dtype=np.float32),
+              rng.random(1024, dtype=np.float32))
+c = np.empty((1024, 1024), np.float32)
+
+
+def linear_relu():
+    np.matmul(a, w, out=c)
+    np.add(c, bias, out=c)
+    np.maximum(c, 0, out=c)
+
+
+print("linear", best(linear_relu))
