@@ -4,6 +4,7 @@
 // places its accumulator before them and its combine inside, and is read after them as the
 // accumulator. A load of local memory comes after every store into it and a BARRIER.
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -51,6 +52,7 @@ class Linearizer {
     std::sort(loops.begin(), loops.end(), [&](int a, int b) { return nest(a) < nest(b); });
     hoist(-1);
     for (int r : loops) {
+      reduces_ready();
       open(r);
       hoist(r);
     }
@@ -107,6 +109,16 @@ class Linearizer {
       const bool local = u.kind == UOpKind::Load && g_[u.srcs[0]].kind == UOpKind::DefineLocal;
       if (pure && !local && innermost == range && !reads_accumulator_[n]) need(n);
     }
+  }
+
+  // Places every reduce whose loops could open here: before a loop it does not depend on, so that a
+  // walk of the rows after it (softmax's store) reads its result instead of redoing it per element.
+  void reduces_ready() {
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Assign && placed_[n] < 0 &&
+          std::all_of(ranges_[n].begin(), ranges_[n].end(),
+                      [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); }))
+        need(n);
   }
 
   int place(int n, UOp u, bool global_scope) {
@@ -181,6 +193,22 @@ class Linearizer {
     return loops;
   }
 
+  // The ASSIGNs whose results a value reads (not those they read in turn): a reduce that reads another
+  // one's result places that one first, outside its own loops.
+  std::vector<int> reduces_under(int n) const {
+    std::vector<int> found;
+    std::vector<bool> seen(g_.size(), false);
+    const std::function<void(int)> go = [&](int x) {
+      if (seen[x]) return;
+      seen[x] = true;
+      if (g_[x].kind == UOpKind::Assign) return found.push_back(x);
+      if (g_[x].kind == UOpKind::DefineAcc) return;
+      for (int s : g_[x].srcs) go(s);
+    };
+    go(n);
+    return found;
+  }
+
   // An ASSIGN and every other one over the same loops that reads no reduce's result (an upcast's
   // accumulators) share one pass of those loops.
   void reduce(int n) {
@@ -190,7 +218,10 @@ class Linearizer {
       for (int m : order_)
         if (m != n && g_[m].kind == UOpKind::Assign && placed_[m] < 0 && !reads_reduce_[g_[m].srcs[1]] && closes(m) == loops)
           together.push_back(m);
-    for (int a : together) need(g_[a].srcs[0]);
+    for (int a : together) {
+      need(g_[a].srcs[0]);
+      for (int inner : reduces_under(g_[a].srcs[1])) need(inner);
+    }
     for (int r : loops) open(r);
     for (int a : together) {
       need(g_[a].srcs[1]);
