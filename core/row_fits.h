@@ -12,7 +12,8 @@
 namespace tr {
 
 // Why a row of `elements` values of `dtype` is too long to be walked several times in one kernel on
-// this target; nothing when it fits (a CPU: its L2 cache; a GPU: a workgroup's local memory).
+// this target; nothing when it fits (a CPU: its L2 cache; a GPU: one warp's worth of elements, since
+// one thread walks each row of such a kernel).
 std::optional<std::string> row_too_long(const Target& target, int64_t elements, DType dtype);
 
 }  // namespace tr

@@ -1,5 +1,5 @@
 // When a row that a kernel walks several times (softmax, var, layernorm) fits the target: a CPU's L2
-// cache, a GPU's workgroup memory. The targets are built by hand, so the rule follows the hardware
+// cache, a GPU's warp. The targets are built by hand, so the rule follows the hardware
 // described, not the machine running the test.
 #include <gtest/gtest.h>
 
@@ -26,16 +26,19 @@ TEST(RowFits, ACpuThatDoesNotSayItsL2IsTakenToHave256KiB) {
   EXPECT_TRUE(row_too_long(t, 65537, DType::Float32));
 }
 
-TEST(RowFits, AGpuRowFitsAWorkgroupsLocalMemory) {
+TEST(RowFits, AGpuRowFitsWhenItIsAsShortAsAWarp) {
   Target gpu;
   gpu.gpu = true;
   gpu.local_memory = 48 << 10;
-  EXPECT_FALSE(row_too_long(gpu, 12288, DType::Float32));
-  const auto why = row_too_long(gpu, 12289, DType::Float32);
+  gpu.warp_size = 32;
+  EXPECT_FALSE(row_too_long(gpu, 32, DType::Float32));
+  const auto why = row_too_long(gpu, 33, DType::Float32);
   ASSERT_TRUE(why);
-  EXPECT_NE(why->find("local memory"), std::string::npos) << *why;
-  gpu.local_memory = 0;
-  EXPECT_TRUE(row_too_long(gpu, 1, DType::Float32)) << "a GPU without local memory keeps no row";
+  EXPECT_NE(why->find("one thread walks the row"), std::string::npos) << *why;
+  gpu.warp_size = 64;
+  EXPECT_FALSE(row_too_long(gpu, 64, DType::Float64)) << "elements count on a GPU, not bytes";
+  gpu.warp_size = 0;
+  EXPECT_TRUE(row_too_long(gpu, 33, DType::Float32)) << "32 where the device does not say";
 }
 
 }  // namespace

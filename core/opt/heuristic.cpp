@@ -105,6 +105,17 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       }
     }
   }
+  // A column reduce (the reduce walks down rows, the innermost output dim runs along memory): each step
+  // of the reduce reads neighbouring outputs' elements as vectors, one register of the target's lanes
+  // and then 4 of them, so that it uses whole cache lines instead of walking down each column alone.
+  if (reduces && !target.gpu && !rows_whole && upcast_product(out) == 1) {
+    const int g = last_dim_with(out, DimRole::Global), r = last_dim_with(out, DimRole::Reduce);
+    if (g >= 0 && r >= 0 && out.dims[g].axis == out.first_reduce - 1 && out.dims[g].size % lanes == 0 &&
+        out.dims[g].size > lanes && loads_in_order(out, out.dims[g].axis) && !loads_in_order(out, out.dims[r].axis)) {
+      out = apply_opt(out, {OptOp::Upcast, g, lanes}, target);
+      if (out.dims[g].size % 4 == 0 && out.dims[g].size > 4) out = apply_opt(out, {OptOp::Upcast, g, 4}, target);
+    }
+  }
   // Unroll a reduce dim: wholly when it is tiny, else by 4.
   if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && upcast_product(out) < 64) {
     const int64_t n = out.dims[r].size;
