@@ -104,6 +104,24 @@ TEST(RowWalks, ReducesThatReadNoOtherShareOneWalk) {
   EXPECT_EQ(w.accumulators, 2);
 }
 
+TEST(RowWalks, ReducesOfOneWalkThatReadEarlierOnesShareItsLoop) {
+  // two softmaxes compared along the same rows: both maxima in walk 0, both sums in walk 1, the
+  // largest difference in walk 2; each loop opens once (the LLVM backend names a loop's variable once)
+  const Tensor x = realized({4, 12}, 7), y = realized({4, 12}, 8);
+  const Tensor d = x.softmax().sub(y.softmax()).abs().max(std::vector<int>{1});
+  const Kernel k = only_kernel(d);
+  EXPECT_EQ(k.row_passes, 3);
+  const Walks w = walks_of(codegen(k, kAvx2, "two_softmaxes"));
+  EXPECT_EQ(w.loops, 3);
+  EXPECT_EQ(w.deepest, 1);
+  EXPECT_EQ(w.accumulators, 5);
+  for (const std::string device : {"CPU", "LLVM", "OPENCL"}) {
+    if (!device_status(device).empty()) continue;
+    const Tensor on = x.to(device).softmax().sub(y.to(device).softmax()).abs().max(std::vector<int>{1});
+    EXPECT_TRUE(matches_reference(on)) << device;
+  }
+}
+
 TEST(RowWalks, DefaultOptsSplitOnlyTheRowsAndTheSourceRendersEverywhere) {
   const Kernel k = only_kernel(realized({256, 1024}, 4).softmax());
   const Kernel cpu = default_opts(k, kAvx2);

@@ -209,19 +209,25 @@ class Linearizer {
     return found;
   }
 
-  // An ASSIGN and every other one over the same loops that reads no reduce's result (an upcast's
-  // accumulators) share one pass of those loops.
+  // An ASSIGN and every other one over the same loops share one pass of those loops (an upcast's
+  // accumulators; the reduces of one walk of the rows, which cannot read each other's results, since
+  // a reduce that reads another's is in a later walk), so that no loop opens twice.
   void reduce(int n) {
     const std::vector<int> loops = closes(n);
+    // the reduces whose results n reads come first, outside n's loops
+    for (int inner : reduces_under(g_[n].srcs[1])) need(inner);
     std::vector<int> together{n};
-    if (!reads_reduce_[g_[n].srcs[1]])
-      for (int m : order_)
-        if (m != n && g_[m].kind == UOpKind::Assign && placed_[m] < 0 && !reads_reduce_[g_[m].srcs[1]] && closes(m) == loops)
-          together.push_back(m);
-    for (int a : together) {
-      need(g_[a].srcs[0]);
-      for (int inner : reduces_under(g_[a].srcs[1])) need(inner);
-    }
+    const auto placed = [&](int x) { return placed_[x] >= 0; };
+    const auto inside_open = [&](int m) {
+      return std::all_of(ranges_[m].begin(), ranges_[m].end(),
+                         [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); });
+    };
+    for (int m : order_)
+      if (m != n && g_[m].kind == UOpKind::Assign && !placed(m) && closes(m) == loops && inside_open(m)) {
+        const std::vector<int> under = reduces_under(g_[m].srcs[1]);
+        if (std::all_of(under.begin(), under.end(), placed)) together.push_back(m);
+      }
+    for (int a : together) need(g_[a].srcs[0]);
     for (int r : loops) open(r);
     for (int a : together) {
       need(g_[a].srcs[1]);
