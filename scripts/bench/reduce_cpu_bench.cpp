@@ -61,7 +61,13 @@ void row(const char* what, double bytes, const std::function<Tensor()>& make, do
   std::printf("%-30s %7.2f (%d) %7.2f (%d) %8.2f   %5.2f\n", what, a, noopt.kernels, b, opt.kernels, r, b / r);
 }
 
-const float* floats(const Tensor& t) { return reinterpret_cast<const float*>(t.data().bytes.data()); }
+// The tensor's values, copied to the host for the C loops.
+std::vector<float> floats(const Tensor& t) {
+  const tr::HostData d = t.data();
+  std::vector<float> out(t.numel());
+  std::copy_n(reinterpret_cast<const float*>(d.bytes.data()), out.size(), out.data());
+  return out;
+}
 
 }  // namespace
 
@@ -72,7 +78,8 @@ int main() {
   const int64_t n = 16 * 1024 * 1024;
   Tensor x = Tensor::rand({n}, 1);
   x.realize();
-  const float* xs = floats(x);
+  const std::vector<float> xv = floats(x);
+  const float* xs = xv.data();
   std::vector<double> partial(std::thread::hardware_concurrency());
   // the C loop keeps 8 partial sums, which the compiler turns into vector adds
   const double sum_ref = c_loop(n, [&](int64_t lo, int64_t hi) {
@@ -86,7 +93,8 @@ int main() {
   const int64_t m = 4096;
   Tensor sq = Tensor::rand({m, m}, 2);
   sq.realize();
-  const float* ss = floats(sq);
+  const std::vector<float> sv = floats(sq);
+  const float* ss = sv.data();
   std::vector<float> out(m);
   const double rows_ref = c_loop(m, [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; r++) {
@@ -109,7 +117,8 @@ int main() {
   const int64_t rows = 4096, cols = 1024;
   Tensor sm = Tensor::rand({rows, cols}, 3);
   sm.realize();
-  const float* smx = floats(sm);
+  const std::vector<float> smv = floats(sm);
+  const float* smx = smv.data();
   std::vector<float> smo(rows * cols);
   const double softmax_ref = c_loop(rows, [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; r++) {
