@@ -15,6 +15,7 @@
 #include "core/render/render.h"
 #include "core/row_fits.h"
 #include "core/schedule.h"
+#include "tests/kernel_testing.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
@@ -25,19 +26,6 @@ using namespace tr::testing;
 const Target kAvx2 = cpu_target(Isa::Avx2, 4, {});
 const Target kGpu{.gpu = true, .local_memory = 48 << 10, .cores = 132, .max_local = 256, .vector_width = 4,
                   .warp_size = 32};
-
-Tensor realized(const Shape& shape, uint64_t seed, const std::string& device = "CPU") {
-  std::mt19937_64 rng(seed);
-  Tensor t = tensor(random_values(rng, prod(shape), DType::Float32, -3, 3), shape).to(device);
-  t.realize();
-  return t;
-}
-
-Kernel only_kernel(const Tensor& x) {
-  const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
-  EXPECT_EQ(items.size(), 1u);
-  return Kernel::from_ast(items.back().ast);
-}
 
 std::string reasons_of(const Tensor& y) {
   std::string out;
@@ -68,7 +56,7 @@ Walks walks_of(const UOpProgram& p) {
 }
 
 TEST(RowWalks, SoftmaxWalksEachRowThreeTimesEachInALoopOfItsOwn) {
-  const Kernel k = only_kernel(realized({8, 16}, 1).softmax());
+  const Kernel k = only_kernel(realized_random({8, 16}, 1).softmax());
   EXPECT_EQ(k.row_passes, 3);
   for (const Target& target : {kAvx2, kGpu}) {
     const Walks w = walks_of(codegen(k, target, "softmax"));
@@ -79,7 +67,7 @@ TEST(RowWalks, SoftmaxWalksEachRowThreeTimesEachInALoopOfItsOwn) {
 }
 
 TEST(RowWalks, VarWalksTwiceAndStoresOutsideTheWalks) {
-  const Kernel k = only_kernel(realized({8, 16}, 2).var(std::vector<int>{1}));
+  const Kernel k = only_kernel(realized_random({8, 16}, 2).var(std::vector<int>{1}));
   EXPECT_EQ(k.row_passes, 2);
   const UOpProgram p = codegen(k, kAvx2, "var");
   const Walks w = walks_of(p);
@@ -96,7 +84,7 @@ TEST(RowWalks, VarWalksTwiceAndStoresOutsideTheWalks) {
 }
 
 TEST(RowWalks, ReducesThatReadNoOtherShareOneWalk) {
-  const Tensor x = realized({8, 16}, 3);
+  const Tensor x = realized_random({8, 16}, 3);
   const Kernel k = only_kernel(x.sum(std::vector<int>{1}).add(x.max(std::vector<int>{1})));
   EXPECT_EQ(k.row_passes, 1);
   const Walks w = walks_of(codegen(k, kAvx2, "sum_max"));
@@ -107,7 +95,7 @@ TEST(RowWalks, ReducesThatReadNoOtherShareOneWalk) {
 TEST(RowWalks, ReducesOfOneWalkThatReadEarlierOnesShareItsLoop) {
   // two softmaxes compared along the same rows: both maxima in walk 0, both sums in walk 1, the
   // largest difference in walk 2; each loop opens once (the LLVM backend names a loop's variable once)
-  const Tensor x = realized({4, 12}, 7), y = realized({4, 12}, 8);
+  const Tensor x = realized_random({4, 12}, 7), y = realized_random({4, 12}, 8);
   const Tensor d = x.softmax().sub(y.softmax()).abs().max(std::vector<int>{1});
   const Kernel k = only_kernel(d);
   EXPECT_EQ(k.row_passes, 3);
@@ -123,7 +111,7 @@ TEST(RowWalks, ReducesOfOneWalkThatReadEarlierOnesShareItsLoop) {
 }
 
 TEST(RowWalks, DefaultOptsSplitOnlyTheRowsAndTheSourceRendersEverywhere) {
-  const Kernel k = only_kernel(realized({256, 1024}, 4).softmax());
+  const Kernel k = only_kernel(realized_random({256, 1024}, 4).softmax());
   const Kernel cpu = default_opts(k, kAvx2);
   ASSERT_EQ(cpu.opts.size(), 1u);
   EXPECT_EQ(cpu.opts[0], (Opt{OptOp::Thread, 0, 4}));
@@ -136,7 +124,7 @@ TEST(RowWalks, DefaultOptsSplitOnlyTheRowsAndTheSourceRendersEverywhere) {
 }
 
 TEST(RowWalks, OptsThatWouldSplitARowAreRefusedWithTheReason) {
-  const Kernel k = only_kernel(realized({16, 64}, 5).softmax());
+  const Kernel k = only_kernel(realized_random({16, 64}, 5).softmax());
   ASSERT_EQ(k.dims.size(), 2u);
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Unroll, 1, 4}, kAvx2); }, "opt", "walks its rows 3 times"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 0, 4}, kAvx2); }, "opt", "only THREAD, LOCAL and PADTO"));
@@ -150,7 +138,7 @@ TEST(RowWalks, ValuesMatchTheReferenceOnEveryDeviceWithDefaultOptsAndNone) {
     if (!device_status(device).empty()) continue;
     for (const Opts opts : {Opts::Default, Opts::Noopt}) {
       const ScopedOpts scoped(opts);
-      const Tensor x = realized({33, 70}, 6, device);
+      const Tensor x = realized_random({33, 70}, 6, device);
       // each with the length of its rows
       const std::vector<std::pair<Tensor, int>> ys{
           {x.softmax(), 70}, {x.log_softmax(0), 33}, {x.logsumexp(std::vector<int>{1}), 70}, {x.layernorm(), 70},

@@ -9,25 +9,13 @@
 #include "core/kernel.h"
 #include "core/opt/heuristic.h"
 #include "core/schedule.h"
+#include "tests/kernel_testing.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
 namespace {
 
 using namespace tr::testing;
-
-Tensor realized(const Shape& shape, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Tensor t = tensor(random_values(rng, prod(shape), DType::Float32, -1, 1), shape);
-  t.realize();
-  return t;
-}
-
-Kernel only_kernel(const Tensor& x) {
-  const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
-  EXPECT_EQ(items.size(), 1u);
-  return Kernel::from_ast(items.back().ast);
-}
 
 int widest_load(const UOpProgram& p) {
   int w = 0;
@@ -37,7 +25,7 @@ int widest_load(const UOpProgram& p) {
 }
 
 TEST(ColumnSum, LoadsVectorsAsWideAsTheTargetsRegistersAcrossNeighbouringColumns) {
-  const Kernel k = only_kernel(realized({64, 256}, 1).sum(std::vector<int>{0}));
+  const Kernel k = only_kernel(realized_random({64, 256}, 1).sum(std::vector<int>{0}));
   for (const Isa isa : {Isa::Sse, Isa::Avx2, Isa::Avx512}) {
     const Target t = cpu_target(isa, 2, {});
     const Kernel opted = default_opts(k, t);
@@ -48,7 +36,7 @@ TEST(ColumnSum, LoadsVectorsAsWideAsTheTargetsRegistersAcrossNeighbouringColumns
 }
 
 TEST(ColumnSum, ARowSumIsNotTakenForOne) {
-  const Kernel k = only_kernel(realized({64, 256}, 2).sum(std::vector<int>{1}));
+  const Kernel k = only_kernel(realized_random({64, 256}, 2).sum(std::vector<int>{1}));
   for (const Opt& o : default_opts(k, cpu_target(Isa::Avx2, 2, {})).opts)
     EXPECT_FALSE(o.op == OptOp::Upcast && o.amount == 8) << o.str();
 }
@@ -56,7 +44,7 @@ TEST(ColumnSum, ARowSumIsNotTakenForOne) {
 TEST(ColumnSum, ValuesMatchTheReferenceWithTheDefaultOpts) {
   const ScopedOpts opts(Opts::Default);
   for (const Shape& s : std::vector<Shape>{{64, 256}, {33, 128}, {7, 1024}})
-    EXPECT_TRUE(matches_reference(realized(s, 3).sum(std::vector<int>{0})));
+    EXPECT_TRUE(matches_reference(realized_random(s, 3).sum(std::vector<int>{0})));
 }
 
 }  // namespace
