@@ -47,6 +47,8 @@ keys Right
 expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
 keys 7
 expect Source '\[[0-9]+:metal\]' "7, beyond the last tab, leaves the tab as it was"
+tab ptx
+expect Source '\.visible \.entry r_2' "PTX spells a kernel .visible .entry"
 
 # Centring the columns, then summing the rows: the column means are a kernel of their own (their
 # reduce walks other rows), and the second kernel reads m and the means (idx=2), the first only m
@@ -84,6 +86,8 @@ if [ -n "$opencl" ]; then
   expect Source 'blockIdx' "CUDA indexes with blockIdx"
   tab metal
   expect Source 'thread_position_in_grid' "Metal indexes with thread_position_in_grid"
+  tab ptx
+  expect Source '%ctaid\.x' "PTX indexes with %ctaid"
   keys z
   keys Enter
   line ':device CPU'
