@@ -52,7 +52,7 @@ grep -q '^>>> ' <<<"$last" && echo "ok: the input line is the pane's last" || fa
   echo "ok: the newest output stands right above the input line" || fail "the newest output is not above the input"
 
 # :src K BACKEND, :ast K, :uops K move the panes; nothing of the source goes into the REPL pane
-line 'm = tensor([[1.,2.],[3.,5.]]); print((m - m.mean(axis=0)).sum(axis=1))'
+line 'x = tensor([1.,2.,3.,4.]).realize(); m = tensor([[1.,2.],[3.,5.]]); print((m - m.mean(axis=0)).sum(axis=1))'
 expect REPL '^\[-2\.5 +2\.5\]' "the centred row sums run"
 line ':kernels'
 first=$(pane REPL | grep -E '^ *[0-9]+ kernel ' | tail -2 | head -1 | awk '{print $1, $3}')
