@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -29,19 +30,33 @@ const AstNode* find_reduce(const AstRef& ast) {
   return find_node(ast, [](const AstNode& n) { return n.op == AstOp::Reduce; });
 }
 
-// Reshapes every tracker: those under the reduce to `full`, the others to `full` with the reduce
-// axes (from `first_reduce` on) set to 1.
-AstRef reshape_all(const AstRef& ast, const Shape& full, int first_reduce) {
+// Reshapes every tracker: those under a reduce to `full`, the others (the epilogue) to `full` with the
+// reduce axes (from `first_reduce` on) set to 1, or to `full` too when the store walks the rows.
+AstRef reshape_all(const AstRef& ast, const Shape& full, int first_reduce, bool rows_out) {
   std::unordered_set<const AstNode*> under;
-  if (const AstNode* red = find_reduce(ast)) walk(red->srcs[0], [&](const AstNode& n) { under.insert(&n); });
+  walk(ast, [&](const AstNode& red) {
+    if (red.op == AstOp::Reduce) walk(red.srcs[0], [&](const AstNode& n) { under.insert(&n); });
+  });
   Shape outside = full;
-  for (size_t i = first_reduce; i < outside.size(); i++) outside[i] = 1;
+  if (!rows_out)
+    for (size_t i = first_reduce; i < outside.size(); i++) outside[i] = 1;
   std::vector<int> axes;
   for (int i = first_reduce; i < static_cast<int>(full.size()); i++) axes.push_back(i);
   return rebuild(ast, [&](const AstNode& original, AstNode& n) {
     if (n.op == AstOp::Reduce) n.axes = axes;
     if (n.st) n.st = n.st->reshape(under.count(&original) ? full : outside);
   });
+}
+
+// How many reduces deep n's value is: 0 without one, 1 for a reduce of loads, 2 for a reduce that
+// reads another's result (softmax's sum reads its max).
+int reduce_depth(const AstNode& n, std::unordered_map<const AstNode*, int>& memo) {
+  if (const auto it = memo.find(&n); it != memo.end()) return it->second;
+  int d = 0;
+  for (const AstRef& s : n.srcs) d = std::max(d, reduce_depth(*s, memo));
+  if (n.op == AstOp::Reduce) d++;
+  memo.emplace(&n, d);
+  return d;
 }
 
 AstRef permute_all(const AstRef& ast, const std::vector<int>& order) {
@@ -89,7 +104,9 @@ Kernel Kernel::from_ast(const AstRef& ast) {
     if (i < first_reduce) kept_first_reduce++;
   }
   first_reduce = kept_first_reduce;
-  a = reshape_all(a, shape, first_reduce);
+  // the store has as many elements as the reduces' input: it walks the rows too (softmax's output)
+  const bool rows_out = red && prod(ast->st->shape()) == prod(full);
+  a = reshape_all(a, shape, first_reduce, rows_out);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; i--) {
     if ((i < first_reduce) != (i + 1 < first_reduce) || !all_can_merge(a, i)) continue;
     Shape merged = shape;
@@ -97,10 +114,12 @@ Kernel Kernel::from_ast(const AstRef& ast) {
     merged.erase(merged.begin() + i + 1);
     if (i + 1 < first_reduce) first_reduce--;
     shape = merged;
-    a = reshape_all(a, shape, first_reduce);
+    a = reshape_all(a, shape, first_reduce, rows_out);
   }
 
-  Kernel k{a, shape, first_reduce, {}, {}};
+  std::unordered_map<const AstNode*, int> depths;
+  const int passes = red ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
+  Kernel k{a, shape, first_reduce, {}, {}, passes};
   for (int i = 0; i < static_cast<int>(shape.size()); i++)
     k.dims.push_back({i, shape[i], 1, i < first_reduce ? DimRole::Global : DimRole::Reduce});
   return k;

@@ -28,10 +28,14 @@ struct Kernel {
   int first_reduce;            // axes [first_reduce, ndim) are reduced
   std::vector<Dim> dims;
   std::vector<Opt> opts;
+  // Walks of each row: 1 for a plain reduce; one more for each reduce that reads another's result
+  // (var: its mean, then its squares) and for a store over the rows (softmax: max, sum, output).
+  int row_passes = 1;
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);
   int64_t output_size() const;
+  bool walks_rows_again() const { return row_passes > 1; }
   std::string base_name() const;  // "r_2", "E_4_4": the prefix and the sizes of the dims in order
 };
 

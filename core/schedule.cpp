@@ -1,5 +1,5 @@
 // Fusion: each realized node becomes one kernel whose AST inlines every unrealized element-wise
-// node beneath it, and at most one reduce. Anything that cannot be inlined is realized first, into
+// node beneath it, and the reduces that walk the same rows. Anything that cannot be inlined is realized first, into
 // its own buffer, and the reason is kept in words for :explain and DEBUG output.
 #include "core/schedule.h"
 
@@ -11,8 +11,10 @@
 
 #include <fmt/format.h>
 
+#include "core/device.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/row_fits.h"
 
 namespace tr {
 namespace {
@@ -50,6 +52,12 @@ class Scheduler {
   std::map<std::pair<const LazyNode*, const LazyNode*>, bool> feeds_;  // only_feeds, while no mark is added
   // assigns whose value this schedule computes into a buffer of its own first, and that value's node
   std::map<const LazyNode*, LazyRef> own_values_;
+  std::map<std::string, Target> targets_;
+
+  const Target& target_of(const std::string& name) {
+    if (const auto it = targets_.find(name); it != targets_.end()) return it->second;
+    return targets_.emplace(name, device(name).target()).first->second;
+  }
 
   void count_consumers(const LazyRef& base) {
     if (base->buffer || !visited_.insert(base.get()).second) return;
@@ -74,15 +82,15 @@ class Scheduler {
     feeds_.clear();  // a new boundary can end a path that only_feeds followed
   }
 
-  // Whether every use of n, followed up through the element-wise nodes that inline it, ends in the
-  // kernel that writes `root`: then fusing n there computes it once for all of them.
+  // Whether every use of n, followed up through the element-wise nodes and reduces that inline it, ends
+  // in the kernel that writes `root`: then fusing n there computes it once for all of them.
   bool only_feeds(const LazyNode* n, const LazyNode* root) {
     const auto key = std::make_pair(n, root);
     if (const auto it = feeds_.find(key); it != feeds_.end()) return it->second;
     bool ok = true;
     if (const auto it = users_.find(n); it != users_.end())
       for (const LazyNode* u : it->second)
-        if (u != root && (u->buffer || reasons_.count(u) || is_reduce(u->op) || !only_feeds(u, root))) {
+        if (u != root && (u->buffer || reasons_.count(u) || !only_feeds(u, root))) {
           ok = false;
           break;
         }
@@ -203,7 +211,8 @@ class Scheduler {
     LazyRef root;
     std::vector<LazyRef> inputs{};
     std::vector<uint64_t> fused{};
-    std::optional<Shape> reduce_shape{};  // set once the kernel holds a reduce
+    std::optional<Shape> reduce_shape{};  // the output shape of a reduce the kernel stores through
+    std::optional<std::pair<Shape, std::vector<int>>> rows{};  // its reduces' input shape and axes
     std::vector<Load> loads{};
     bool reducing = false;  // building a reduce's input
     // a node read twice through the same tracker is one subtree, built once
@@ -275,30 +284,44 @@ class Scheduler {
       return build(base_of(x), x->st().compose(st));
     }
 
+    // Several reduces share a kernel when they walk the same rows: the same input shape and axes. One
+    // whose result is read again along its own row (softmax's max, under its sum and its output) makes
+    // the kernel walk the row once more, which pays while the row stays in the cache.
     AstRef reduce(const LazyRef& b, const ShapeTracker& st) {
+      const Shape& in_shape = b->srcs[0]->shape;
+      const auto& axes = std::get<std::vector<int>>(b->arg);
+      const bool plain = st.contiguous() && st.size() == prod(b->shape);
+      const bool along_row = !plain && st.simplify() == ShapeTracker::contiguous(b->shape).expand(in_shape).simplify();
       std::string why;
-      if (!(st.contiguous() && st.size() == prod(b->shape))) {
+      if (!plain && !along_row) {
         bool expands = false;
         for (const View& v : st.views())
           for (size_t d = 0; d < v.shape.size(); d++) expands = expands || (v.strides[d] == 0 && v.shape[d] > 1);
         why = expands ? "its result is expanded (broadcast) to a larger shape; fusing would redo the reduce for every element"
                       : "its result is read through a view (permute, pad, shrink or flip) that its own kernel cannot express";
-      } else if (reduce_shape) {
-        why = "its result feeds another reduce, and a kernel holds one reduce";
+      } else if (rows && (rows->first != in_shape || rows->second != axes)) {
+        why = reducing ? "its result feeds another reduce over other rows, and the reduces of a kernel walk the same rows"
+                       : "it reduces other rows than the kernel's other reduce, and the reduces of a kernel walk the same rows";
       } else if (b != root && !s.only_feeds(b.get(), root.get())) {
         why = "its result is used more than once, by different kernels; computing it once is cheaper than redoing it in each";
+      } else if (along_row) {
+        int64_t row = 1;
+        for (int a : axes) row *= in_shape[a];
+        if (auto too_long = row_too_long(s.target_of(b->device), row, b->srcs[0]->dtype)) why = std::move(*too_long);
       }
       if (!why.empty()) {
         s.mark(b, std::move(why));
         return load(b, st);
       }
-      reduce_shape = b->shape;
+      if (plain && !reduce_shape) reduce_shape = b->shape;
+      rows = std::make_pair(in_shape, axes);
       fused.push_back(b->id);
       const LazyRef& x = b->srcs[0];
+      const bool was_reducing = reducing;
       reducing = true;
       AstRef in = build(base_of(x), x->st());
-      reducing = false;
-      return ast_reduce(b->op, b->dtype, std::move(in), std::get<std::vector<int>>(b->arg));
+      reducing = was_reducing;
+      return ast_reduce(b->op, b->dtype, std::move(in), axes);
     }
 
     static AstRef reshape_epilogue(const AstRef& ast, const Shape& shape) {

@@ -267,13 +267,28 @@ class Generator {
     int64_t count = 1;
     if (axes) count = x.shape()[(*axes)[0]];
     else count = x.numel();
-    switch (pick(4)) {
+    // the last three read a reduce's result back along its rows: several reduces in one kernel
+    const int axis = axes ? (*axes)[0] : nd - 1;
+    const size_t what = pick(7);
+    if (what >= 4 && x.dtype() == DType::Bool) return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, keep));
+    switch (what) {
       case 0:
         bound_ *= static_cast<double>(count);
         return step(x.sum(axes, keep), fmt::format("{}.sum({}, keepdim={})", n, axes_text, keep));
       case 1: return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, keep));
       case 2: return step(x.min(axes, keep), fmt::format("{}.min({}, keepdim={})", n, axes_text, keep));
-      default: return step(x.mean(axes, keep), fmt::format("{}.mean({}, keepdim={})", n, axes_text, keep));
+      case 3: return step(x.mean(axes, keep), fmt::format("{}.mean({}, keepdim={})", n, axes_text, keep));
+      case 4:
+        bound_ *= 2;
+        return step(x.sub(x.max(axes, true)), fmt::format("{}.sub({}.max({}, keepdim=True))", n, n, axes_text));
+      case 5:
+        if (!is_float(x.dtype())) return step(x.sub(x.min(axes, true)), fmt::format("{}.sub({}.min({}, keepdim=True))", n, n, axes_text));
+        bound_ = 1;
+        return step(x.softmax(axis), fmt::format("{}.softmax({})", n, axis));
+      default:
+        if (!is_float(x.dtype())) return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, keep));
+        bound_ *= bound_;
+        return step(x.var(axes, keep), fmt::format("{}.var({}, keepdim={})", n, axes_text, keep));
     }
   }
 

@@ -83,6 +83,7 @@ std::string opts_text(const Kernel& k) {
   std::string out = k.first_reduce < ndim ? fmt::format("full shape {}, reduce axes from {}\n",
                                                         shape_str(k.full_shape), k.first_reduce)
                                           : fmt::format("full shape {}, no reduce axes\n", shape_str(k.full_shape));
+  if (k.walks_rows_again()) out += fmt::format("walks each row {} times (several reduces over the same rows)\n", k.row_passes);
   out += "dims (AXIS for :opt):\n";
   for (size_t i = 0; i < k.dims.size(); i++) {
     const Dim& d = k.dims[i];

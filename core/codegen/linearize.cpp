@@ -4,6 +4,7 @@
 // places its accumulator before them and its combine inside, and is read after them as the
 // accumulator. A load of local memory comes after every store into it and a BARRIER.
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -51,6 +52,7 @@ class Linearizer {
     std::sort(loops.begin(), loops.end(), [&](int a, int b) { return nest(a) < nest(b); });
     hoist(-1);
     for (int r : loops) {
+      reduces_ready();
       open(r);
       hoist(r);
     }
@@ -107,6 +109,16 @@ class Linearizer {
       const bool local = u.kind == UOpKind::Load && g_[u.srcs[0]].kind == UOpKind::DefineLocal;
       if (pure && !local && innermost == range && !reads_accumulator_[n]) need(n);
     }
+  }
+
+  // Places every reduce whose loops could open here: before a loop it does not depend on, so that a
+  // walk of the rows after it (softmax's store) reads its result instead of redoing it per element.
+  void reduces_ready() {
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Assign && placed_[n] < 0 &&
+          std::all_of(ranges_[n].begin(), ranges_[n].end(),
+                      [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); }))
+        need(n);
   }
 
   int place(int n, UOp u, bool global_scope) {
@@ -181,15 +193,40 @@ class Linearizer {
     return loops;
   }
 
-  // An ASSIGN and every other one over the same loops that reads no reduce's result (an upcast's
-  // accumulators) share one pass of those loops.
+  // The ASSIGNs whose results a value reads (not those they read in turn): a reduce that reads another
+  // one's result places that one first, outside its own loops.
+  std::vector<int> reduces_under(int n) const {
+    std::vector<int> found;
+    std::vector<bool> seen(g_.size(), false);
+    const std::function<void(int)> go = [&](int x) {
+      if (seen[x]) return;
+      seen[x] = true;
+      if (g_[x].kind == UOpKind::Assign) return found.push_back(x);
+      if (g_[x].kind == UOpKind::DefineAcc) return;
+      for (int s : g_[x].srcs) go(s);
+    };
+    go(n);
+    return found;
+  }
+
+  // An ASSIGN and every other one over the same loops share one pass of those loops (an upcast's
+  // accumulators; the reduces of one walk of the rows, which cannot read each other's results, since
+  // a reduce that reads another's is in a later walk), so that no loop opens twice.
   void reduce(int n) {
     const std::vector<int> loops = closes(n);
+    // the reduces whose results n reads come first, outside n's loops
+    for (int inner : reduces_under(g_[n].srcs[1])) need(inner);
     std::vector<int> together{n};
-    if (!reads_reduce_[g_[n].srcs[1]])
-      for (int m : order_)
-        if (m != n && g_[m].kind == UOpKind::Assign && placed_[m] < 0 && !reads_reduce_[g_[m].srcs[1]] && closes(m) == loops)
-          together.push_back(m);
+    const auto placed = [&](int x) { return placed_[x] >= 0; };
+    const auto inside_open = [&](int m) {
+      return std::all_of(ranges_[m].begin(), ranges_[m].end(),
+                         [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); });
+    };
+    for (int m : order_)
+      if (m != n && g_[m].kind == UOpKind::Assign && !placed(m) && closes(m) == loops && inside_open(m)) {
+        const std::vector<int> under = reduces_under(g_[m].srcs[1]);
+        if (std::all_of(under.begin(), under.end(), placed)) together.push_back(m);
+      }
     for (int a : together) need(g_[a].srcs[0]);
     for (int r : loops) open(r);
     for (int a : together) {

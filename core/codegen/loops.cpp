@@ -40,9 +40,10 @@ class Loops {
   UGraph run() {
     define_globals();
     define_specials();
+    max_depth_ = depth(*k_.ast);
     define_ranges();
-    const int value = this->value(*k_.ast->srcs[0], true);
-    const auto [idx, valid] = k_.ast->st->index_valid(axis_exprs(true));
+    const int value = this->value(*k_.ast->srcs[0], -1);
+    const auto [idx, valid] = k_.ast->st->index_valid(axis_exprs(-1));
     UOp store{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(idx), value}};
     if (!is_const(valid, 1)) store.srcs.push_back(index(valid));
     std::vector<int> roots{g_.add(std::move(store))};
@@ -56,9 +57,20 @@ class Loops {
   const Kernel& k_;
   UGraph g_;
   std::map<int, int> globals_;  // buffer idx -> DEFINE_GLOBAL
-  std::vector<int> reduce_ranges_;
+  std::vector<std::vector<ExprRef>> walks_;      // per walk of the rows, per dim: its variable there
+  std::vector<std::vector<int>> reduce_ranges_;  // per walk, the RANGEs its reduces close
+  int max_depth_ = 0;                            // how deep the reduces nest
   int accs_ = 0;
-  std::map<std::pair<const AstNode*, bool>, int> values_;
+  std::map<std::pair<const AstNode*, int>, int> values_;
+  std::map<const AstNode*, int> depths_;
+
+  // How many reduces deep n's value is (a reduce of loads: 1).
+  int depth(const AstNode& n) {
+    if (const auto it = depths_.find(&n); it != depths_.end()) return it->second;
+    int d = 0;
+    for (const AstRef& s : n.srcs) d = std::max(d, depth(*s));
+    return depths_[&n] = d + (n.op == AstOp::Reduce);
+  }
 
   int index(const ExprRef& e) { return index_node(g_, low_, e); }
 
@@ -124,35 +136,48 @@ class Loops {
     }
   }
 
+  // Each walk of the rows has its own loops over the reduce dims: walk p holds the reduces p + 1
+  // deep (walk 0: the reduces of loads), and a store over the rows has the last walk.
   void define_ranges() {
     std::map<RangeKind, int> numbers;
-    for (size_t d = 0; d < k_.dims.size(); d++) {
-      std::optional<RangeKind> kind;
-      switch (k_.dims[d].role) {
-        case DimRole::Global:
-          if (!low_.target.gpu) kind = RangeKind::Loop;
-          break;
-        case DimRole::Reduce: kind = RangeKind::Reduce; break;
-        case DimRole::Upcast: kind = RangeKind::Upcast; break;
-        case DimRole::Unroll: kind = RangeKind::Unroll; break;
-        case DimRole::Thread: case DimRole::Local: case DimRole::Group: break;
+    walks_.assign(k_.row_passes, std::vector<ExprRef>(k_.dims.size()));
+    reduce_ranges_.resize(k_.row_passes);
+    for (int p = 0; p < k_.row_passes; p++)
+      for (size_t d = 0; d < k_.dims.size(); d++) {
+        std::optional<RangeKind> kind;
+        switch (k_.dims[d].role) {
+          case DimRole::Global:
+            if (!low_.target.gpu && p == 0) kind = RangeKind::Loop;
+            break;
+          case DimRole::Reduce: kind = RangeKind::Reduce; break;
+          case DimRole::Upcast: if (p == 0) kind = RangeKind::Upcast; break;
+          case DimRole::Unroll: kind = RangeKind::Unroll; break;
+          case DimRole::Thread: case DimRole::Local: case DimRole::Group: break;
+        }
+        if (!kind) {
+          walks_[p][d] = low_.dim_vars[d];
+          continue;
+        }
+        const int64_t size = k_.dims[d].size;
+        const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
+                    .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
+        walks_[p][d] = variable(r, size);
+        if (p == 0) low_.dim_vars[d] = walks_[p][d];
+        if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_[p].push_back(g_.add(r));
       }
-      if (!kind) continue;
-      const int64_t size = k_.dims[d].size;
-      const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
-                  .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
-      low_.dim_vars[d] = variable(r, size);
-      if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_.push_back(g_.add(r));
-    }
   }
 
-  // One expression per axis of the full shape; outside the reduce (`epilogue`), reduce axes read 0.
-  std::vector<ExprRef> axis_exprs(bool epilogue) const {
+  // One expression per axis of the full shape: inside walk `walk` of the rows, or in the epilogue
+  // (-1), where reduce axes read 0 unless the store walks the rows (its walk is the last).
+  std::vector<ExprRef> axis_exprs(int walk) const {
+    const bool epilogue = walk < 0;
+    const bool rows_out = epilogue && k_.row_passes > max_depth_;
+    const int p = epilogue ? k_.row_passes - 1 : walk;
     std::vector<ExprRef> axes(k_.full_shape.size(), cnst(0));
     for (size_t d = 0; d < k_.dims.size(); d++) {
       const Dim& dim = k_.dims[d];
-      if (epilogue && reduce_role(dim.role)) continue;
-      axes[dim.axis] = add(axes[dim.axis], mul(low_.dim_vars[d], dim.stride));
+      if (epilogue && !rows_out && reduce_role(dim.role)) continue;
+      axes[dim.axis] = add(axes[dim.axis], mul(walks_[p][d], dim.stride));
     }
     return axes;
   }
@@ -163,41 +188,43 @@ class Loops {
     return g_.alu(Op::Where, t, {index(valid), value, g_.cnst(int64_t{0}, t)});
   }
 
-  int value(const AstNode& n, bool epilogue) {
-    const auto key = std::make_pair(&n, epilogue);
+  // n's value inside walk `walk` of the rows (-1: the epilogue); a reduce's is the same in all.
+  int value(const AstNode& n, int walk) {
+    const auto key = std::make_pair(&n, n.op == AstOp::Reduce ? -1 : walk);
     if (const auto it = values_.find(key); it != values_.end()) return it->second;
-    return values_[key] = make(n, epilogue);
+    return values_[key] = make(n, walk);
   }
 
-  int make(const AstNode& n, bool epilogue) {
+  int make(const AstNode& n, int walk) {
     switch (n.op) {
       case AstOp::Load: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
+        const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));
         if (is_const(valid, 0)) return g_.cnst(int64_t{0}, n.dtype);
         UOp load{.kind = UOpKind::Load, .dtype = n.dtype, .srcs = {globals_.at(n.idx), index(idx)}};
         if (!is_const(valid, 1)) load.srcs.insert(load.srcs.end(), {g_.cnst(int64_t{0}, n.dtype), index(valid)});
         return g_.add(std::move(load));
       }
       case AstOp::Const: {
-        const auto valid = n.st->index_valid(axis_exprs(epilogue)).second;
+        const auto valid = n.st->index_valid(axis_exprs(walk)).second;
         return guarded(valid, n.dtype, g_.cnst(n.value, n.dtype));
       }
       case AstOp::Arange: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(epilogue));
+        const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));
         return guarded(valid, n.dtype, g_.cast(n.dtype, index(idx)));
       }
       case AstOp::Alu: {
         std::vector<int> srcs;
-        for (const AstRef& s : n.srcs) srcs.push_back(value(*s, epilogue));
+        for (const AstRef& s : n.srcs) srcs.push_back(value(*s, walk));
         return n.alu == Op::Cast ? g_.cast(n.dtype, srcs[0]) : g_.alu(n.alu, n.dtype, std::move(srcs));
       }
       case AstOp::Reduce: {
-        // acc = acc <op> x inside the reduce's loops; readers after them read the ASSIGN
+        // acc = acc <op> x inside the loops of its walk of the rows; readers after them read the ASSIGN
+        const int own = depth(n) - 1;
         const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
                                    .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
-        const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], false)});
+        const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], own)});
         std::vector<int> srcs{acc, body};
-        srcs.insert(srcs.end(), reduce_ranges_.begin(), reduce_ranges_.end());
+        srcs.insert(srcs.end(), reduce_ranges_[own].begin(), reduce_ranges_[own].end());
         return g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
       }
       case AstOp::Store: break;

@@ -86,6 +86,14 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
     fail("opt", "{} needs a {} dim; dim {} is {}", opt.str(), fmt::join(roles, " or "), opt.dim, dim_role_name(d.role));
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
+  // Each walk of the rows lowers its own loops over the reduce dims; an upcast or a group would have
+  // to be repeated in every walk, which the lowering does not do.
+  const bool splits_rows = opt.op == OptOp::Upcast || opt.op == OptOp::Unroll || opt.op == OptOp::Group ||
+                           (opt.op == OptOp::Padto && d.role != DimRole::Global);
+  if (k.walks_rows_again() && splits_rows)
+    fail("opt", "{}: this kernel walks its rows {} times (reduces that read each other's results, or a store over "
+                "the rows); only THREAD, LOCAL and PADTO of an output dim apply to it",
+         opt.str(), k.row_passes);
   if (!info.gives) return padded(k, opt);
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
   if (info.gives == DimRole::Thread &&

@@ -89,9 +89,11 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // A GPU workgroup of a reduce is 16x4 threads (64 threads measured faster than 256 for the 4096
   // matmul on an H200: 20.2 against 17.9 TFLOPS); an element-wise one fills it along x.
   const int64_t reduce_local_x = 16, reduce_local_y = 4, elementwise_local = 256;
-  // A reduce whose output dims are broadcast by its loads (a matmul): a register tile of 4 rows by
-  // one vector register of columns reuses every load across the tile.
-  if (reduces) {
+  // A kernel that walks its rows several times splits only its output dims (over workgroups or cores).
+  const bool rows_whole = k.walks_rows_again();
+  // A reduce whose output dims are broadcast by its loads (a matmul): a register tile (rows by vector
+  // registers of columns) reuses every load across the tile.
+  if (reduces && !rows_whole) {
     std::vector<int> tile;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && tile.size() < 2; i--)
       if (out.dims[i].role == DimRole::Global && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
@@ -117,8 +119,19 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       }
     }
   }
+  // A column reduce (the reduce walks down rows, the innermost output dim runs along memory): each step
+  // of the reduce reads neighbouring outputs' elements as vectors, one register of the target's lanes
+  // and then 4 of them, so that it uses whole cache lines instead of walking down each column alone.
+  if (reduces && !target.gpu && !rows_whole && upcast_product(out) == 1) {
+    const int g = last_dim_with(out, DimRole::Global), r = last_dim_with(out, DimRole::Reduce);
+    if (g >= 0 && r >= 0 && out.dims[g].axis == out.first_reduce - 1 && out.dims[g].size % lanes == 0 &&
+        out.dims[g].size > lanes && loads_in_order(out, out.dims[g].axis) && !loads_in_order(out, out.dims[r].axis)) {
+      out = apply_opt(out, {OptOp::Upcast, g, lanes}, target);
+      if (out.dims[g].size % 4 == 0 && out.dims[g].size > 4) out = apply_opt(out, {OptOp::Upcast, g, 4}, target);
+    }
+  }
   // Unroll a reduce dim: wholly when it is tiny, else by 4.
-  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && upcast_product(out) < 64) {
+  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && upcast_product(out) < 64) {
     const int64_t n = out.dims[r].size;
     if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n}, target);
     else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4}, target);
@@ -134,7 +147,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // Upcast the innermost output dims into registers: small ones wholly, larger ones by 4, up to one
   // vector register's lanes. Not on a GPU, where neighbouring threads reading neighbouring elements
   // is what makes loads fast.
-  for (int pass = 0; pass < 2 && !target.gpu && upcast_product(out) < lanes; pass++) {
+  for (int pass = 0; pass < 2 && !target.gpu && !rows_whole && upcast_product(out) < lanes; pass++) {
     const int g = last_dim_with(out, DimRole::Global);
     if (g < 0) break;
     const int64_t n = out.dims[g].size;
@@ -149,7 +162,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     // few outputs with a long reduce: a group of threads shares each output's reduce, each thread's
     // partial results (at most 8 bytes each) in local memory
     if (const int r = last_dim_with(out, DimRole::Reduce);
-        r >= 0 && out.output_size() <= 4096 && out.dims[r].size >= 256 && out.dims[r].size % reduce_local_x == 0 &&
+        r >= 0 && !rows_whole && out.output_size() <= 4096 && out.dims[r].size >= 256 && out.dims[r].size % reduce_local_x == 0 &&
         reduce_local_x * upcast_product(out) * 8 <= target.local_memory) {
       out = apply_opt(out, {OptOp::Group, r, reduce_local_x}, target);
       threads = reduce_local_x;

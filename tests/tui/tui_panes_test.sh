@@ -52,8 +52,8 @@ grep -q '^>>> ' <<<"$last" && echo "ok: the input line is the pane's last" || fa
   echo "ok: the newest output stands right above the input line" || fail "the newest output is not above the input"
 
 # :src K BACKEND, :ast K, :uops K move the panes; nothing of the source goes into the REPL pane
-line 'x = tensor([1.,2.,3.,4.]); print(x.var())'
-expect REPL '^1\.666666' "the variance runs"
+line 'x = tensor([1.,2.,3.,4.]).realize(); m = tensor([[1.,2.],[3.,5.]]); print((m - m.mean(axis=0)).sum(axis=1))'
+expect REPL '^\[-2\.5 +2\.5\]' "the centred row sums run"
 line ':kernels'
 first=$(pane REPL | grep -E '^ *[0-9]+ kernel ' | tail -2 | head -1 | awk '{print $1, $3}')
 k_first=${first% *}
@@ -79,7 +79,7 @@ line ':src 0 opencl'
 expect Source '__kernel void E_4' ":src K then shows that schedule's kernel"
 line ':kernels'
 expect REPL 'kernel +E_4' ":kernels lists the same schedule"
-line 'print(x.var())'
+line 'print((m - m.mean(axis=0)).sum(axis=1))'
 expect Kernels "^ *[0-9]+ $name_first +CPU +[0-9.]+us" "a run brings back the run's schedule, timed"
 
 # Tab keys beyond the last tab change nothing; Left and Right still go round
@@ -94,7 +94,7 @@ done
 # Mouse: a click focuses a pane and selects a kernel row; the wheel scrolls the pane under it
 read -r k_first name_first second < <(pane Kernels | awk 'NR > 1 && $2 !~ /^copy/ {
   n++; if (n == 1) printf "%s %s ", $1, $2; if (n == 2) print $2 }')
-[ -n "$second" ] || fail "var ran two kernels"
+[ -n "$second" ] || fail "the centred row sums ran two kernels"
 kernels_top=$(row_of '[┌┏╔][─━═] Kernels')
 row=$((kernels_top + 2 + k_first))
 click 4 "$row"

@@ -50,16 +50,17 @@ expect Source '\[[0-9]+:metal\]' "7, beyond the last tab, leaves the tab as it w
 tab ptx
 expect Source '\.visible \.entry r_2' "PTX spells a kernel .visible .entry"
 
-# The second kernel of var: it reads x and the mean (idx=2), the first only x
+# Centring the columns, then summing the rows: the column means are a kernel of their own (their
+# reduce walks other rows), and the second kernel reads m and the means (idx=2), the first only m
 keys Enter
-line 'x = tensor([1.,2.,3.,4.]); print(x.var())'
-expect REPL '^1\.666666' "the REPL shows the variance"
+line 'm = tensor([[1.,2.],[3.,5.]]); print((m - m.mean(axis=0)).sum(axis=1))'
+expect REPL '^\[-2\.5 +2\.5\]' "the REPL shows the row sums"
 keys Escape
 keys Tab
 keys Home
-expect_no AST 'idx=2' "the first kernel of var reads one buffer"
+expect_no AST 'idx=2' "the first kernel reads one buffer"
 keys Down
-expect AST 'LOAD MemBuffer\(idx=2' "the second kernel of var reads the mean too"
+expect AST 'LOAD MemBuffer\(idx=2' "the second kernel reads the means too"
 second=$(pane Kernels | awk 'NR > 1 && $2 !~ /^copy/ {print $2}' | sed -n 2p)
 grep -q "AST · $second" <<<"$(screen)" || fail "the AST is the second kernel's ($second)"
 

@@ -1,0 +1,30 @@
+#pragma once
+// Building one kernel from a small program, for tests of what the scheduler and the opts make of it.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/kernel.h"
+#include "core/schedule.h"
+#include "tests/tensor_testing.h"
+
+namespace tr::testing {
+
+// A realized float32 tensor of random values in [-3, 3) on `device`, the same for the same seed.
+inline Tensor realized_random(const Shape& shape, uint64_t seed, const std::string& device = "CPU") {
+  std::mt19937_64 rng(seed);
+  Tensor t = tensor(random_values(rng, prod(shape), DType::Float32, -3, 3), shape).to(device);
+  t.realize();
+  return t;
+}
+
+// The kernel of x, whose inputs are realized: its schedule must be that one kernel.
+inline Kernel only_kernel(const Tensor& x) {
+  const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
+  EXPECT_EQ(items.size(), 1u);
+  return Kernel::from_ast(items.back().ast);
+}
+
+}  // namespace tr::testing

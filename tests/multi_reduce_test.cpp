@@ -1,0 +1,158 @@
+// Several reduces in one kernel (README "Several reduces in one kernel"): how many times the kernel
+// walks each row, that each walk is a loop of its own (never nested in another, so no reduce is
+// redone per element), which opts such a kernel takes, and its values on every device.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/codegen/codegen.h"
+#include "core/device.h"
+#include "core/kernel.h"
+#include "core/opt/apply_opt.h"
+#include "core/opt/heuristic.h"
+#include "core/render/render.h"
+#include "core/row_fits.h"
+#include "core/schedule.h"
+#include "tests/kernel_testing.h"
+#include "tests/tensor_testing.h"
+
+namespace tr {
+namespace {
+
+using namespace tr::testing;
+
+const Target kAvx2 = cpu_target(Isa::Avx2, 4, {});
+const Target kGpu{.gpu = true, .local_memory = 48 << 10, .cores = 132, .max_local = 256, .vector_width = 4,
+                  .warp_size = 32};
+
+std::string reasons_of(const Tensor& y) {
+  std::string out;
+  for (const ScheduleItem& i : create_schedule({base_of(y.node())})) out += "\n  " + i.reason;
+  return out;
+}
+
+struct Walks {
+  int loops = 0;        // reduce RANGEs (the walks of the rows)
+  int deepest = 0;      // the most of them open at once
+  int accumulators = 0;
+};
+
+Walks walks_of(const UOpProgram& p) {
+  Walks w;
+  std::vector<bool> is_row_loop;
+  int open = 0;
+  for (const UOp& u : p.uops) {
+    is_row_loop.push_back(u.kind == UOpKind::Range && u.range == RangeKind::Reduce);
+    if (is_row_loop.back()) {
+      w.loops++;
+      w.deepest = std::max(w.deepest, ++open);
+    }
+    if (u.kind == UOpKind::EndRange && is_row_loop[u.srcs[0]]) open--;
+    w.accumulators += u.kind == UOpKind::DefineAcc;
+  }
+  return w;
+}
+
+TEST(RowWalks, SoftmaxWalksEachRowThreeTimesEachInALoopOfItsOwn) {
+  const Kernel k = only_kernel(realized_random({8, 16}, 1).softmax());
+  EXPECT_EQ(k.row_passes, 3);
+  for (const Target& target : {kAvx2, kGpu}) {
+    const Walks w = walks_of(codegen(k, target, "softmax"));
+    EXPECT_EQ(w.loops, 3) << "the max, the sum of exps, the output";
+    EXPECT_EQ(w.deepest, 1) << "no walk inside another";
+    EXPECT_EQ(w.accumulators, 2);
+  }
+}
+
+TEST(RowWalks, VarWalksTwiceAndStoresOutsideTheWalks) {
+  const Kernel k = only_kernel(realized_random({8, 16}, 2).var(std::vector<int>{1}));
+  EXPECT_EQ(k.row_passes, 2);
+  const UOpProgram p = codegen(k, kAvx2, "var");
+  const Walks w = walks_of(p);
+  EXPECT_EQ(w.loops, 2);
+  EXPECT_EQ(w.deepest, 1);
+  int open = 0;
+  for (const UOp& u : p.uops) {
+    open += u.kind == UOpKind::Range && u.range == RangeKind::Reduce;
+    open -= u.kind == UOpKind::EndRange && p.uops[u.srcs[0]].range == RangeKind::Reduce;
+    if (u.kind == UOpKind::Store) {
+      EXPECT_EQ(open, 0) << "one store per row, after both walks";
+    }
+  }
+}
+
+TEST(RowWalks, ReducesThatReadNoOtherShareOneWalk) {
+  const Tensor x = realized_random({8, 16}, 3);
+  const Kernel k = only_kernel(x.sum(std::vector<int>{1}).add(x.max(std::vector<int>{1})));
+  EXPECT_EQ(k.row_passes, 1);
+  const Walks w = walks_of(codegen(k, kAvx2, "sum_max"));
+  EXPECT_EQ(w.loops, 1);
+  EXPECT_EQ(w.accumulators, 2);
+}
+
+TEST(RowWalks, ReducesOfOneWalkThatReadEarlierOnesShareItsLoop) {
+  // two softmaxes compared along the same rows: both maxima in walk 0, both sums in walk 1, the
+  // largest difference in walk 2; each loop opens once (the LLVM backend names a loop's variable once)
+  const Tensor x = realized_random({4, 12}, 7), y = realized_random({4, 12}, 8);
+  const Tensor d = x.softmax().sub(y.softmax()).abs().max(std::vector<int>{1});
+  const Kernel k = only_kernel(d);
+  EXPECT_EQ(k.row_passes, 3);
+  const Walks w = walks_of(codegen(k, kAvx2, "two_softmaxes"));
+  EXPECT_EQ(w.loops, 3);
+  EXPECT_EQ(w.deepest, 1);
+  EXPECT_EQ(w.accumulators, 5);
+  for (const std::string device : {"CPU", "LLVM", "OPENCL"}) {
+    if (!device_status(device).empty()) continue;
+    const Tensor on = x.to(device).softmax().sub(y.to(device).softmax()).abs().max(std::vector<int>{1});
+    EXPECT_TRUE(matches_reference(on)) << device;
+  }
+}
+
+TEST(RowWalks, DefaultOptsSplitOnlyTheRowsAndTheSourceRendersEverywhere) {
+  const Kernel k = only_kernel(realized_random({256, 1024}, 4).softmax());
+  const Kernel cpu = default_opts(k, kAvx2);
+  ASSERT_EQ(cpu.opts.size(), 1u);
+  EXPECT_EQ(cpu.opts[0], (Opt{OptOp::Thread, 0, 4}));
+  const Kernel gpu = default_opts(k, kGpu);
+  for (const Opt& o : gpu.opts) EXPECT_EQ(o.op, OptOp::Local) << o.str();
+  for (const auto& [target, opted] : {std::pair{kAvx2, cpu}, std::pair{kGpu, gpu}}) {
+    const UOpProgram p = codegen(opted, target, "softmax");
+    for (const std::string& backend : backends()) EXPECT_NE(render(backend, p).find("softmax"), std::string::npos);
+  }
+}
+
+TEST(RowWalks, OptsThatWouldSplitARowAreRefusedWithTheReason) {
+  const Kernel k = only_kernel(realized_random({16, 64}, 5).softmax());
+  ASSERT_EQ(k.dims.size(), 2u);
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Unroll, 1, 4}, kAvx2); }, "opt", "walks its rows 3 times"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 0, 4}, kAvx2); }, "opt", "only THREAD, LOCAL and PADTO"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Group, 1, 16}, kGpu); }, "opt", "walks its rows 3 times"));
+  EXPECT_NO_THROW(apply_opt(k, {OptOp::Thread, 0, 4}, kAvx2));
+  EXPECT_NO_THROW(apply_opt(k, {OptOp::Local, 0, 16}, kGpu));
+}
+
+TEST(RowWalks, ValuesMatchTheReferenceOnEveryDeviceWithDefaultOptsAndNone) {
+  for (const std::string device : {"CPU", "LLVM", "OPENCL"}) {
+    if (!device_status(device).empty()) continue;
+    for (const Opts opts : {Opts::Default, Opts::Noopt}) {
+      const ScopedOpts scoped(opts);
+      const Tensor x = realized_random({33, 70}, 6, device);
+      // each with the length of its rows
+      const std::vector<std::pair<Tensor, int>> ys{
+          {x.softmax(), 70}, {x.log_softmax(0), 33}, {x.logsumexp(std::vector<int>{1}), 70}, {x.layernorm(), 70},
+          {x.var(std::vector<int>{0}), 33}, {x.std(), 33 * 70}, {x.sub(x.mean(std::vector<int>{1}, true)), 70}};
+      // one kernel where the row fits the device (core/row_fits.h); a GPU keeps longer rows apart. Counted
+      // before any runs: a reduce realized by one (softmax's max) is loaded by the next (logsumexp).
+      for (const auto& [y, row] : ys) {
+        const bool fits = !row_too_long(tr::device(device).target(), row, DType::Float32);
+        EXPECT_EQ(count_kernels({y}) == 1, fits) << device << " row " << row << ": " << reasons_of(y);
+      }
+      for (const auto& [y, row] : ys) EXPECT_TRUE(matches_reference(y)) << device << " row " << row;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tr
