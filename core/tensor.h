@@ -99,6 +99,8 @@ class Tensor {
   Tensor round() const;  // half to even
   Tensor logical_not() const;
   Tensor cast(DType dtype) const;
+  // The same bits as dtype, of the same item size (core/tensor_bitcast.cpp); not to or from bool or float16.
+  Tensor bitcast(DType dtype) const;
 
   Tensor add(const Tensor& y) const;
   Tensor sub(const Tensor& y) const;

@@ -146,6 +146,9 @@ void add_casts(Table& t) {
   t["cast"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.cast(to_dtype(bind(call, {{"dtype", kRequired}})["dtype"]));
   };
+  t["bitcast"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.bitcast(to_dtype(bind(call, {{"dtype", kRequired}})["dtype"]));
+  };
 }
 
 void add_reductions(Table& t) {

@@ -195,7 +195,7 @@ TEST(ProgramCollection, CoversTheTensorFunctions) {
       " & ", " | ", " ^ ", "~", " << ", " >> ", ".gather(", ".scatter(", ".one_hot(", ".cumsum(", ".cumprod(",
       ".cummax(", ".sort(", ".argsort(", ".topk(", "table[tokens]", "[[1, 4]]", "eye(2, 3",
       ".scatter_reduce(", "return_indices=True", ".max_unpool2d(", ".linear(", ".dropout(", "approximate=\"none\"",
-      "softmin(dtype=", "sum(dtype=", "prod(dtype=", "conv2d(ones(2, 1, 2, 2), stride=2, dtype="};
+      "softmin(dtype=", "sum(dtype=", "prod(dtype=", ".bitcast(", "conv2d(ones(2, 1, 2, 2), stride=2, dtype="};
   for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
 }
 

@@ -443,6 +443,16 @@ TEST_P(Functions, DropoutKeepsAndScales) {
   EXPECT_TRUE(throws([&] { x.dropout(1.5); }, "value", "dropout's p=1.5 is out of range [0, 1]"));
 }
 
+TEST_P(Functions, BitcastReadsTheSameBits) {
+  EXPECT_TRUE(is(tensor({1.0, -2.5, 0.0}).bitcast(I32), {1065353216, -1071644672, 0}, {3}, I32));
+  EXPECT_TRUE(is(tensor({1065353216, -1082130432}).cast(I32).bitcast(F32), {1.0, -1.0}, {2}, F32));
+  EXPECT_TRUE(is(tensor({-1, 2}).cast(I8).bitcast(U8), {255, 2}, {2}, U8));
+  EXPECT_TRUE(is(tensor({kInf}).bitcast(I32), {2139095040}, {1}, I32));
+  EXPECT_TRUE(is(iota({2, 2}).bitcast(I32).max(std::vector<int>{1}), {1065353216, 1077936128}, {2}, I32));
+  EXPECT_TRUE(throws([&] { tensor({1.0}).bitcast(I64); }, "type", "bitcast needs dtypes of one item size"));
+  EXPECT_TRUE(throws([&] { tensor({1.0}).cast(F16).bitcast(DType::Int16); }, "type", "bitcast to or from float16"));
+}
+
 TEST(Creation, DtypeOnEveryCreationFunction) {
   EXPECT_EQ(Tensor::eye(2, 3, I32).dtype(), I32);
   EXPECT_TRUE(has_values(Tensor::eye(2, 3, I32), {1, 0, 0, 0, 1, 0}));
