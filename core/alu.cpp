@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/buffer.h"
 #include "core/error.h"
 
 namespace tr {
@@ -54,6 +55,14 @@ ConstValue int_op(Op op, DType out, int64_t a, int64_t b) {
 
 ConstValue exec_alu(Op op, DType out, DType in, const std::vector<ConstValue>& srcs) {
   if (op == Op::Cast) return cast_const(srcs[0], out);
+  if (op == Op::Bitcast) {
+    // the value's bytes as `in` stores them, read back as `out` (the same item size)
+    HostData from(in, 1);
+    from.set(0, srcs[0]);
+    HostData to(out, 1);
+    to.bytes = from.bytes;
+    return to.get(0);
+  }
   if (op == Op::Where) return cast_const(as_int(srcs[0]) ? srcs[1] : srcs[2], out);
   const ConstValue a = srcs[0], b = srcs.size() > 1 ? srcs[1] : ConstValue{int64_t{0}};
   if (is_float(in)) return float_op(op, out, as_double(a), as_double(b));

@@ -107,7 +107,8 @@ std::string ast_node_str(const AstNode& n) {
     case AstOp::Const:
       return fmt::format("CONST ConstBuffer(val={}, dtype={}, st={})", const_str(n.value, n.dtype), t, n.st->str());
     case AstOp::Arange: return fmt::format("ARANGE (dtype={}, st={})", t, n.st->str());
-    case AstOp::Alu: return n.alu == Op::Cast ? fmt::format("CAST {}", t) : std::string(op_name(n.alu));
+    case AstOp::Alu:
+      return n.alu == Op::Cast || n.alu == Op::Bitcast ? fmt::format("{} {}", op_name(n.alu), t) : std::string(op_name(n.alu));
     case AstOp::Reduce: return fmt::format("{} {}", op_name(n.alu), tuple_str(n.axes));
   }
   return "?";

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace tr {
@@ -160,6 +161,25 @@ ConstValue cast_const(const ConstValue& v, DType t) {
   if (t == DType::Bool) return std::visit([](auto x) { return x != 0; }, v);
   if (is_float(t)) return round_to(t, as_double(v));
   return wrap_to(t, as_int(v));
+}
+
+}  // namespace tr
+
+namespace tr {
+
+ConstValue dtype_min(DType t) {
+  if (is_float(t)) return -std::numeric_limits<double>::infinity();
+  if (t == DType::Bool) return false;
+  if (is_unsigned(t)) return int64_t{0};
+  return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
+}
+
+ConstValue dtype_max(DType t) {
+  if (is_float(t)) return std::numeric_limits<double>::infinity();
+  if (t == DType::Bool) return true;
+  // all ones: the unsigned maximum (uint64's read back from its int64 bits), or the signed one below the sign bit
+  if (is_unsigned(t)) return wrap_to(t, -1);
+  return std::numeric_limits<int64_t>::max() >> (64 - 8 * itemsize(t));
 }
 
 }  // namespace tr

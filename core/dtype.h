@@ -33,6 +33,11 @@ ConstValue cast_const(const ConstValue& v, DType t);
 double round_to(DType t, double x);
 int64_t wrap_to(DType t, int64_t x);
 
+// tinygrad's dtypes.min and dtypes.max: -inf and inf for floats, False and True for bool, else the
+// integer range's ends.
+ConstValue dtype_min(DType t);
+ConstValue dtype_max(DType t);
+
 // IEEE half conversions: one rounding to nearest, ties to even, straight from double.
 uint16_t half_bits(double d);
 float half_bits_to_float(uint16_t h);

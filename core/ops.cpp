@@ -15,6 +15,7 @@ std::string_view op_name(Op op) {
     case Op::Recip: return "RECIP";
     case Op::Trunc: return "TRUNC";
     case Op::Cast: return "CAST";
+    case Op::Bitcast: return "BITCAST";
     case Op::Add: return "ADD";
     case Op::Mul: return "MUL";
     case Op::IDiv: return "IDIV";
@@ -37,7 +38,7 @@ std::string_view op_name(Op op) {
   return "?";
 }
 
-bool is_unary(Op op) { return op >= Op::Neg && op <= Op::Cast; }
+bool is_unary(Op op) { return op >= Op::Neg && op <= Op::Bitcast; }
 bool is_binary(Op op) { return op >= Op::Add && op <= Op::Xor; }
 bool is_reduce(Op op) { return op == Op::Sum || op == Op::ReduceMax || op == Op::Prod; }
 bool is_elementwise(Op op) { return is_unary(op) || is_binary(op) || op == Op::Where; }

@@ -13,6 +13,7 @@ enum class Op : uint8_t {
   Copy,     // data brought from the host (or another device) into a buffer
   // unary
   Neg, Exp2, Log2, Sin, Sqrt, Recip, Trunc, Cast,
+  Bitcast,  // the same bits read as another dtype of the same item size
   // binary
   Add, Mul, IDiv, Mod, Max, CmpLt, CmpNe, And, Or, Xor,
   // ternary

@@ -86,7 +86,8 @@ class Tensor {
   Tensor relu() const;
   Tensor sigmoid() const;
   Tensor tanh() const;
-  Tensor gelu() const;
+  enum class GeluApprox : uint8_t { Tanh, None };  // tinygrad's approximate='tanh' | 'none' (erf)
+  Tensor gelu(GeluApprox approximate = GeluApprox::Tanh) const;
   Tensor silu() const;
   Tensor abs() const;
   Tensor sign() const;
@@ -98,6 +99,8 @@ class Tensor {
   Tensor round() const;  // half to even
   Tensor logical_not() const;
   Tensor cast(DType dtype) const;
+  // The same bits as dtype, of the same item size (core/tensor_bitcast.cpp); not to or from bool or float16.
+  Tensor bitcast(DType dtype) const;
 
   Tensor add(const Tensor& y) const;
   Tensor sub(const Tensor& y) const;
@@ -131,8 +134,12 @@ class Tensor {
   Tensor prod(const Axes& axis = {}, bool keepdim = false) const;
   Tensor argmax(std::optional<int> axis = {}, bool keepdim = false) const;
   Tensor argmin(std::optional<int> axis = {}, bool keepdim = false) const;
-  Tensor softmax(int axis = -1) const;
-  Tensor log_softmax(int axis = -1) const;
+  // dtype: the dtype x - max(x) is cast to before exp (tinygrad's softmax(dtype=))
+  Tensor softmax(int axis = -1, std::optional<DType> dtype = {}) const;
+  Tensor log_softmax(int axis = -1, std::optional<DType> dtype = {}) const;
+  // sum(dtype=) and prod(dtype=): the tensor cast to acc, then reduced in it
+  Tensor sum(const Axes& axis, bool keepdim, DType acc) const;
+  Tensor prod(const Axes& axis, bool keepdim, DType acc) const;
   Tensor logsumexp(const Axes& axis = {}, bool keepdim = false) const;
 
   // movement (-1 allowed once in reshape; -1 keeps a dim in expand)
@@ -171,7 +178,7 @@ class Tensor {
   Tensor swish() const;
   Tensor logsigmoid() const;
   Tensor softsign() const;
-  Tensor softmin(int axis = -1) const;
+  Tensor softmin(int axis = -1, std::optional<DType> dtype = {}) const;
   Tensor erf() const;  // Abramowitz and Stegun 7.1.26, as tinygrad
   Tensor log10() const;
   Tensor sinh() const;
@@ -181,20 +188,30 @@ class Tensor {
   Tensor atan() const;
   Tensor logaddexp(const Tensor& y) const;
   Tensor lerp(const Tensor& end, const Tensor& weight) const;
-  Tensor fmod(const Tensor& y) const;  // C's remainder: the sign of the dividend
+  // uint8 with a tensor weight: tinygrad's fixed-point path (the weight in 1/128ths), giving uint8
+  Tensor lerp_fixed_point(const Tensor& end, const Tensor& weight) const;  Tensor fmod(const Tensor& y) const;  // C's remainder: the sign of the dividend
 
   // convolution and pooling (core/tensor_conv.cpp), over the last len(kernel) dims. An Ints argument
   // holds one value for every spatial dim, or one per dim; a padding also (left, right, top, bottom, ...)
   // with the last dim first, as tinygrad and torch take it.
   using Ints = std::vector<int64_t>;
   Tensor conv2d(const Tensor& weight, const std::optional<Tensor>& bias = {}, int64_t groups = 1, const Ints& stride = {1},
-                const Ints& dilation = {1}, const Ints& padding = {0}) const;
+                const Ints& dilation = {1}, const Ints& padding = {0}, std::optional<DType> dtype = {}) const;
   Tensor conv_transpose2d(const Tensor& weight, const std::optional<Tensor>& bias = {}, int64_t groups = 1,
                           const Ints& stride = {1}, const Ints& dilation = {1}, const Ints& padding = {0},
                           const Ints& output_padding = {0}) const;
   // stride {} is the kernel size
   Tensor max_pool2d(const Ints& kernel_size = {2, 2}, const Ints& stride = {}, const Ints& dilation = {1},
                     const Ints& padding = {0}, bool ceil_mode = false) const;
+  // max_pool2d(return_indices=True): the maxima and, as int32, the flat index within the input's spatial
+  // dims of the first maximum of each window
+  std::pair<Tensor, Tensor> max_pool2d_with_indices(const Ints& kernel_size = {2, 2}, const Ints& stride = {},
+                                                    const Ints& dilation = {1}, const Ints& padding = {0},
+                                                    bool ceil_mode = false) const;
+  // Each value put at its flat spatial index of an output of output_size (or the size max_pool2d's
+  // arguments invert to), zeros elsewhere. The tensor is (batch, channels, spatial...).
+  Tensor max_unpool2d(const Tensor& indices, const Ints& kernel_size = {2, 2}, const Ints& stride = {},
+                      const Ints& dilation = {1}, const Ints& padding = {0}, const Ints& output_size = {}) const;
   Tensor avg_pool2d(const Ints& kernel_size = {2, 2}, const Ints& stride = {}, const Ints& dilation = {1},
                     const Ints& padding = {0}, bool ceil_mode = false, bool count_include_pad = true) const;
   // The sliding windows of the last len(kernel) dims: (..., out dims..., kernel dims...), tinygrad's _pool.
@@ -203,8 +220,15 @@ class Tensor {
   // resampling and attention (core/tensor_resize.cpp, core/tensor_attention.cpp)
   enum class Interpolation : uint8_t { Linear, Nearest, NearestExact };
   Tensor interpolate(const Ints& size, Interpolation mode = Interpolation::Linear, bool align_corners = false) const;
+  // dropout_p drops attention weights (callers pass 0 outside training, as tinygrad's dropout does nothing there)
   Tensor scaled_dot_product_attention(const Tensor& key, const Tensor& value, const std::optional<Tensor>& attn_mask = {},
-                                      bool is_causal = false, bool enable_gqa = false) const;
+                                      bool is_causal = false, bool enable_gqa = false, double dropout_p = 0.0) const;
+
+  // x @ weight + bias (x * weight for a 1-d weight), all cast to dtype first where given (core/tensor_linear.cpp)
+  Tensor linear(const Tensor& weight, const std::optional<Tensor>& bias = {}, std::optional<DType> dtype = {}) const;
+  // Zeroes each element with probability p and scales the rest by 1/(1-p), from the session's generator
+  // (core/tensor_dropout.cpp). Always drops: tinygrad's training-mode check is the caller's.
+  Tensor dropout(double p = 0.5) const;
 
   // normalisation (core/tensor_norm.cpp)
   Tensor layernorm(const std::vector<int>& axis = {-1}, double eps = 1e-5) const;

@@ -55,7 +55,7 @@ Tensor Tensor::quick_gelu() const { return mul(mul(k(*this, 1.702)).sigmoid()); 
 Tensor Tensor::swish() const { return mul(sigmoid()); }
 Tensor Tensor::logsigmoid() const { return neg().softplus().neg(); }
 Tensor Tensor::softsign() const { return div(k(*this, int64_t{1}).add(abs())); }
-Tensor Tensor::softmin(int axis) const { return neg().softmax(axis); }
+Tensor Tensor::softmin(int axis, std::optional<DType> dtype) const { return neg().softmax(axis, dtype); }
 
 Tensor Tensor::erf() const {
   const Tensor t = k(*this, 1.0).div(k(*this, 1.0).add(k(*this, 0.3275911).mul(abs())));
@@ -81,6 +81,14 @@ Tensor Tensor::logaddexp(const Tensor& y) const {
   return a.sub(m).exp().add(b.sub(m).exp()).log().add(m);
 }
 Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const { return add(end.sub(*this).mul(weight)); }
+Tensor Tensor::lerp_fixed_point(const Tensor& end, const Tensor& weight) const {
+  constexpr int64_t kBits = 7;  // tinygrad's W_PREC
+  const Tensor w = weight.mul(k(weight, double{1 << kBits})).add(k(weight, 0.5)).cast(DType::Int16);
+  const Tensor step = end.sub(*this).cast(DType::Int8).mul(w).add(k(w, int64_t{1} << (kBits - 1)));
+  // a shift right of a uint16 by kBits is its floor quotient by 2**kBits
+  const Tensor shifted = step.cast(DType::UInt16).floordiv(k(step.cast(DType::UInt16), int64_t{1} << kBits));
+  return add(shifted).cast(DType::UInt8);
+}
 Tensor Tensor::fmod(const Tensor& y) const {
   const auto [a, b] = broadcasted(*this, y);
   if (a.dtype() == DType::Bool) fail("type", "fmod of bool tensors is not supported");

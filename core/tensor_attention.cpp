@@ -9,7 +9,7 @@
 namespace tr {
 
 Tensor Tensor::scaled_dot_product_attention(const Tensor& key, const Tensor& value, const std::optional<Tensor>& attn_mask,
-                                            bool is_causal, bool enable_gqa) const {
+                                            bool is_causal, bool enable_gqa, double dropout_p) const {
   if (ndim() < 2 || key.ndim() < 2 || value.ndim() < 2) {
     fail("shape", "scaled_dot_product_attention needs query, key and value of at least 2 dims, got {}, {} and {}",
          shape_str(shape()), shape_str(key.shape()), shape_str(value.shape()));
@@ -51,7 +51,7 @@ Tensor Tensor::scaled_dot_product_attention(const Tensor& key, const Tensor& val
                          : *mask;
     qk = qk.add(m);
   }
-  return qk.cast(dtype()).softmax(-1).matmul(v);
+  return qk.cast(dtype()).softmax(-1).dropout(dropout_p).matmul(v);
 }
 
 }  // namespace tr

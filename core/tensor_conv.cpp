@@ -3,7 +3,6 @@
 // sums, and a pooling reduces the windows with max or a mean. Nothing here is a new primitive, so
 // every one fuses with its neighbours and has a gradient through core/grad.
 #include <algorithm>
-#include <limits>
 
 #include "core/error.h"
 #include "core/tensor.h"
@@ -79,13 +78,6 @@ Ints ceil_mode_pads(const Tensor& x, const Ints& flat, const Ints& k, const Ints
   return out;
 }
 
-ConstValue lowest(DType t) {
-  if (is_float(t)) return -std::numeric_limits<double>::infinity();
-  if (t == DType::Bool) return false;
-  if (is_unsigned(t)) return int64_t{0};
-  return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
-}
-
 std::vector<int> last_axes(size_t n) {
   std::vector<int> out;
   for (size_t i = n; i > 0; i--) out.push_back(-static_cast<int>(i));
@@ -146,7 +138,7 @@ Tensor Tensor::pool(const Ints& k, const Ints& stride, const Ints& dilation) con
 }
 
 Tensor Tensor::conv2d(const Tensor& weight, const std::optional<Tensor>& bias, int64_t groups, const Ints& stride,
-                      const Ints& dilation, const Ints& padding) const {
+                      const Ints& dilation, const Ints& padding, std::optional<DType> dtype) const {
   if (weight.ndim() < 3 || ndim() != weight.ndim()) {
     fail("shape", "conv2d needs an input and a weight of the same number of dims (at least 3), got {} and {}",
          shape_str(shape()), shape_str(weight.shape()));
@@ -181,7 +173,9 @@ Tensor Tensor::conv2d(const Tensor& weight, const std::optional<Tensor>& bias, i
   w_shape.insert(w_shape.end(), hw.begin(), hw.end());
   Shape out{bs, cout};
   out.insert(out.end(), oyx.begin(), oyx.end());
-  const Tensor ret = windows.mul(weight.reshape(w_shape)).sum(last_axes(1 + n), true).reshape(out);
+  const Tensor products = windows.mul(weight.reshape(w_shape));
+  const std::vector<int> axes = last_axes(1 + n);
+  const Tensor ret = (dtype ? products.sum(axes, true, *dtype) : products.sum(axes, true)).reshape(out);
   if (!bias) return ret;
   Shape b_shape{1, cout};
   b_shape.insert(b_shape.end(), n, 1);
@@ -241,7 +235,58 @@ Tensor Tensor::max_pool2d(const Ints& kernel_size, const Ints& stride, const Int
   const Ints k = per_dim(kernel_size, n, "kernel_size"), s = stride.empty() ? k : per_dim(stride, n, "stride");
   Ints pads = flat_pads(padding, n);
   if (ceil_mode) pads = ceil_mode_pads(*this, pads, k, s, per_dim(dilation, n, "dilation"));
-  return pad_spatial(*this, pads, lowest(dtype())).pool(k, s, dilation).max(last_axes(n));
+  return pad_spatial(*this, pads, dtype_min(dtype())).pool(k, s, dilation).max(last_axes(n));
+}
+
+std::pair<Tensor, Tensor> Tensor::max_pool2d_with_indices(const Ints& kernel_size, const Ints& stride,
+                                                          const Ints& dilation, const Ints& padding,
+                                                          bool ceil_mode) const {
+  const size_t n = kernel_size.size();
+  check_spatial(*this, n, "max_pool2d");
+  const Ints k = per_dim(kernel_size, n, "kernel_size"), s = stride.empty() ? k : per_dim(stride, n, "stride");
+  Ints pads = flat_pads(padding, n);
+  if (ceil_mode) pads = ceil_mode_pads(*this, pads, k, s, per_dim(dilation, n, "dilation"));
+  const std::vector<int> axes = last_axes(n);
+  const Tensor windows = pad_spatial(*this, pads, dtype_min(dtype())).pool(k, s, dilation);
+  const Tensor maxima = windows.max(axes);
+  // Each spatial position numbered from the end (size for the first, 1 for the last): the largest
+  // number among a window's maxima is its first maximum, and size minus it is that one's flat index.
+  const Shape spatial(shape().end() - static_cast<std::ptrdiff_t>(n), shape().end());
+  const int64_t size = tr::prod(spatial);
+  const Tensor numbers = arange(size, int64_t{0}, int64_t{-1}, DType::Int32, device()).reshape(spatial);
+  const Tensor at_max = windows.eq(windows.max(axes, true));
+  const Tensor picked = at_max.mul(pad_spatial(numbers, pads, dtype_min(DType::Int32)).pool(k, s, dilation)).max(axes);
+  return {maxima, scalar_like(picked, size).sub(picked)};
+}
+
+Tensor Tensor::max_unpool2d(const Tensor& indices, const Ints& kernel_size, const Ints& stride, const Ints& dilation,
+                            const Ints& padding, const Ints& output_size) const {
+  if (ndim() < 3) fail("shape", "max_unpool2d needs (batch, channels, spatial...), not shape {}", shape_str(shape()));
+  if (!is_int(indices.dtype())) fail("type", "max_unpool2d's indices must be an integer tensor, not {}", name(indices.dtype()));
+  if (indices.shape() != shape())
+    fail("shape", "max_unpool2d's indices of shape {} do not match the values' {}", shape_str(indices.shape()), shape_str(shape()));
+  const size_t n = static_cast<size_t>(ndim()) - 2;
+  Ints out;
+  if (output_size.empty()) {
+    // the input size that max_pool2d's arguments map to this output size
+    const Ints k = per_dim(kernel_size, n, "kernel_size"), d = per_dim(dilation, n, "dilation");
+    const Ints s = stride.empty() ? k : per_dim(stride, n, "stride");
+    const std::vector<Range> p = grouped(flat_pads(padding, n));
+    for (size_t a = 0; a < n; a++)
+      out.push_back((shape()[2 + a] - 1) * s[a] - (p[a].first + p[a].second) + d[a] * (k[a] - 1) + 1);
+  } else {
+    if (output_size.size() < n) fail("value", "output_size needs {} spatial sizes, got {}", n, output_size.size());
+    out.assign(output_size.end() - static_cast<std::ptrdiff_t>(n), output_size.end());
+  }
+  for (const int64_t v : out)
+    if (v < 0) fail("value", "max_unpool2d's output size {} is negative", v);
+  const int64_t bs = shape()[0], c = shape()[1], total = tr::prod(out);
+  const Tensor flat_idx = indices.reshape({bs, c, 1, -1});
+  const Tensor slots = arange(int64_t{0}, total, int64_t{1}, indices.dtype(), device()).reshape({total, 1});
+  const Tensor placed = flat_idx.eq(slots).where(reshape({bs, c, 1, -1}), scalar_like(*this, int64_t{0}));
+  Shape result{bs, c};
+  result.insert(result.end(), out.begin(), out.end());
+  return placed.sum(std::vector<int>{3}).reshape(result);
 }
 
 Tensor Tensor::avg_pool2d(const Ints& kernel_size, const Ints& stride, const Ints& dilation, const Ints& padding,

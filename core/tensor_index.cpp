@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/tensor_dims.h"
+#include "core/tensor_logic.h"
 
 namespace tr {
 namespace {
@@ -38,6 +39,31 @@ std::vector<std::optional<Range>> prefix(const Shape& s) {
   return out;
 }
 
+// src and the one-hot mask of index as (x's dims, then the index's positions on dim), padded to x's
+// shape: tinygrad's _pre_scatter.
+std::pair<Tensor, Tensor> pre_scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src, const char* op) {
+  require_same_device(x, index);
+  require_same_device(x, src);
+  require_index(index, "scatter's index");
+  const int d = resolve_dim(dim, x.ndim());
+  require_fits(x, index, d, op);
+  if (src.ndim() != x.ndim()) fail("shape", "{} needs src of {} dims, got shape {}", op, x.ndim(), shape_str(src.shape()));
+  for (int i = 0; i < x.ndim(); i++)
+    if (index.shape()[i] > src.shape()[i])
+      fail("shape", "{} index of shape {} is larger than src's {}", op, shape_str(index.shape()), shape_str(src.shape()));
+  if (src.dtype() != x.dtype()) fail("type", "{} needs src of the tensor's dtype {}, not {}", op, name(x.dtype()), name(src.dtype()));
+  const int64_t n = x.shape()[d];
+  // src and mask as (x's dims with dim replaced by x's size there, then the index's positions on dim)
+  Shape grown = index.shape();
+  grown.push_back(n);
+  const Tensor s = src.shrink(prefix(index.shape())).unsqueeze(-1).expand(grown).transpose(-1, d);
+  const Tensor m = one_hot_along(index.unsqueeze(-1), n, 0).transpose(-1, d);
+  std::vector<Range> to_x;
+  for (int i = 0; i < x.ndim(); i++) to_x.push_back({0, x.shape()[i] - s.shape()[i]});
+  to_x.push_back({0, 0});
+  return {s.pad(to_x), m.pad(to_x)};
+}
+
 }  // namespace
 
 Tensor masked_pick(const Tensor& mask, const Tensor& values, const std::vector<int>& axes) {
@@ -64,30 +90,11 @@ Tensor gather(const Tensor& x, int dim, const Tensor& index) {
 }
 
 Tensor scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src, ScatterReduce reduce) {
-  require_same_device(x, index);
-  require_same_device(x, src);
-  require_index(index, "scatter's index");
+  const auto [sp, mp] = pre_scatter(x, dim, index, src, "scatter");
   const int d = resolve_dim(dim, x.ndim());
-  require_fits(x, index, d, "scatter");
-  if (src.ndim() != x.ndim()) fail("shape", "scatter needs src of {} dims, got shape {}", x.ndim(), shape_str(src.shape()));
-  for (int i = 0; i < x.ndim(); i++)
-    if (index.shape()[i] > src.shape()[i])
-      fail("shape", "scatter index of shape {} is larger than src's {}", shape_str(index.shape()), shape_str(src.shape()));
-  if (src.dtype() != x.dtype()) fail("type", "scatter needs src of the tensor's dtype {}, not {}", name(x.dtype()), name(src.dtype()));
-  const int64_t n = x.shape()[d];
-  // src and mask as (x's dims with dim replaced by x's size there, then the index's positions on dim)
-  Shape grown = index.shape();
-  grown.push_back(n);
-  const Tensor s = src.shrink(prefix(index.shape())).unsqueeze(-1).expand(grown).transpose(-1, d);
-  const Tensor m = one_hot_along(index.unsqueeze(-1), n, 0).transpose(-1, d);
-  std::vector<Range> to_x;
-  for (int i = 0; i < x.ndim(); i++) to_x.push_back({0, x.shape()[i] - s.shape()[i]});
-  to_x.push_back({0, 0});
-  const Tensor sp = s.pad(to_x), mp = m.pad(to_x);
   switch (reduce) {
-    case ScatterReduce::Add: return mp.where(sp, zero_of(sp)).sum(std::vector<int>{-1}).add(x);
-    case ScatterReduce::Multiply:
-      return mp.where(sp, Tensor::full({}, int64_t{1}, sp.dtype(), sp.device())).prod(std::vector<int>{-1}).mul(x);
+    case ScatterReduce::Add: return scatter_reduce(x, dim, index, src, ScatterReduceOp::Sum);
+    case ScatterReduce::Multiply: return scatter_reduce(x, dim, index, src, ScatterReduceOp::Prod);
     case ScatterReduce::None: break;
   }
   // a later position on dim wins over an earlier one with the same index, as tinygrad's _masked_merge
@@ -105,6 +112,36 @@ Tensor scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src,
     mask = mask.logical_or(mi);
   }
   return mask.where(values, x);
+}
+
+Tensor scatter_reduce(const Tensor& x, int dim, const Tensor& index, const Tensor& src, ScatterReduceOp reduce,
+                      bool include_self) {
+  const auto [sp, mp] = pre_scatter(x, dim, index, src, "scatter_reduce");
+  const std::vector<int> last{-1};
+  const auto constant = [&](ConstValue v) { return Tensor::full({}, v, sp.dtype(), sp.device()); };
+  // x where no index names the position, `otherwise` where one does (x everywhere with include_self)
+  const Tensor untouched = any(mp, last).logical_not();
+  const auto self_or = [&](const Tensor& otherwise) { return include_self ? x : untouched.where(x, otherwise); };
+  const auto picked = [&](ConstValue fill) { return mp.where(sp, constant(fill)); };
+  switch (reduce) {
+    case ScatterReduceOp::Sum: return picked(int64_t{0}).sum(last).add(self_or(constant(int64_t{0})));
+    case ScatterReduceOp::Prod: return picked(int64_t{1}).prod(last).mul(self_or(constant(int64_t{1})));
+    case ScatterReduceOp::Amax: {
+      const ConstValue m = dtype_min(sp.dtype());
+      return picked(m).max(last).maximum(self_or(constant(m)));
+    }
+    case ScatterReduceOp::Amin: {
+      const ConstValue m = dtype_max(sp.dtype());
+      return picked(m).min(last).minimum(self_or(constant(m)));
+    }
+    case ScatterReduceOp::Mean: {
+      const Tensor one = Tensor::full({}, int64_t{1}, DType::Int32, x.device());
+      const Tensor zero = Tensor::full({}, int64_t{0}, DType::Int32, x.device());
+      const Tensor count = mp.where(one, zero).sum(last).add(include_self ? one : untouched.where(one, zero));
+      return picked(int64_t{0}).sum(last).add(self_or(constant(int64_t{0}))).div(count);
+    }
+  }
+  fail("value", "unknown scatter_reduce op");
 }
 
 Tensor getitem(const Tensor& x, const std::vector<Index>& indices, const std::vector<std::pair<size_t, Tensor>>& tensors) {

@@ -16,6 +16,11 @@ Tensor gather(const Tensor& x, int dim, const Tensor& index);
 enum class ScatterReduce : uint8_t { None, Add, Multiply };
 Tensor scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src,
                ScatterReduce reduce = ScatterReduce::None);
+// tinygrad's scatter_reduce: each element of x combined with every src value whose index names its
+// position (and, without include_self, only with those where some index does).
+enum class ScatterReduceOp : uint8_t { Sum, Prod, Mean, Amax, Amin };
+Tensor scatter_reduce(const Tensor& x, int dim, const Tensor& index, const Tensor& src, ScatterReduceOp reduce,
+                      bool include_self = true);
 // x[indices] where some entries are integer tensors: `tensors` holds (position in indices, tensor),
 // and indices holds a full slice at each such position. Negative index values count from the end;
 // an index out of range picks 0.

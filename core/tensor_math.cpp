@@ -41,8 +41,10 @@ Tensor Tensor::sigmoid() const {
 Tensor Tensor::tanh() const {
   return c(as_float(*this), 2.0).mul(mul(c(*this, 2.0)).sigmoid()).sub(c(as_float(*this), 1.0));
 }
-Tensor Tensor::gelu() const {
+Tensor Tensor::gelu(GeluApprox approximate) const {
   const Tensor x = as_float(*this);
+  if (approximate == GeluApprox::None)
+    return x.mul(c(x, 0.5)).mul(c(x, 1.0).add(x.div(c(x, std::sqrt(2.0))).erf()));
   const Tensor inner = x.add(c(x, 0.044715).mul(x.mul(x).mul(x))).mul(c(x, std::sqrt(2.0 / std::numbers::pi)));
   return c(x, 0.5).mul(x).mul(c(x, 1.0).add(inner.tanh()));
 }

@@ -117,6 +117,8 @@ Tensor Tensor::sum(const Axes& axis, bool keepdim) const {
 }
 // tinygrad multiplies in the tensor's own dtype, unlike sum.
 Tensor Tensor::prod(const Axes& axis, bool keepdim) const { return reduce(Op::Prod, axis, keepdim); }
+Tensor Tensor::sum(const Axes& axis, bool keepdim, DType acc) const { return cast(acc).reduce(Op::Sum, axis, keepdim); }
+Tensor Tensor::prod(const Axes& axis, bool keepdim, DType acc) const { return cast(acc).reduce(Op::Prod, axis, keepdim); }
 Tensor Tensor::max(const Axes& axis, bool keepdim) const { return reduce(Op::ReduceMax, axis, keepdim); }
 Tensor Tensor::min(const Axes& axis, bool keepdim) const { return inverse().max(axis, keepdim).inverse(); }
 
@@ -153,15 +155,22 @@ Tensor Tensor::argmax(std::optional<int> axis, bool keepdim) const {
 
 Tensor Tensor::argmin(std::optional<int> axis, bool keepdim) const { return inverse().argmax(axis, keepdim); }
 
-Tensor Tensor::softmax(int axis) const {
-  const Tensor x = cast(least_upper_float(dtype()));
-  const Tensor e = x.sub(x.max(std::vector<int>{axis}, true)).exp();
+namespace {
+// x - max(x) along axis, in dtype where given (tinygrad's _softmax)
+Tensor shifted_for_softmax(const Tensor& t, int axis, std::optional<DType> dtype) {
+  const Tensor x = t.cast(least_upper_float(t.dtype()));
+  const Tensor m = x.sub(x.max(std::vector<int>{axis}, true));
+  return dtype ? m.cast(*dtype) : m;
+}
+}  // namespace
+
+Tensor Tensor::softmax(int axis, std::optional<DType> dtype) const {
+  const Tensor e = shifted_for_softmax(*this, axis, dtype).exp();
   return e.div(e.sum(std::vector<int>{axis}, true));
 }
 
-Tensor Tensor::log_softmax(int axis) const {
-  const Tensor x = cast(least_upper_float(dtype()));
-  const Tensor m = x.sub(x.max(std::vector<int>{axis}, true));
+Tensor Tensor::log_softmax(int axis, std::optional<DType> dtype) const {
+  const Tensor m = shifted_for_softmax(*this, axis, dtype);
   return m.sub(m.exp().sum(std::vector<int>{axis}, true).log());
 }
 

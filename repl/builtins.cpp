@@ -21,10 +21,7 @@ constexpr ParamKind kRequired = ParamKind::Required;
 constexpr ParamKind kRest = ParamKind::Rest;
 
 // Creation functions share tinygrad's dtype= and device= keywords.
-std::optional<DType> dtype_arg(const Bound& b) {
-  const Arg* a = b.find("dtype");
-  return a ? std::optional<DType>(to_dtype(*a)) : std::nullopt;
-}
+std::optional<DType> dtype_arg(const Bound& b) { return to_optional_dtype(b.find("dtype")); }
 
 std::string device_arg(const Bound& b) {
   const Arg* a = b.find("device");

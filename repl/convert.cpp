@@ -79,6 +79,11 @@ DType to_dtype(const Arg& a) {
   wrong_type(a, "a dtype");
 }
 
+std::optional<DType> to_optional_dtype(const Arg* a) {
+  if (!a || a->value.is<NoneValue>()) return std::nullopt;
+  return to_dtype(*a);
+}
+
 Tensor to_tensor(const Arg& a) {
   if (const Tensor* t = a.value.get_if<Tensor>()) return *t;
   wrong_type(a, "a Tensor");

@@ -16,6 +16,7 @@ bool to_bool(const Arg& a);
 std::string to_str(const Arg& a);
 ConstValue to_number(const Arg& a);  // a bool, int or float
 DType to_dtype(const Arg& a);        // a dtype, or its name as a string: "float32"
+std::optional<DType> to_optional_dtype(const Arg* a);  // absent or None: none; else to_dtype
 Tensor to_tensor(const Arg& a);
 std::vector<int64_t> to_ints(const Arg& a);  // an int, or a tuple or list of ints
 // A shape given as f(2, 3) or f((2, 3)); empty args is the 0-d shape. -1 is accepted where it means

@@ -1,6 +1,7 @@
 #include "repl/methods.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "repl/convert.h"
 #include "repl/method_table.h"
@@ -77,7 +78,8 @@ using Binary = Tensor (Tensor::*)(const Tensor&) const;
 using Reduce = Tensor (Tensor::*)(const Axes&, bool) const;
 using Spread = Tensor (Tensor::*)(const Axes&, bool, double) const;
 using ArgReduce = Tensor (Tensor::*)(std::optional<int>, bool) const;
-using Softmax = Tensor (Tensor::*)(int) const;
+using Softmax = Tensor (Tensor::*)(int, std::optional<DType>) const;
+using AccReduce = Tensor (Tensor::*)(const Axes&, bool, DType) const;
 
 // Methods without arguments: the element-wise unary ops, and contiguous().
 void add_argless(Table& t) {
@@ -95,7 +97,6 @@ void add_argless(Table& t) {
       {"relu", &Tensor::relu},
       {"sigmoid", &Tensor::sigmoid},
       {"tanh", &Tensor::tanh},
-      {"gelu", &Tensor::gelu},
       {"silu", &Tensor::silu},
       {"abs", &Tensor::abs},
       {"sign", &Tensor::sign},
@@ -145,16 +146,29 @@ void add_casts(Table& t) {
   t["cast"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.cast(to_dtype(bind(call, {{"dtype", kRequired}})["dtype"]));
   };
+  t["bitcast"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.bitcast(to_dtype(bind(call, {{"dtype", kRequired}})["dtype"]));
+  };
 }
 
 void add_reductions(Table& t) {
-  const std::pair<const char*, Reduce> reduces[] = {{"sum", &Tensor::sum},   {"max", &Tensor::max},
+  const std::pair<const char*, Reduce> reduces[] = {{"max", &Tensor::max},
                                                     {"min", &Tensor::min},   {"mean", &Tensor::mean},
-                                                    {"prod", &Tensor::prod}, {"logsumexp", &Tensor::logsumexp}};
+                                                    {"logsumexp", &Tensor::logsumexp}};
   for (const auto& [name, op] : reduces) {
     t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"axis"}, {"keepdim"}});
       return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b));
+    };
+  }
+  // sum and prod take tinygrad's dtype=: the accumulation dtype, which the result keeps
+  const std::tuple<const char*, Reduce, AccReduce> acc_reduces[] = {{"sum", &Tensor::sum, &Tensor::sum},
+                                                                    {"prod", &Tensor::prod, &Tensor::prod}};
+  for (const auto& [name, op, acc_op] : acc_reduces) {
+    t[name] = [op = op, acc_op = acc_op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"axis"}, {"keepdim"}, {"dtype"}});
+      const std::optional<DType> acc = to_optional_dtype(b.find("dtype"));
+      return acc ? (x.*acc_op)(to_axes(b.find("axis")), keepdim_arg(b), *acc) : (x.*op)(to_axes(b.find("axis")), keepdim_arg(b));
     };
   }
   const std::pair<const char*, Spread> spreads[] = {{"var", &Tensor::var}, {"std", &Tensor::std}};
@@ -175,7 +189,8 @@ void add_reductions(Table& t) {
                                                        {"log_softmax", &Tensor::log_softmax}};
   for (const auto& [name, op] : softmaxes) {
     t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-      return (x.*op)(dim_or(bind(call, {{"axis"}}), "axis", -1));
+      const Bound b = bind(call, {{"axis"}, {"dtype"}});
+      return (x.*op)(dim_or(b, "axis", -1), to_optional_dtype(b.find("dtype")));
     };
   }
 }

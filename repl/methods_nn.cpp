@@ -102,8 +102,15 @@ void add_parameter_activations(MethodTable& t) {
                       b.find("max_val") ? to_number(b["max_val"]) : ConstValue{int64_t{1}});
   };
   t["softmin"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"axis"}});
-    return x.softmin(b.find("axis") ? to_dim(b["axis"]) : -1);
+    const Bound b = bind(call, {{"axis"}, {"dtype"}});
+    return x.softmin(b.find("axis") ? to_dim(b["axis"]) : -1, to_optional_dtype(b.find("dtype")));
+  };
+  t["gelu"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"approximate"}});
+    const Arg* a = b.find("approximate");
+    const std::string how = a ? to_str(*a) : "tanh";
+    if (how != "tanh" && how != "none") fail_at(a->span, "value", "gelu's approximate must be 'tanh' or 'none', not '{}'", how);
+    return x.gelu(how == "tanh" ? Tensor::GeluApprox::Tanh : Tensor::GeluApprox::None);
   };
   t["logaddexp"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"other", kRequired}});
@@ -115,15 +122,18 @@ void add_parameter_activations(MethodTable& t) {
   };
   t["lerp"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"end", kRequired}, {"weight", kRequired}});
+    // tinygrad's integer path: uint8 with a tensor weight stays uint8
+    if (x.dtype() == DType::UInt8 && b["weight"].value.is<Tensor>())
+      return x.lerp_fixed_point(to_tensor(b["end"]), to_tensor(b["weight"]));
     return x.lerp(to_tensor(b["end"]), operand(x, b["weight"], call.name));
   };
 }
 
 void add_convolutions(MethodTable& t) {
   t["conv2d"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"weight", kRequired}, {"bias"}, {"groups"}, {"stride"}, {"dilation"}, {"padding"}});
+    const Bound b = bind(call, {{"weight", kRequired}, {"bias"}, {"groups"}, {"stride"}, {"dilation"}, {"padding"}, {"dtype"}});
     return x.conv2d(to_tensor(b["weight"]), optional_tensor(b, "bias"), int_or(b, "groups", 1), ints_or(b, "stride", {1}),
-                    ints_or(b, "dilation", {1}), ints_or(b, "padding", {0}));
+                    ints_or(b, "dilation", {1}), ints_or(b, "padding", {0}), to_optional_dtype(b.find("dtype")));
   };
   t["conv_transpose2d"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"weight", kRequired}, {"bias"}, {"groups"}, {"stride"}, {"dilation"}, {"padding"},
@@ -133,10 +143,26 @@ void add_convolutions(MethodTable& t) {
                               ints_or(b, "output_padding", {0}));
   };
   t["max_pool2d"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"kernel_size"}, {"stride"}, {"dilation"}, {"padding"}, {"ceil_mode"}});
+    const Bound b = bind(call, {{"kernel_size"}, {"stride"}, {"dilation"}, {"padding"}, {"ceil_mode"}, {"return_indices"}});
+    if (flag_or(b, "return_indices", false)) {
+      const auto [values, indices] =
+          x.max_pool2d_with_indices(kernel_of(b), ints_or(b, "stride", {}), ints_or(b, "dilation", {1}),
+                                    ints_or(b, "padding", {0}), flag_or(b, "ceil_mode", false));
+      return Tuple{{values, indices}};
+    }
     return x.max_pool2d(kernel_of(b),
                         ints_or(b, "stride", {}), ints_or(b, "dilation", {1}), ints_or(b, "padding", {0}),
                         flag_or(b, "ceil_mode", false));
+  };
+  t["max_unpool2d"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"indices", kRequired}, {"kernel_size"}, {"stride"}, {"dilation"}, {"padding"}, {"output_size"}});
+    const Arg* size = b.find("output_size");
+    return x.max_unpool2d(to_tensor(b["indices"]), kernel_of(b), ints_or(b, "stride", {}), ints_or(b, "dilation", {1}),
+                          ints_or(b, "padding", {0}), size && !size->value.is<NoneValue>() ? to_ints(*size) : Ints{});
+  };
+  t["linear"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"weight", kRequired}, {"bias"}, {"dtype"}});
+    return x.linear(to_tensor(b["weight"]), optional_tensor(b, "bias"), to_optional_dtype(b.find("dtype")));
   };
   t["avg_pool2d"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"kernel_size"}, {"stride"}, {"dilation"}, {"padding"}, {"ceil_mode"}, {"count_include_pad"}});
@@ -162,12 +188,17 @@ void add_resampling_and_attention(MethodTable& t) {
   t["scaled_dot_product_attention"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"key", kRequired}, {"value", kRequired}, {"attn_mask"}, {"dropout_p"}, {"is_causal"},
                                 {"enable_gqa"}});
-    const double dropout = number_or(b, "dropout_p", 0.0);
-    // tinygrad drops out only in training mode (TRAINING=1), which is when it would draw random numbers
-    if (dropout != 0 && training())
-      fail_at(b["dropout_p"].span, "value", "dropout in training mode (TRAINING=1) is not supported; use dropout_p=0");
+    // tinygrad drops out only in training mode (TRAINING=1)
+    const double dropout = training() ? number_or(b, "dropout_p", 0.0) : 0.0;
     return x.scaled_dot_product_attention(to_tensor(b["key"]), to_tensor(b["value"]), optional_tensor(b, "attn_mask"),
-                                          flag_or(b, "is_causal", false), flag_or(b, "enable_gqa", false));
+                                          flag_or(b, "is_causal", false), flag_or(b, "enable_gqa", false), dropout);
+  };
+  t["dropout"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"p"}});
+    const double p = number_or(b, "p", 0.5);
+    if (!(p >= 0 && p <= 1)) fail_at(b["p"].span, "value", "dropout's p={} is out of range [0, 1]", p);
+    // as tinygrad's, dropout does nothing outside training mode (TRAINING=1)
+    return training() ? x.dropout(p) : x;
   };
 }
 

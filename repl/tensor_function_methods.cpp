@@ -1,5 +1,7 @@
 // The methods of tinygrad's tensor functions beyond the core ones: layout, tests and bitwise ops,
 // indexing by tensors, scans and sorting, with tinygrad's parameter names and defaults.
+#include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "core/tensor_index.h"
@@ -178,12 +180,27 @@ void add_indexing(MethodTable& t) {
       if (s != "add" && s != "multiply")
         fail_at(r->span, "value", "reduce must be None, 'add' or 'multiply', not '{}'", s);
       if (src.value.is<Tensor>())
-        fail_at(r->span, "type", "scatter's reduce= takes a number as src; a tensor src with a reduce is not supported");
+        fail_at(r->span, "type", "scatter's reduce= takes a number as src; with a tensor src use scatter_reduce");
       how = s == "add" ? ScatterReduce::Add : ScatterReduce::Multiply;
     }
     const Tensor values = src.value.is<Tensor>() ? to_tensor(src)
                                                  : Tensor::full(index.shape(), to_number(src), x.dtype(), x.device());
     return scatter(x, to_dim(b["dim"]), index, values, how);
+  };
+  t["scatter_reduce"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b =
+        bind(call, {{"dim", kRequired}, {"index", kRequired}, {"src", kRequired}, {"reduce", kRequired}, {"include_self"}});
+    const std::string how = to_str(b["reduce"]);
+    const std::pair<const char*, ScatterReduceOp> ops[] = {{"sum", ScatterReduceOp::Sum},
+                                                           {"prod", ScatterReduceOp::Prod},
+                                                           {"mean", ScatterReduceOp::Mean},
+                                                           {"amax", ScatterReduceOp::Amax},
+                                                           {"amin", ScatterReduceOp::Amin}};
+    const auto op = std::find_if(std::begin(ops), std::end(ops), [&](const auto& p) { return how == p.first; });
+    if (op == std::end(ops))
+      fail_at(b["reduce"].span, "value", "reduce must be 'sum', 'prod', 'mean', 'amax' or 'amin', not '{}'", how);
+    return scatter_reduce(x, to_dim(b["dim"]), to_tensor(b["index"]), to_tensor(b["src"]), op->second,
+                          flag_or(b, "include_self", true));
   };
   t["one_hot"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return one_hot(x, to_int(bind(call, {{"num_classes", kRequired}})["num_classes"]));

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <regex>
 
 #include "core/device.h"
 #include "tests/cli_testing.h"
@@ -285,6 +286,21 @@ TEST(CliPlainRepl, ABeamSearchShowsItsProgressAndStopsOnCtrlC) {
   ASSERT_TRUE(t.answers("print(a.shape)\r", "(512, 512)"));
   t.type(":quit\r");
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
+// On a terminal DEBUG=2 colours a kernel's name as tinygrad does: each dim's size in its role's colour
+// (global blue, reduce red), the underscores dark grey; the golden test checks the plain form into a pipe.
+TEST(CliPlainRepl, Debug2ColoursEachDimOfAKernelName) {
+  const TempDir home;
+  Terminal t({"--debug", "2", "--noopt", "-e", "print(ones(4, 8).contiguous().sum(axis=1))"}, home.path().string());
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+  const std::string grey = "\x1b[90m_\x1b[0m";
+  EXPECT_NE(t.seen().find("r" + grey + "\x1b[34m4\x1b[0m" + grey + "\x1b[31m8\x1b[0m"), std::string::npos) << t.seen();
+  // the padding counts the name's letters, not its colour codes: without them the column is 41 wide
+  const size_t name = t.seen().find("r" + grey), arg = t.seen().find(" arg ", name);
+  ASSERT_NE(arg, std::string::npos) << t.seen();
+  const std::string column = std::regex_replace(t.seen().substr(name, arg - name), std::regex("\x1b\\[[0-9]+m"), "");
+  EXPECT_EQ(column, "r_4_8" + std::string(36, ' ')) << t.seen();
 }
 
 // A script that Ctrl-C stops ends with exit status 130, after the summary it would have printed.

@@ -193,7 +193,9 @@ TEST(ProgramCollection, CoversTheTensorFunctions) {
       ".clip(", ".clamp(", ".masked_fill(", ".isnan(", ".isinf(", ".isfinite(", ".isclose(", ".any(", ".all(",
       ".logical_not(", ".bitwise_and(", ".bitwise_or(", ".bitwise_xor(", ".bitwise_not(", ".lshift(", ".rshift(",
       " & ", " | ", " ^ ", "~", " << ", " >> ", ".gather(", ".scatter(", ".one_hot(", ".cumsum(", ".cumprod(",
-      ".cummax(", ".sort(", ".argsort(", ".topk(", "table[tokens]", "[[1, 4]]", "eye(2, 3"};
+      ".cummax(", ".sort(", ".argsort(", ".topk(", "table[tokens]", "[[1, 4]]", "eye(2, 3",
+      ".scatter_reduce(", "return_indices=True", ".max_unpool2d(", ".linear(", ".dropout(", "approximate=\"none\"",
+      "softmin(dtype=", "sum(dtype=", "prod(dtype=", ".bitcast(", "conv2d(ones(2, 1, 2, 2), stride=2, dtype="};
   for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
 }
 

@@ -376,6 +376,83 @@ TEST_P(Functions, EinsumContractions) {
   EXPECT_TRUE(throws([&] { einsum("ij->z", {a}); }, "value", "einsum output letter 'z' is in no operand"));
 }
 
+// ---- scatter_reduce, pooling indices, linear, dropout -----------------------------------------
+
+TEST_P(Functions, ScatterReduceEveryReduceAsTinygrad) {
+  const Tensor src = iota({2, 5}).add(Tensor::scalar_like(iota({2, 5}), int64_t{1}));
+  const Tensor index = Tensor::zeros({2, 5}, I32);
+  const Tensor one = Tensor::ones({1, 5});
+  EXPECT_TRUE(is(scatter_reduce(one, 0, index, src, ScatterReduceOp::Sum), {8, 10, 12, 14, 16}, {1, 5}, F32));
+  EXPECT_TRUE(is(scatter_reduce(one, 0, index, src, ScatterReduceOp::Prod), {6, 14, 24, 36, 50}, {1, 5}, F32));
+  EXPECT_TRUE(is(scatter_reduce(one, 0, index, src, ScatterReduceOp::Mean, false), {3.5, 4.5, 5.5, 6.5, 7.5}, {1, 5}, F32));
+  const Tensor base = tensor({-10, 20, 0, 5, 10}).reshape({1, 5});
+  EXPECT_TRUE(is(scatter_reduce(base, 0, index, src, ScatterReduceOp::Amax), {6, 20, 8, 9, 10}, {1, 5}, F32));
+  EXPECT_TRUE(is(scatter_reduce(base, 0, index, src, ScatterReduceOp::Amin), {-10, 2, 0, 4, 5}, {1, 5}, F32));
+  // positions no index names keep x's value, with include_self or without
+  const Tensor z = Tensor::zeros({2, 4}, I32).add(Tensor::full({}, int64_t{7}, I32));
+  const Tensor idx = tensor({0, 2, 0, 1, 1, 2}).cast(I32).reshape({2, 3});
+  const Tensor vals = tensor({5, 6, 7, 8, 9, 10}).cast(I32).reshape({2, 3});
+  EXPECT_TRUE(is(scatter_reduce(z, 1, idx, vals, ScatterReduceOp::Amin, false), {5, 7, 6, 7, 7, 8, 10, 7}, {2, 4}, I32));
+  EXPECT_TRUE(is(scatter_reduce(z, 1, idx, vals, ScatterReduceOp::Mean), {19.0 / 3, 7, 6.5, 7, 7, 8, 8.5, 7}, {2, 4}, F32));
+  EXPECT_TRUE(is(scatter_reduce(Tensor::zeros({0, 4}), 0, Tensor::zeros({0, 4}, I32), Tensor::zeros({0, 4}),
+                                ScatterReduceOp::Sum), {}, {0, 4}, F32));
+  EXPECT_TRUE(throws([&] { scatter_reduce(one, 0, index, src.cast(I32), ScatterReduceOp::Sum); }, "type",
+                     "scatter_reduce needs src of the tensor's dtype float32, not int32"));
+}
+
+TEST_P(Functions, MaxPoolIndicesAndUnpool) {
+  const Tensor x = tensor({1, 5, 2, 0, 3, 4, 9, 1, 0, 0, 7, 8, 2, 6, 1, 1}).reshape({1, 1, 4, 4});
+  const auto [v, i] = x.max_pool2d_with_indices();
+  EXPECT_TRUE(is(v, {5, 9, 6, 8}, {1, 1, 2, 2}, F32));
+  EXPECT_TRUE(is(i, {1, 6, 13, 11}, {1, 1, 2, 2}, I32));
+  EXPECT_TRUE(is(v.max_unpool2d(i), {0, 5, 0, 0, 0, 0, 9, 0, 0, 0, 0, 8, 0, 6, 0, 0}, {1, 1, 4, 4}, F32));
+  // equal maxima: the first in the window
+  const auto [tv, ti] = Tensor::ones({1, 1, 2, 4}).max_pool2d_with_indices();
+  EXPECT_TRUE(is(ti, {0, 2}, {1, 1, 1, 2}, I32));
+  EXPECT_TRUE(is(v.max_unpool2d(i, {2, 2}, {}, {1}, {0}, {1, 1, 2, 6}), {0, 5, 0, 0, 0, 0, 9, 0, 0, 0, 0, 8}, {1, 1, 2, 6}, F32));
+  EXPECT_TRUE(throws([&] { v.max_unpool2d(i.cast(F32)); }, "type", "max_unpool2d's indices must be an integer tensor"));
+}
+
+TEST_P(Functions, LinearSoftmaxDtypeGeluLerp) {
+  const Tensor x = iota({2, 2}), w = tensor({1, 0, 1, 1}).reshape({2, 2});
+  EXPECT_TRUE(is(x.linear(w, tensor({1, 2})), {2, 3, 6, 5}, {2, 2}, F32));
+  EXPECT_TRUE(is(x.cast(I32).linear(tensor({2, 3}).cast(I32)), {0, 3, 4, 9}, {2, 2}, I32));
+  EXPECT_TRUE(is(x.cast(I32).linear(w.cast(I32), {}, F16), {1, 1, 5, 3}, {2, 2}, F16));
+  EXPECT_EQ(tensor({1, 2, 3}).softmax(-1, F16).dtype(), F16);
+  EXPECT_TRUE(matches_reference(tensor({1, 2, 3}).softmin(-1, F16)));
+  EXPECT_TRUE(is(tensor({0, 1}).gelu(Tensor::GeluApprox::None), {0, 0.8413447460685429}, {2}, F32));
+  EXPECT_TRUE(is(Tensor::ones({2}, F16).sum({}, false, F32), {2}, {}, F32));
+  EXPECT_TRUE(is(tensor({2, 3}).cast(I8).prod({}, false, I64), {6}, {}, I64));
+  const Tensor a = tensor({10, 200, 50}).cast(U8), b = tensor({250, 0, 60}).cast(U8);
+  EXPECT_TRUE(is(a.lerp_fixed_point(b, tensor({0.5, 0.25, 1.0})), {2, 214, 60}, {3}, U8));
+}
+
+TEST_P(Functions, DropoutKeepsAndScales) {
+  const Tensor x = Tensor::ones({64});
+  EXPECT_TRUE(x.dropout(0).is(x));
+  EXPECT_TRUE(is(x.dropout(1), std::vector<double>(64, 0.0), {64}, F32));
+  const HostData d = x.dropout(0.25).data();
+  int kept = 0;
+  for (int64_t k = 0; k < 64; k++) {
+    const double v = as_double(d.get(k));
+    EXPECT_TRUE(v == 0 || std::abs(v - 4.0 / 3) < 1e-6) << v;
+    kept += v != 0;
+  }
+  EXPECT_GT(kept, 32);
+  EXPECT_LT(kept, 64);
+  EXPECT_TRUE(throws([&] { x.dropout(1.5); }, "value", "dropout's p=1.5 is out of range [0, 1]"));
+}
+
+TEST_P(Functions, BitcastReadsTheSameBits) {
+  EXPECT_TRUE(is(tensor({1.0, -2.5, 0.0}).bitcast(I32), {1065353216, -1071644672, 0}, {3}, I32));
+  EXPECT_TRUE(is(tensor({1065353216, -1082130432}).cast(I32).bitcast(F32), {1.0, -1.0}, {2}, F32));
+  EXPECT_TRUE(is(tensor({-1, 2}).cast(I8).bitcast(U8), {255, 2}, {2}, U8));
+  EXPECT_TRUE(is(tensor({kInf}).bitcast(I32), {2139095040}, {1}, I32));
+  EXPECT_TRUE(is(iota({2, 2}).bitcast(I32).max(std::vector<int>{1}), {1065353216, 1077936128}, {2}, I32));
+  EXPECT_TRUE(throws([&] { tensor({1.0}).bitcast(I64); }, "type", "bitcast needs dtypes of one item size"));
+  EXPECT_TRUE(throws([&] { tensor({1.0}).cast(F16).bitcast(DType::Int16); }, "type", "bitcast to or from float16"));
+}
+
 TEST(Creation, DtypeOnEveryCreationFunction) {
   EXPECT_EQ(Tensor::eye(2, 3, I32).dtype(), I32);
   EXPECT_TRUE(has_values(Tensor::eye(2, 3, I32), {1, 0, 0, 0, 1, 0}));

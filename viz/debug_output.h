@@ -12,7 +12,8 @@ namespace tr {
 // "*** CPU        3 r_2                                       arg  3 mem  0.00 GB tm      5.62us/     0.06ms (     0.00 GFLOPS    0.0|0.0     GB/s)"
 class DebugOutput {
  public:
-  // color: ANSI colours as tinygrad's (a kernel's first run green, copies yellow), for a terminal
+  // color: ANSI colours as tinygrad's (a kernel's first run green, copies yellow, each dim of a kernel's
+  // name in its role's colour), for a terminal
   explicit DebugOutput(bool color = false) : color_(color) {}
 
   // What DEBUG=level prints for one record; `render` names the backends whose source DEBUG>=4 shows
@@ -25,8 +26,8 @@ class DebugOutput {
   std::string summary(int level) const;
 
  private:
-  // name_color: an ANSI colour code for the name column, or null
-  std::string line(const std::string& device, const std::string& name, const char* name_color, bool first_run,
+  // shown: the name as printed (coloured or not); name: the same without colours, for the padding
+  std::string line(const std::string& device, const std::string& name, const std::string& shown, bool first_run,
                    size_t args, double seconds, int64_t flops, int64_t bytes) const;
 
   bool color_;

@@ -59,7 +59,8 @@ std::vector<std::optional<Tensor>> source_gradients(const LazyRef& node, const T
     // an assigned tensor is a leaf, as a realized one is: its new value's graph is not differentiated
     case Op::Assign: return {std::nullopt, std::nullopt};
     case Op::MulAcc: break;  // made only by the lowering, never in a lazy graph
-    // no gradient flows through integer arithmetic, comparisons, bitwise ops or rounding
+    // no gradient flows through integer arithmetic, comparisons, bitwise ops, rounding or a bitcast
+    case Op::Bitcast:
     case Op::Trunc:
     case Op::IDiv:
     case Op::Mod:

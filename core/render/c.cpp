@@ -70,6 +70,10 @@ std::string render_c(const UOpProgram& p) {
       // the vector types keep their element's alignment, so any element can start one
       .vector_load = "*((const {type}*)({buf}+{idx}))",
       .vector_store = "*(({type}*)({buf}+{idx})) = {val};",
+      // a union compound literal (C99): written as one member, read as the other
+      .bitcast = [](DType from, DType to, const std::string& x) {
+        return fmt::format("(((union {{{} f; {} t;}}){{{}}}).t)", c_type(from), c_type(to), x);
+      },
   };
   return render_cstyle(lang, p);
 }

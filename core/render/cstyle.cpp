@@ -264,6 +264,12 @@ class Renderer {
       case Op::Xor: return fmt::format("({}^{})", s[0], s[1]);
       case Op::Where: return fmt::format("({}?{}:{})", s[0], s[1], s[2]);
       case Op::MulAcc: return lang_.math("fma", t, fmt::format("{},{},{}", s[0], s[1], s[2]));
+      case Op::Bitcast: {
+        const DType from = u_[u.srcs[0]].dtype;
+        // between integers of one size a conversion keeps the bits (two's complement)
+        if (is_int(from) && is_int(t)) return fmt::format("(({}){})", lang_.type(t), s[0]);
+        return lang_.bitcast(from, t, s[0]);
+      }
       default: break;
     }
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));

@@ -54,6 +54,8 @@ struct CStyleLanguage {
   std::string half_store{};
   std::string half_round{};
   std::string half_from_double{};
+  // The same bits as another dtype of the same item size: BITCAST from `from` to `to` of x.
+  std::function<std::string(DType from, DType to, const std::string& x)> bitcast{};
 };
 
 // Throws tr::Error("type") when the kernel needs a type the language lacks.

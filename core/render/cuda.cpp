@@ -102,6 +102,14 @@ std::string render_cuda(const UOpProgram& p) {
       // a vector type is aligned to its size (half's are declared so): only aligned indices move whole
       .aligned_vector_load = "*((const {type}*)({buf}+{idx}))",
       .aligned_vector_store = "*(({type}*)({buf}+{idx})) = {val};",
+      // CUDA's intrinsics between a float and the integer of its size; the integer then converts
+      // to the one asked for, keeping its bits
+      .bitcast = [](DType from, DType to, const std::string& x) {
+        const bool wide = itemsize(from) == 8;
+        if (is_float(from))
+          return fmt::format("(({}){}({}))", cuda_type(to), wide ? "__double_as_longlong" : "__float_as_int", x);
+        return fmt::format("{}(({}){})", wide ? "__longlong_as_double" : "__int_as_float", wide ? "long long" : "int", x);
+      },
   };
   return render_cstyle(lang, p);
 }

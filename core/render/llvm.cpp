@@ -318,6 +318,11 @@ class LlvmRenderer {
         return t;
       }
       case Op::Recip: return binary("fdiv", T, literal(1.0, u.dtype, u.vec), s[0]);
+      case Op::Bitcast: {
+        const std::string t = fresh();
+        inst(fmt::format("{} = bitcast {} {} to {}", t, IT, s[0], T));
+        return t;
+      }
       case Op::IDiv:
       case Op::Mod: {
         const char* op = u.alu == Op::IDiv ? (is_unsigned(u.dtype) ? "udiv" : "sdiv") : (is_unsigned(u.dtype) ? "urem" : "srem");

@@ -63,6 +63,7 @@ std::string render_metal(const UOpProgram& p) {
         return fmt::format("{}({})", type, fmt::join(lanes, ","));
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.{}", x, xyzw(lane)); },
+      .bitcast = [](DType, DType to, const std::string& x) { return fmt::format("as_type<{}>({})", metal_type(to), x); },
   };
   return render_cstyle(lang, p);
 }

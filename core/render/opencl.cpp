@@ -70,6 +70,7 @@ CStyleLanguage opencl(bool native_half) {
       .vector_store = "vstore{n}({val}, 0, {buf}+{idx});",
       .aligned_vector_load = "*((__global const {type}*)({buf}+{idx}))",
       .aligned_vector_store = "*((__global {type}*)({buf}+{idx})) = {val};",
+      .bitcast = [](DType, DType to, const std::string& x) { return fmt::format("as_{}({})", opencl_type(to), x); },
   };
   if (!native_half) {
     lang.half_storage = "half";

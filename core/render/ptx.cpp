@@ -347,6 +347,12 @@ class PtxRenderer {
       case Op::Sin: return through_f64(ptx_sin_f64, t, s[0]);
       case Op::Sqrt: return op(fmt::format("sqrt.rn.{}", T), t, s);
       case Op::Trunc: return op(fmt::format("cvt.rzi.{0}.{0}", T), t, s);
+      case Op::Bitcast: {
+        // one register class for one item size: a move, then the 8-bit integers re-extended as t's
+        const std::string r = op(fmt::format("mov.{}", bits(t)), t, s);
+        wrap(r, t);
+        return r;
+      }
       default: break;
     }
     fail("type", "PTX cannot render the ALU op {}", op_name(u.alu));

@@ -217,6 +217,15 @@ def randn(*shape, seed=None, dtype=None, device=None):
     return _T(z.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
 
 
+# tinygrad's dropout draws its mask with rand_like (mixin/rand.py): from the same generator here, so that
+# dropout under Context(TRAINING=1) keeps and scales the elements tinyrepl's does.
+def _rand_like(self, dtype=None, contiguous=True, **kwargs):
+    return rand(*self.shape, dtype=dtype or (self.dtype if dtypes.is_float(self.dtype) else dtypes.float32))
+
+
+_T.rand_like = _rand_like
+
+
 # tinygrad's initialisers are rand/randn scaled (mixin/rand.py): the same arithmetic on the streams above.
 def uniform(*shape, low=0.0, high=1.0, seed=0, dtype=None, device=None):
     return ((high - low) * rand(*shape, seed=seed)).cast(dtype or dtypes.float32) + low
