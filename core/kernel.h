@@ -20,6 +20,7 @@ struct Dim {
   int64_t size;
   int64_t stride;
   DimRole role;
+  ExprRef sym = nullptr;  // the Variable that is the dim's size (size is its largest value), null for a number
 };
 
 struct Kernel {
@@ -28,6 +29,7 @@ struct Kernel {
   int first_reduce;            // axes [first_reduce, ndim) are reduced
   std::vector<Dim> dims;
   std::vector<Opt> opts;
+  std::vector<ExprRef> vars;   // the Variables of its symbolic dims, by name: scalar arguments after the buffers
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);

@@ -10,6 +10,7 @@ namespace tr {
 std::string_view uop_kind_name(UOpKind k) {
   switch (k) {
     case UOpKind::DefineGlobal: return "DEFINE_GLOBAL";
+    case UOpKind::DefineVar: return "DEFINE_VAR";
     case UOpKind::DefineLocal: return "DEFINE_LOCAL";
     case UOpKind::DefineAcc: return "DEFINE_ACC";
     case UOpKind::Const: return "CONST";
@@ -34,6 +35,7 @@ std::string_view uop_kind_name(UOpKind k) {
 std::string uop_name(const UOp& u) {
   switch (u.kind) {
     case UOpKind::DefineGlobal: return fmt::format("data{}", u.buffer);
+    case UOpKind::DefineVar: return u.name;
     case UOpKind::DefineLocal: return fmt::format("temp{}", u.number);
     case UOpKind::DefineAcc: return fmt::format("acc{}", u.number);
     case UOpKind::Special:
@@ -68,6 +70,7 @@ size_t uop_hash(const UOp& u) {
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.size)), static_cast<size_t>(u.launch));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.axis)), static_cast<size_t>(u.range));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.dim)), static_cast<size_t>(u.lane));
+  h = hash_mix(h, std::hash<std::string>{}(u.name));
   return hash_mix(h, static_cast<size_t>(u.number));
 }
 
@@ -75,7 +78,7 @@ bool same_uop(const UOp& a, const UOp& b) {
   return a.kind == b.kind && a.dtype == b.dtype && a.vec == b.vec && a.ptr == b.ptr && a.srcs == b.srcs && a.alu == b.alu &&
          same_bits(a.value, b.value) && a.buffer == b.buffer && a.writes == b.writes && a.size == b.size &&
          a.launch == b.launch && a.axis == b.axis && a.range == b.range && a.dim == b.dim && a.lane == b.lane &&
-         a.number == b.number;
+         a.number == b.number && a.name == b.name;
 }
 
 std::string uop_dtype_str(const UOp& u) {
@@ -83,8 +86,8 @@ std::string uop_dtype_str(const UOp& u) {
     case UOpKind::Store: case UOpKind::EndRange: case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier:
     case UOpKind::Sink:
       return "";
-    case UOpKind::DefineGlobal: case UOpKind::DefineLocal: case UOpKind::DefineAcc: case UOpKind::Const:
-    case UOpKind::Special: case UOpKind::Range: case UOpKind::Load: case UOpKind::Alu: case UOpKind::Cast:
+    case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::DefineAcc:
+    case UOpKind::Const: case UOpKind::Special: case UOpKind::Range: case UOpKind::Load: case UOpKind::Alu: case UOpKind::Cast:
     case UOpKind::Assign: case UOpKind::Vectorize: case UOpKind::Gep: break;
   }
   const std::string base(short_name(u.dtype));
@@ -97,6 +100,7 @@ namespace {
 std::string arg_str(const UOp& u) {
   switch (u.kind) {
     case UOpKind::DefineGlobal: return fmt::format("({}, '{}', {})", u.buffer, uop_name(u), u.writes ? "True" : "False");
+    case UOpKind::DefineVar: return fmt::format("('{}', 1, {})", u.name, u.size);
     case UOpKind::DefineLocal: return fmt::format("('{}', {})", uop_name(u), u.size);
     case UOpKind::DefineAcc: return const_str(u.value, u.dtype);
     case UOpKind::Const: return const_str(u.value, u.dtype);

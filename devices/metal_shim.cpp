@@ -64,9 +64,11 @@ class ShimProgram : public Program {
   ShimProgram(const ShimProgram&) = delete;
   ShimProgram& operator=(const ShimProgram&) = delete;
 
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     std::vector<void*> ptrs;
     for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
+    std::vector<int32_t> values = vars;  // bound as the buffers after the kernel's own
+    for (int32_t& v : values) ptrs.push_back(&v);
     // without local ids every threadgroup is one thread, and the grid position is the group's
     const std::array<int64_t, 3> size = local_ids_ ? dims.local : std::array<int64_t, 3>{1, 1, 1};
     const unsigned sz[3] = {static_cast<unsigned>(size[0]), static_cast<unsigned>(size[1]), static_cast<unsigned>(size[2])};

@@ -39,6 +39,7 @@ class Loops {
 
   UGraph run() {
     define_globals();
+    define_vars();
     define_specials();
     define_ranges();
     const int value = this->value(*k_.ast->srcs[0], true);
@@ -47,6 +48,7 @@ class Loops {
     if (!is_const(valid, 1)) store.srcs.push_back(index(valid));
     std::vector<int> roots{g_.add(std::move(store))};
     for (const auto& [idx, global] : globals_) roots.push_back(global);  // a buffer no load reads is still an argument
+    for (const int v : vars_) roots.push_back(v);
     g_.sink = g_.add(UOp{.kind = UOpKind::Sink, .srcs = std::move(roots)});
     return std::move(g_);
   }
@@ -56,6 +58,7 @@ class Loops {
   const Kernel& k_;
   UGraph g_;
   std::map<int, int> globals_;  // buffer idx -> DEFINE_GLOBAL
+  std::vector<int> vars_;       // DEFINE_VAR of each of the kernel's Variables
   std::vector<int> reduce_ranges_;
   int accs_ = 0;
   std::map<std::pair<const AstNode*, bool>, int> values_;
@@ -78,6 +81,15 @@ class Loops {
       globals_[idx] = g_.add(UOp{.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .buffer = idx, .writes = idx == 0});
   }
 
+  void define_vars() {
+    for (const ExprRef& v : k_.vars) {
+      const UOp u{.kind = UOpKind::DefineVar, .dtype = kIndex, .size = v->max, .number = static_cast<int>(vars_.size()),
+                  .name = v->name};
+      low_.vars[v->name] = u;
+      vars_.push_back(g_.add(u));
+    }
+  }
+
   void define_specials() {
     const Target& t = low_.target;
     for (const Dim& d : k_.dims) {
@@ -94,6 +106,8 @@ class Loops {
       }
       return;
     }
+    for (const Dim& d : k_.dims)
+      if (d.sym) fail("shape", "a symbolic dim ({}) is not lowered for a GPU yet", render(d.sym));
     // GPU: the innermost dims take x, so neighbouring threads touch neighbouring elements. Past three
     // dims, the leading ones share the first id and are recovered from it by division.
     for (const LaunchKind kind : {LaunchKind::Global, LaunchKind::Local}) {
@@ -139,7 +153,8 @@ class Loops {
       }
       if (!kind) continue;
       const int64_t size = k_.dims[d].size;
-      const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
+      const int hi = k_.dims[d].sym ? index(k_.dims[d].sym) : g_.cnst(size, kIndex);
+      const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), hi},
                   .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
       low_.dim_vars[d] = variable(r, size);
       if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_.push_back(g_.add(r));

@@ -86,6 +86,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
     fail("opt", "{} needs a {} dim; dim {} is {}", opt.str(), fmt::join(roles, " or "), opt.dim, dim_role_name(d.role));
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
+  if (d.sym) fail("opt", "{}: dim {} is the symbolic size {}; opts split only dims of a known size", opt.str(), opt.dim, render(d.sym));
   if (!info.gives) return padded(k, opt);
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
   if (info.gives == DimRole::Thread &&
