@@ -1,5 +1,7 @@
 #include "core/uops.h"
 
+#include "core/error.h"
+
 #include <fmt/format.h>
 
 #include "core/hash.h"
@@ -59,6 +61,18 @@ std::string uop_name(const UOp& u) {
     case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Sink: break;
   }
   return "";
+}
+
+LaunchDims launch_for(const LaunchDims& dims, const std::vector<int32_t>& vars) {
+  LaunchDims out = dims;
+  for (size_t a = 0; a < 3; a++) {
+    const int v = dims.global_var[a];
+    if (v < 0) continue;
+    if (static_cast<size_t>(v) >= vars.size()) fail("value", "the launch needs Variable {} of the kernel, given {}", v, vars.size());
+    out.global[a] = dims.global[a] * vars[v];
+    out.global_var[a] = -1;
+  }
+  return out;
 }
 
 size_t uop_hash(const UOp& u) {

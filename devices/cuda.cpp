@@ -54,7 +54,7 @@ class CudaProgram : public Program {
     for (CUdeviceptr& p : ptrs) args.push_back(&p);
     std::vector<int32_t> values = vars;
     for (int32_t& v : values) args.push_back(&v);
-    const Grid g = grid_for(dims, local_ids_, max_threads_, max_block_);
+    const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_block_);
     for (int a = 0; a < 3; a++)
       if (g.groups[a] > max_grid_[a])
         fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[a], "xyz"[a], g.groups[a]);

@@ -87,7 +87,7 @@ class ClProgram : public Program {
     }
     for (size_t i = 0; i < vars.size(); i++)
       check(clSetKernelArg(kernel_, static_cast<cl_uint>(bufs.size() + i), sizeof vars[i], &vars[i]), "clSetKernelArg");
-    const Grid g = grid_for(dims, local_ids_, max_threads_, max_per_axis_);
+    const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_per_axis_);
     size_t global[3], local[3];
     for (int a = 0; a < 3; a++) {
       global[a] = static_cast<size_t>(g.groups[a] * g.threads[a]);

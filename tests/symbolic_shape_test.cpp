@@ -5,11 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <map>
 #include <set>
 
+#include "core/codegen/codegen.h"
 #include "core/device.h"
 #include "core/realize.h"
+#include "core/render/render.h"
 #include "core/symbolic_shape.h"
+#include "devices/metal_shim.h"
+#include "devices/nvrtc.h"
 #include "tensor_testing.h"
 
 namespace tr {
@@ -26,6 +31,9 @@ const KernelRecord& only_kernel() {
 
 class SymbolicKernels : public ::testing::TestWithParam<std::string> {
  protected:
+  // the Metal renderer's kernels run on the host through the shim (tests/metal)
+  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+
   void SetUp() override {
     if (!available(GetParam())) GTEST_SKIP() << GetParam() << " cannot open: " << device_status(GetParam());
     std::mt19937_64 rng(12);
@@ -78,8 +86,39 @@ TEST_P(SymbolicKernels, CreationFromASymbolicShape) {
   EXPECT_EQ(sources.size(), 1u) << fmt::format("{}", fmt::join(sources, "\n----\n"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SymbolicKernels, ::testing::Values("CPU", "LLVM"),
+INSTANTIATE_TEST_SUITE_P(Devices, SymbolicKernels, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"),
                          [](const auto& info) { return info.param; });
+
+// The kernel of a symbolic reduce, lowered for a GPU and rendered for each backend: the Variable is a
+// parameter and the loop bound. CUDA's source compiles with NVRTC wherever it exists.
+TEST(SymbolicShape, EveryBackendTakesTheVariableAsAnArgument) {
+  const ExprRef n = make_variable("n", 1, 64);
+  const Tensor a = Tensor::ones({64, 8}).contiguous().realize().shrink_to({n, nullptr}, {5, 8});
+  a.sum(std::vector<int>{0}).realize();
+  const KernelRecord& rec = only_kernel();
+  EXPECT_EQ(rec.kernel.vars.size(), 1u);
+  const Target gpu{.gpu = true, .local_memory = 48 << 10, .cores = 1, .max_local = 256};
+  const UOpProgram p = codegen(rec.kernel, gpu, rec.name);
+  EXPECT_EQ(p.vars, std::vector<std::string>{"n"});
+  const std::map<std::string, std::vector<std::string>> expected{
+      {"c", {"const int n", "ridx0 < n"}},
+      {"llvm", {"i32 %n", "icmp slt i32 %ridx0.next, %n"}},
+      {"opencl", {"const int n", "ridx0 < n"}},
+      {"cuda", {"const int n", "ridx0 < n"}},
+      {"metal", {"constant int& n [[buffer(2)]]", "ridx0 < n"}},
+  };
+  for (const auto& [backend, parts] : expected) {
+    const std::string src = render(backend, p);
+    for (const std::string& part : parts) EXPECT_NE(src.find(part), std::string::npos) << backend << ":\n" << src;
+  }
+  const Nvrtc* nvrtc = nullptr;
+  try {
+    nvrtc = &Nvrtc::get();
+  } catch (const Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  EXPECT_FALSE(nvrtc->compile(render("cuda", p), "compute_75").empty());
+}
 
 TEST(SymbolicShape, BindOutOfRangeIsAnError) {
   const ExprRef n = make_variable("n", 2, 8);

@@ -81,6 +81,12 @@ class Loops {
       globals_[idx] = g_.add(UOp{.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .buffer = idx, .writes = idx == 0});
   }
 
+  int var_index(const ExprRef& v) const {
+    for (size_t i = 0; i < k_.vars.size(); i++)
+      if (k_.vars[i]->name == v->name) return static_cast<int>(i);
+    fail("value", "the kernel has no Variable {}", v->name);
+  }
+
   void define_vars() {
     for (const ExprRef& v : k_.vars) {
       const UOp u{.kind = UOpKind::DefineVar, .dtype = kIndex, .size = v->max, .number = static_cast<int>(vars_.size()),
@@ -106,8 +112,6 @@ class Loops {
       }
       return;
     }
-    for (const Dim& d : k_.dims)
-      if (d.sym) fail("shape", "a symbolic dim ({}) is not lowered for a GPU yet", render(d.sym));
     // GPU: the innermost dims take x, so neighbouring threads touch neighbouring elements. Past three
     // dims, the leading ones share the first id and are recovered from it by division.
     for (const LaunchKind kind : {LaunchKind::Global, LaunchKind::Local}) {
@@ -128,6 +132,15 @@ class Loops {
         const UOp id{.kind = UOpKind::Special, .dtype = kIndex, .size = size, .launch = kind, .axis = axis,
                      .number = static_cast<int>(i)};
         (kind == LaunchKind::Global ? low_.dims.global : low_.dims.local)[axis] = size;
+        // a symbolic dim's ids count its Variable's value: the launch multiplies the other dims' sizes by it
+        if (const ExprRef& sym = k_.dims[group[0]].sym) {
+          low_.dims.global[axis] = size / k_.dims[group[0]].size;
+          low_.dims.global_var[axis] = var_index(sym);
+        }
+        for (size_t g = 1; g < group.size(); g++)
+          if (k_.dims[group[g]].sym)
+            fail("shape", "the symbolic dim {} shares a launch id with an outer dim; a GPU kernel takes it outermost",
+                 render(k_.dims[group[g]].sym));
         const ExprRef v = variable(id, size);
         int64_t inner = size;
         for (size_t d : group) {
