@@ -1,6 +1,7 @@
-// CUDA: the CUDA renderer's source compiled by NVRTC for the device's architecture (a cubin, or
-// PTX for the driver to finish when NVRTC does not know the GPU yet), loaded and launched through
-// the driver API, timed with events. libcuda and libnvrtc are opened at run time.
+// CUDA and NV: kernels loaded and launched through the driver API, timed with events. CUDA's
+// source is compiled by NVRTC for the device's architecture (a cubin, or PTX for the driver to
+// finish when NVRTC does not know the GPU yet); NV's is the PTX renderer's, which the driver
+// compiles. libcuda and libnvrtc are opened at run time.
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -10,7 +11,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/render/render.h"
-#include "devices/cuda_driver.h"
+#include "devices/cuda_device.h"
 #include "devices/disk_cache.h"
 #include "devices/gpu_wait.h"
 #include "devices/gpu_launch.h"
@@ -90,7 +91,7 @@ class CudaProgram : public Program {
 
 class CudaDevice : public Device {
  public:
-  CudaDevice() {
+  explicit CudaDevice(CudaCode code) : code_(code) {
     c_.api = Driver::load();
     const Driver& d = *c_.api;
     d.check(d.cuInit(0), "cuInit");
@@ -101,9 +102,18 @@ class CudaDevice : public Device {
     char name[256] = {};
     d.check(d.cuDeviceGetName(name, sizeof name, dev_), "cuDeviceGetName");
     const int major = attribute(kComputeCapabilityMajor), minor = attribute(kComputeCapabilityMinor);
-    const Nvrtc& nvrtc = Nvrtc::get();
-    arch_ = pick_arch(major * 10 + minor, nvrtc.supported_archs());
-    description_ = fmt::format("{} (sm_{}{}), NVRTC {} for {}", name, major, minor, nvrtc.version(), arch_);
+    if (code_ == CudaCode::Nvrtc) {
+      const Nvrtc& nvrtc = Nvrtc::get();
+      arch_ = pick_arch(major * 10 + minor, nvrtc.supported_archs());
+      description_ = fmt::format("{} (sm_{}{}), NVRTC {} for {}", name, major, minor, nvrtc.version(), arch_);
+    } else {
+      int version = 0;
+      d.check(d.cuDriverGetVersion(&version), "cuDriverGetVersion");
+      name_ = "NV";
+      backend_ = "ptx";
+      arch_ = fmt::format("sm_{}{}", major, minor);
+      description_ = fmt::format("{} ({}), PTX compiled by the CUDA {}.{} driver", name, arch_, version / 1000, version % 1000 / 10);
+    }
     d.check(d.cuDevicePrimaryCtxRetain(&c_.ctx, dev_), "cuDevicePrimaryCtxRetain");
     c_.use();
     max_threads_ = std::min(attribute(kMaxThreadsPerBlock), 256);
@@ -149,6 +159,11 @@ class CudaDevice : public Device {
   }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    if (code_ == CudaCode::Ptx) {
+      cached = false;
+      c_.use();
+      return program_of(program, load_ptx(*c_.api, source, program.name));
+    }
     const std::string path = cached_file("cuda|" + description_ + "|" + source, ".cuda", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.bin", std::ios::binary) << Nvrtc::get().compile(source, arch_);
       return dir + "/kernel.bin";
@@ -158,6 +173,20 @@ class CudaDevice : public Device {
     const Driver& d = *c_.api;
     CUmodule module = nullptr;
     d.check(d.cuModuleLoadData(&module, image.data()), fmt::format("loading the {} of {}", arch_, program.name));
+    return program_of(program, module);
+  }
+
+ private:
+  CudaCode code_;
+  std::string name_ = "CUDA", backend_ = "cuda", description_, arch_;
+  Context c_;
+  CUdevice dev_ = 0;
+  int64_t max_threads_ = 1;
+  std::array<int64_t, 3> max_block_{1, 1, 1}, max_grid_{1, 1, 1};
+  Target target_;
+
+  std::unique_ptr<Program> program_of(const UOpProgram& program, CUmodule module) {
+    const Driver& d = *c_.api;
     CUfunction fn = nullptr;
     if (const CUresult r = d.cuModuleGetFunction(&fn, module, program.name.c_str()); r != 0) {
       d.cuModuleUnload(module);
@@ -165,14 +194,6 @@ class CudaDevice : public Device {
     }
     return std::make_unique<CudaProgram>(c_, module, fn, has_local_ids(program.uops), max_threads_, max_block_, max_grid_);
   }
-
- private:
-  std::string name_ = "CUDA", backend_ = "cuda", description_, arch_;
-  Context c_;
-  CUdevice dev_ = 0;
-  int64_t max_threads_ = 1;
-  std::array<int64_t, 3> max_block_{1, 1, 1}, max_grid_{1, 1, 1};
-  Target target_;
 
   int attribute(int which) const {
     int v = 0;
@@ -194,6 +215,8 @@ class CudaDevice : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> open_cuda() { return std::make_unique<CudaDevice>(); }
+std::unique_ptr<Device> open_cuda_device(CudaCode code) { return std::make_unique<CudaDevice>(code); }
+
+std::unique_ptr<Device> open_cuda() { return open_cuda_device(CudaCode::Nvrtc); }
 
 }  // namespace tr

@@ -36,6 +36,7 @@ std::shared_ptr<const Driver> Driver::load() {
   bind(handle, d->cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   bind(handle, d->cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   bind(handle, d->cuModuleLoadData, "cuModuleLoadData");
+  bind(handle, d->cuModuleLoadDataEx, "cuModuleLoadDataEx");
   bind(handle, d->cuModuleUnload, "cuModuleUnload");
   bind(handle, d->cuModuleGetFunction, "cuModuleGetFunction");
   bind(handle, d->cuLaunchKernel, "cuLaunchKernel");

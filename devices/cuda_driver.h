@@ -24,6 +24,8 @@ inline constexpr int kMaxGridDimX = 5, kMaxGridDimY = 6, kMaxGridDimZ = 7;
 inline constexpr int kMaxSharedMemoryPerBlock = 8, kWarpSize = 10;
 inline constexpr int kMultiprocessorCount = 16;
 inline constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+// CUjit_option values: where the PTX compiler writes its errors
+inline constexpr int kJitErrorLogBuffer = 5, kJitErrorLogBufferSize = 6;
 // CUresult of cuEventQuery while the work before the event still runs
 inline constexpr CUresult kCudaNotReady = 600;
 
@@ -41,6 +43,7 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;
   CUresult (*cuModuleLoadData)(CUmodule*, const void*) = nullptr;
+  CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,

@@ -13,6 +13,7 @@ std::unique_ptr<Device> open_cpu();
 std::unique_ptr<Device> open_llvm();
 std::unique_ptr<Device> open_cuda();
 std::unique_ptr<Device> open_metal();
+std::unique_ptr<Device> open_nv();
 
 #ifdef TINYREPL_HAS_OPENCL
 std::unique_ptr<Device> open_opencl();
@@ -28,6 +29,7 @@ void register_devices() {
   register_device({"OPENCL", open_opencl});
   register_device({"CUDA", open_cuda});
   register_device({"METAL", open_metal});
+  register_device({"NV", open_nv});
   // the Metal renderer's checking device, for tests that run the program itself
   if (const char* shim = std::getenv("TINYREPL_METAL_SHIM"); shim && std::string(shim) == "1")
     register_device({kMetalShim, open_metal_shim});

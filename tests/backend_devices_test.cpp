@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/render/render.h"
 #include "devices/gpu_launch.h"
+#include "tests/plugin_testing.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
@@ -24,7 +25,7 @@ bool available(const std::string& dev) { return device_status(dev).empty(); }
 TEST(Registry, ListsEveryDeviceAndSaysWhyOneCannotOpen) {
   std::vector<std::string> names;
   for (const DeviceEntry& e : registered_devices()) names.push_back(e.name);
-  for (const char* want : {"CPU", "LLVM", "OPENCL", "CUDA", "METAL"})
+  for (const char* want : {"CPU", "LLVM", "OPENCL", "CUDA", "METAL", "NV"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   EXPECT_EQ(device_status("CPU"), "");
   const std::string metal = device_status("METAL");
@@ -41,11 +42,18 @@ TEST(Registry, ListsEveryDeviceAndSaysWhyOneCannotOpen) {
     // a device that cannot open fails where it is used, with its reason, and nothing else breaks
     EXPECT_TRUE(testing::throws([] { testing::tensor({1, 2}).to("CUDA"); }, "device", cuda, true));
   }
+  // NV needs the driver only: without one it says so as CUDA does
+  const std::string nv = device_status("NV");
+  if (!nv.empty()) {
+    EXPECT_TRUE(nv.find("libcuda") != std::string::npos || nv.find("CUDA") != std::string::npos) << nv;
+    EXPECT_EQ(nv.find("NVRTC"), std::string::npos) << nv;
+    EXPECT_TRUE(testing::throws([] { testing::tensor({1, 2}).to("NV"); }, "device", nv, true));
+  }
   EXPECT_TRUE(testing::has_values(testing::tensor({1, 2}).add(testing::tensor({3, 4})), {4, 6}));
 }
 
 TEST(Registry, GpuDevicesLaunchWithIds) {
-  for (const char* dev : {"OPENCL", "CUDA"}) {
+  for (const char* dev : {"OPENCL", "CUDA", "NV"}) {
     if (!available(dev)) continue;
     const Target t = device(dev).target();
     EXPECT_TRUE(t.gpu) << dev;
@@ -57,7 +65,10 @@ TEST(Registry, GpuDevicesLaunchWithIds) {
   }
 }
 
-class Moves : public ::testing::TestWithParam<std::string> {};
+class Moves : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() { testing::load_example_plugin(); }
+};
 
 // Host -> device -> CPU -> device -> CPU, with a kernel on each device between the copies.
 TEST_P(Moves, BetweenDevices) {
@@ -83,7 +94,7 @@ TEST_P(Moves, NotImplicitly) {
   EXPECT_TRUE(testing::has_values(there.where(there, there.neg()), {4, 5, 6}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA"),
+INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA", "NV", "PLUGCPU"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 UOpProgram copy_kernel() {
@@ -146,6 +157,35 @@ TEST_P(Compiled, TheSecondTimeFromTheCacheAndTimed) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, Compiled, ::testing::Values("LLVM", "OPENCL", "CUDA"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// The example plug-in as a device: its kernels run and are timed, a compile error carries the
+// plug-in's message (the C compiler's log), and a library that is not a plug-in says why.
+TEST(Plugin, RunsCompileErrorsAndBadLibraries) {
+  testing::load_example_plugin();
+  ASSERT_EQ(device_status(testing::kPluginDevice), "");
+  Device& d = device(testing::kPluginDevice);
+  EXPECT_EQ(d.backend(), "c");
+  EXPECT_FALSE(d.target().gpu);
+  const UOpProgram p = copy_kernel();
+  bool cached = true;
+  const auto program = d.compile(p, render("c", p), cached);
+  EXPECT_FALSE(cached);
+  const BufferRef out = d.alloc(DType::Float32, 1), in = d.alloc(DType::Float32, 1);
+  const float v = 2.5f;
+  d.copyin(*in, &v);
+  EXPECT_GE(program->run({out.get(), in.get()}, p.dims), 0);
+  float got = 0;
+  d.copyout(&got, *out);
+  EXPECT_EQ(got, 2.5f);
+  EXPECT_TRUE(testing::throws([&] { program->run({out.get()}, p.dims); }, "device", "the kernel takes 2 buffers, not 1"));
+  EXPECT_TRUE(testing::throws([&] { d.compile(p, "void copy1(int) { undefined_name; }", cached); }, "compile",
+                              "PLUGCPU could not compile copy1: the C compiler failed:"));
+  EXPECT_TRUE(testing::throws([&] { d.compile(p, "void copy1(int) { undefined_name; }", cached); }, "compile", "undefined_name"));
+  EXPECT_TRUE(testing::throws([] { load_device_plugin("/nonexistent/plugin.so"); }, "device",
+                              "cannot load the device plug-in /nonexistent/plugin.so"));
+  EXPECT_TRUE(testing::throws([] { load_device_plugin("libm.so.6"); }, "device", "libm.so.6 is not a device plug-in: it has no tinyrepl_device_open"));
+  EXPECT_TRUE(testing::throws([] { load_device_plugin(TINYREPL_CPU_PLUGIN); }, "device", "a device named PLUGCPU exists already"));
+}
 
 TEST(GpuLaunch, LocalDimsAreTheKernelsOwn) {
   const LaunchDims d{{3, 2, 1}, {4, 8, 1}};

@@ -57,7 +57,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Example);
 INSTANTIATE_TEST_SUITE_P(Scripts, Example,
-                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "CUDA"),
+                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "CUDA", "NV"),
                                             ::testing::ValuesIn(examples())),
                          param_name);
 

@@ -1,7 +1,8 @@
 // The random-program suite: 200 generated tensor programs (shapes, dtypes, op chains, movement
 // ops, reduces) realized on each device and compared with the reference evaluator. Two more
 // checks need no device: every kernel of every program renders in every backend, for the CPU and
-// for a GPU target, and its CUDA source compiles with NVRTC wherever libnvrtc exists.
+// for a GPU target, its CUDA source compiles with NVRTC wherever libnvrtc exists, and its PTX
+// assembles with ptxas wherever the CUDA toolkit is installed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,8 @@
 #include "core/schedule.h"
 #include "devices/metal_shim.h"
 #include "devices/nvrtc.h"
+#include "tests/plugin_testing.h"
+#include "tests/ptxas_testing.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
@@ -355,7 +358,10 @@ using Param = std::tuple<std::string, int>;
 
 class RandomProgram : public ::testing::TestWithParam<Param> {
  protected:
-  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+  static void SetUpTestSuite() {
+    register_device({kMetalShim, open_metal_shim});
+    testing::load_example_plugin();
+  }
 };
 
 TEST_P(RandomProgram, MatchesReference) {
@@ -420,12 +426,21 @@ TEST_P(RandomSource, CudaCompilesWithNvrtc) {
   }
 }
 
+TEST_P(RandomSource, PtxAssemblesWithPtxas) {
+  if (testing::ptxas().empty()) GTEST_SKIP() << "ptxas was not found (the CUDA toolkit is not installed)";
+  Generator gen(GetParam(), "CPU");
+  const Tensor x = gen.build();
+  SCOPED_TRACE("program:\n" + gen.text());
+  for (const Target& target : {kCpuTarget, kGpuTarget})
+    for (const UOpProgram& p : lowered(x, target)) EXPECT_EQ(testing::ptxas_errors(render("ptx", p), "sm_90"), "");
+}
+
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   return fmt::format("{}_{}", std::get<0>(info.param), std::get<1>(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, RandomProgram,
-                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"),
+                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV", "PLUGCPU"),
                                             ::testing::Range(0, kPrograms)),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Programs, RandomSource, ::testing::Range(0, kPrograms));

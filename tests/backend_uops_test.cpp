@@ -15,6 +15,8 @@
 #include "core/render/render.h"
 #include "devices/metal_shim.h"
 #include "devices/nvrtc.h"
+#include "tests/plugin_testing.h"
+#include "tests/ptxas_testing.h"
 
 namespace tr {
 namespace {
@@ -253,7 +255,10 @@ bool uses_launch_ids(const UOpProgram& p) {
 
 class OnDevice : public ::testing::TestWithParam<std::string> {
  protected:
-  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+  static void SetUpTestSuite() {
+    register_device({kMetalShim, open_metal_shim});
+    testing::load_example_plugin();
+  }
 
   // The device, or a skip (with the reason) when it cannot open or cannot launch p.
   Device* open(const UOpProgram& p) {
@@ -363,7 +368,7 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
-INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"), device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV", "PLUGCPU"), device_name);
 
 // ---- spelling --------------------------------------------------------------------------------
 
@@ -428,6 +433,21 @@ TEST(Spelling, VectorTypes) {
   expect_contains(render("llvm", vectors(F32)), {"load <4 x float>", "fmul <4 x float>", "insertelement <4 x float>", "extractelement <4 x float>"});
 }
 
+// PTX: launch ids as special registers, workgroup memory as a .shared array, a gated load under its
+// predicate, half computed in float32 and rounded back, float64 math as PTX of its own, and no fusing
+// of + and * (each rounds to nearest)
+TEST(Spelling, Ptx) {
+  expect_contains(render("ptx", local_sum()), {".target sm_75", ".visible .entry local_sum(", "mov.u32 %r0, %ctaid.x;", "%tid.x;",
+                                               ".shared .align 16 .b8 temp0[16];", "bar.sync 0;", "st.shared.f32"});
+  expect_contains(render("ptx", global_ids()), {"%ntid.y;", "mad.lo.s32"});
+  expect_contains(render("ptx", gates()), {"@%p"});
+  const std::string alu = render("ptx", alus());
+  expect_contains(alu, {"cvt.f32.f16", "cvt.rn.f16.f32", "ex2.approx.f32", "sqrt.rn.f64", "cvt.rzi.s64.f32"});
+  const std::string vec = render("ptx", vectors(F32));
+  expect_contains(vec, {"ld.global.f32 %r", "+12]", "mul.rn.f32"});
+  EXPECT_EQ(vec.find("fma"), std::string::npos);
+}
+
 TEST(Spelling, HalfMathCastsAndLiterals) {
   const UOpProgram p = alus();
   expect_contains(render("cuda", p), {"struct __align__(2) half", "((half)exp2f((float)val", "#define INFINITY"});
@@ -478,10 +498,10 @@ TEST(Spelling, MissingVectorTypesAndUnknownBackendsAreErrors) {
   }
   EXPECT_NE(render("metal", b.program()).find("bool4"), std::string::npos);
   try {
-    render("ptx", b.program());
+    render("hip", b.program());
     ADD_FAILURE() << "rendered an unknown backend";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown backend 'ptx' (backends: c, llvm, opencl, metal, cuda)");
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'hip' (backends: c, llvm, opencl, metal, cuda, ptx)");
   }
 }
 
@@ -501,6 +521,13 @@ TEST(Nvrtc, CompilesEveryHandBuiltProgram) {
       ADD_FAILURE() << e.what();
     }
   }
+}
+
+TEST(Ptxas, AssemblesEveryHandBuiltProgram) {
+  if (testing::ptxas().empty()) GTEST_SKIP() << "ptxas was not found (the CUDA toolkit is not installed)";
+  std::vector<UOpProgram> programs = hand_built();
+  programs.push_back(double_to_half());
+  for (const UOpProgram& p : programs) EXPECT_EQ(testing::ptxas_errors(render("ptx", p), "sm_90"), "") << p.name;
 }
 
 TEST(Nvrtc, AFailedCompileShowsTheLogAndTheSource) {

@@ -7,7 +7,8 @@
 #    sanitizer report in the sanitizer build;
 #  - peer_*: each scripts/examples/*.tg and tests/programs/*.tg run under tinygrad 0.14.0 through
 #    tests/peer/prelude.py print the same values as tinyrepl (skipped, with the reason, when tinygrad
-#    cannot be imported; this test installs nothing).
+#    cannot be imported; this test installs nothing). tinygrad's side of each program is kept in the
+#    test cache, which ./scripts/test shares between its plain and sanitizer builds.
 target_compile_definitions(repl_programs_test PRIVATE TINYREPL_PROGRAMS="${CMAKE_CURRENT_SOURCE_DIR}/programs")
 
 find_package(Python3 COMPONENTS Interpreter)
@@ -34,9 +35,9 @@ if(Python3_Interpreter_FOUND)
     get_filename_component(group ${dir} NAME)
     add_test(NAME peer_${group}_${stem}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/peer/run_peer.py
-                     --tinyrepl $<TARGET_FILE:tinyrepl> ${script})
+                     --tinyrepl $<TARGET_FILE:tinyrepl> --cache ${TINYREPL_TEST_CACHE}/peer ${script})
     set_tests_properties(peer_${group}_${stem} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
-                         ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+                         ENVIRONMENT "XDG_CACHE_HOME=${TINYREPL_TEST_CACHE}")
   endforeach()
   # random sessions, ten seeds per test so that CTest runs them side by side
   foreach(first 1 11 21)

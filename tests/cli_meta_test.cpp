@@ -270,6 +270,22 @@ TEST(CliMeta, SettingsCommandsShowAndChangeTheSettings) {
   EXPECT_CONTAINS(r.err, "error: the beam width must be a whole number from 0 to 64, not '-2'\n");
 }
 
+// :device load opens a plug-in (the example PLUGCPU), whose device then runs like any other; a second
+// load of the same name and a path that is no plug-in are errors, and the session goes on.
+TEST(CliMeta, DeviceLoadAddsAPluginDevice) {
+  const std::string plugin = TINYREPL_CPU_PLUGIN;
+  const Result r = session(":device load " + plugin + "\n:device PLUGCPU\nx = arange(6).float()\nprint((x * 2).sum(), x.device)\n"
+                           ":device load " + plugin + "\n:device load /nowhere/p.so\n:device load\n:device\n",
+                           3);
+  EXPECT_CONTAINS(r.out, "loaded the device PLUGCPU from " + plugin + " (:device PLUGCPU makes it the default)\n");
+  EXPECT_CONTAINS(r.out, "new tensors go to PLUGCPU\n");
+  EXPECT_CONTAINS(r.out, "30.0 PLUGCPU\n");
+  EXPECT_CONTAINS(r.err, "error: a device named PLUGCPU exists already\n");
+  EXPECT_CONTAINS(r.err, "error: cannot load the device plug-in /nowhere/p.so: ");
+  EXPECT_CONTAINS(r.err, "error: usage: :device load PATH (the path of a device plug-in, a shared library)\n");
+  EXPECT_CONTAINS(r.out, "* PLUGCPU  available\n");
+}
+
 TEST(CliMeta, NooptChangesWhatKernelsRunWith) {
   const Result r = session(":noopt on\nx = arange(64).float()\nprint(x.sum())\n:opts\n");
   EXPECT_CONTAINS(r.out, "(opts: none)");

@@ -14,17 +14,20 @@
 namespace tr {
 namespace {
 
-bool gpu_language(std::string_view backend) { return backend == "opencl" || backend == "cuda" || backend == "metal"; }
+bool gpu_language(std::string_view backend) {
+  return backend == "opencl" || backend == "cuda" || backend == "metal" || backend == "ptx";
+}
 
 std::string device_of(std::string_view backend) {
   std::string name(backend);
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
-  return name == "C" ? "CPU" : name;
+  if (name == "C") return "CPU";
+  return name == "PTX" ? "NV" : name;
 }
 
 // The backend's own device's target where it opens here and is of the backend's kind; else a nominal
 // GPU: warps of 32, 48 KiB of workgroup memory (Metal's 32), 256 threads per workgroup, vectors of 4
-// where the language moves them whole (OpenCL, CUDA).
+// where the language moves them whole (OpenCL, CUDA) or lane by lane in registers (PTX).
 std::pair<Target, std::string> target_of(std::string_view backend) {
   const std::string name = device_of(backend);
   if (device_status(name).empty()) {

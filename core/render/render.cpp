@@ -11,6 +11,7 @@ std::string render_llvm(const UOpProgram& p);
 std::string render_opencl(const UOpProgram& p);
 std::string render_metal(const UOpProgram& p);
 std::string render_cuda(const UOpProgram& p);
+std::string render_ptx(const UOpProgram& p);
 
 namespace {
 
@@ -21,7 +22,8 @@ struct Backend {
 
 const std::vector<Backend>& table() {
   static const std::vector<Backend> t{
-      {"c", render_c}, {"llvm", render_llvm}, {"opencl", render_opencl}, {"metal", render_metal}, {"cuda", render_cuda}};
+      {"c", render_c}, {"llvm", render_llvm}, {"opencl", render_opencl}, {"metal", render_metal}, {"cuda", render_cuda},
+      {"ptx", render_ptx}};
   return t;
 }
 

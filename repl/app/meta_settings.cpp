@@ -1,14 +1,22 @@
-// :device :render :debug :noopt :beam — the settings the command line also sets.
+// :device (and :device load PATH) :render :debug :noopt :beam — the settings the command line also sets.
 #include <fmt/format.h>
 
 #include "core/context.h"
 #include "core/device.h"
 #include "core/render/render.h"
+#include "devices/plugin.h"
 #include "repl/app/meta_commands.h"
 #include "repl/app/settings_input.h"
 
 namespace tr::repl::meta {
 Status device(Host& h, const MetaCall& c) {
+  if (c.size() >= 1 && c.arg(0) == "load") {
+    if (c.size() < 2) c.fail(0, "command", "usage: :device load PATH (the path of a device plug-in, a shared library)");
+    const std::string path(c.text(1, c.size()));
+    const std::string name = c.checked(1, [&] { return load_device_plugin(path); });
+    h.show(c.name(), fmt::format("loaded the device {} from {} (:device {} makes it the default)\n", name, path, name));
+    return Status::Ok;
+  }
   c.expect(0, 1);
   Settings& s = settings();
   if (c.size() == 1) {

@@ -21,6 +21,7 @@ this script installs nothing: ./scripts/test tries `pip install tinygrad==0.14.0
 """
 import argparse
 import ast
+import hashlib
 import io
 import json
 import math
@@ -65,23 +66,29 @@ def skip(reason):
     sys.exit(SKIP)
 
 
+def require_tinygrad():
+    """Skips the check unless tinygrad WANTED and numpy are installed (read from their metadata: a cached
+    result of TinygradSide needs nothing more)."""
+    from importlib.metadata import PackageNotFoundError, version
+    how = f"./scripts/test runs `python3 -m pip install tinygrad=={WANTED} numpy` when pip can reach PyPI"
+    for package in ("tinygrad", "numpy"):
+        try:
+            version(package)
+        except PackageNotFoundError:
+            skip(f"{package} is not installed; {how}")
+    if version("tinygrad") != WANTED:
+        skip(f"tinygrad {version('tinygrad')} is installed, and this check is written against tinygrad {WANTED}")
+
+
 def load_tinygrad():
     os.environ["DEV"] = "CPU"  # tinygrad's CPU device (clang); the PYTHON device is far slower
     for var in ("DEBUG", "NOOPT", "BEAM"):  # the user's tinyrepl settings are not tinygrad's business
         os.environ.pop(var, None)
     try:
         import tinygrad  # noqa: F401
-    except Exception as e:  # noqa: BLE001 - any failure to import means the check cannot run
-        skip(f"tinygrad {WANTED} is not installed ({type(e).__name__}: {e}); "
-             f"./scripts/test runs `python3 -m pip install tinygrad=={WANTED} numpy` when pip can reach PyPI")
-    try:
         import numpy  # noqa: F401
-    except Exception as e:  # noqa: BLE001
-        skip(f"numpy is not installed ({e}); ./scripts/test installs it with pip when it can")
-    from importlib.metadata import version
-    have = version("tinygrad")
-    if have != WANTED:
-        skip(f"tinygrad {have} is installed, and this check is written against tinygrad {WANTED}")
+    except Exception as e:  # noqa: BLE001 - any failure to import means the check cannot run
+        skip(f"tinygrad {WANTED} or numpy cannot be imported ({type(e).__name__}: {e})")
     try:  # its CPU device compiles with clang: a machine without it cannot run tinygrad at all
         from tinygrad import Tensor
         (Tensor([1.0, 2.0]) + 1).numpy()
@@ -231,8 +238,51 @@ def tinygrad_prints(prelude, source, notes, excluded_lines):
         exec(code, names)  # noqa: S102 - running the translated program is the point
     finally:
         sys.stdout = stdout
-    return (list(prelude.PRINTS), list(prelude.FAILED_ASSERTS), list(prelude.SKIPPED_ASSERTS),
-            prelude.EVALUATED_ASSERTS[0], shown.getvalue())
+    prints = [{**p, "values": [{"excluded": v.reason} if isinstance(v, prelude.Excluded) else v for v in p["values"]]}
+              if "values" in p else p for p in prelude.PRINTS]
+    skipped = [(line, text, prelude.KERNELS_REASON) for line, text in prelude.SKIPPED_ASSERTS]
+    return {"prints": prints, "failed": list(prelude.FAILED_ASSERTS), "skipped": skipped,
+            "asserts": prelude.EVALUATED_ASSERTS[0], "shown": shown.getvalue(), "notes": notes}
+
+
+class TinygradSide:
+    """What tinygrad printed for a program, computed once per program text.
+
+    ./scripts/test runs the suite twice (plain, then under sanitizers) and only tinyrepl changes between
+    the two; tinygrad's side is most of a peer test's time. With a cache directory, a result is kept under
+    a hash of everything it depends on (the program, this script, the prelude, tinygrad's and numpy's
+    versions), so the second run checks the sanitized tinyrepl against the values the first run computed.
+    A run that failed under tinygrad is never kept."""
+
+    def __init__(self, cache):
+        self.cache = cache
+        self.prelude = None
+
+    def key(self, source):
+        from importlib.metadata import version
+        h = hashlib.sha256()
+        here = os.path.dirname(os.path.abspath(__file__))
+        for name in ("run_peer.py", "prelude.py"):
+            with open(os.path.join(here, name), "rb") as f:
+                h.update(f.read())
+        for part in (source, version("tinygrad"), version("numpy")):
+            h.update(b"\0" + part.encode())
+        return h.hexdigest()
+
+    def prints(self, source, excluded_lines):
+        path = os.path.join(self.cache, self.key(source) + ".json") if self.cache else None
+        if path and os.path.exists(path):
+            with open(path) as f:
+                return json.load(f)
+        if self.prelude is None:
+            self.prelude = load_tinygrad()
+        result = tinygrad_prints(self.prelude, source, [], excluded_lines)
+        if path:
+            os.makedirs(self.cache, exist_ok=True)
+            with open(path + ".tmp", "w") as f:
+                json.dump(result, f)
+            os.replace(path + ".tmp", path)
+        return result
 
 
 # ---- comparing ------------------------------------------------------------------------------------
@@ -297,7 +347,7 @@ def compare_value(ours, theirs, text):
     return None
 
 
-def check_file(binary, prelude, path, verbose):
+def check_file(binary, tinygrad, path, verbose):
     name = os.path.relpath(path)
     notes, problems = [], []
     with open(path) as f:
@@ -308,12 +358,14 @@ def check_file(binary, prelude, path, verbose):
         problems.append(f"tinyrepl exited {status}: {stderr.strip() or errors}")
     ran = True
     try:
-        theirs, failed, skipped, asserts, shown = tinygrad_prints(prelude, source, notes, excluded_lines)
+        side = tinygrad.prints(source, excluded_lines)
     except Exception:  # noqa: BLE001 - a translation or tinygrad failure is a finding to report
         problems.append("under tinygrad the program failed:\n" + traceback.format_exc(limit=4))
-        theirs, failed, skipped, asserts, shown, ran = [], [], [], 0, "", False
-    for line, text in skipped:
-        notes.append(f"line {line}: `{text}` not evaluated: {prelude.KERNELS_REASON}")
+        side, ran = {"prints": [], "failed": [], "skipped": [], "asserts": 0, "shown": "", "notes": []}, False
+    theirs, failed, skipped, asserts, shown = (side[k] for k in ("prints", "failed", "skipped", "asserts", "shown"))
+    notes += side["notes"]
+    for line, text, reason in skipped:
+        notes.append(f"line {line}: `{text}` not evaluated: {reason}")
     for line, message in failed:
         problems.append(f"line {line}: an assert that holds in tinyrepl fails under tinygrad ({message})")
     compared = excluded = 0
@@ -331,7 +383,7 @@ def check_file(binary, prelude, path, verbose):
                                 f"{len(b.get('values', []))} in tinygrad")
                 continue
             for k, (va, vb) in enumerate(zip(a["values"], b["values"])):
-                reason = vb.reason if isinstance(vb, prelude.Excluded) else excluded_values.get((a["line"], k + 1))
+                reason = vb.get("excluded") or excluded_values.get((a["line"], k + 1))
                 if reason:
                     excluded += 1
                     notes.append(f"line {a['line']}: value {k + 1} not compared: {reason}")
@@ -357,12 +409,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tinyrepl", required=True, help="the tinyrepl binary")
     ap.add_argument("--verbose", action="store_true", help="also show what tinygrad printed")
+    ap.add_argument("--cache", help="a directory that keeps tinygrad's side of each program (see TinygradSide)")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    prelude = load_tinygrad()
+    require_tinygrad()
+    tinygrad = TinygradSide(args.cache)
     ok = True
     for f in args.files:
-        ok = check_file(args.tinyrepl, prelude, f, args.verbose) and ok
+        ok = check_file(args.tinyrepl, tinygrad, f, args.verbose) and ok
     sys.exit(0 if ok else 1)
 
 

@@ -47,6 +47,8 @@ keys Right
 expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
 keys 7
 expect Source '\[[0-9]+:metal\]' "7, beyond the last tab, leaves the tab as it was"
+tab ptx
+expect Source '\.visible \.entry r_2' "PTX spells a kernel .visible .entry"
 
 # The second kernel of var: it reads x and the mean (idx=2), the first only x
 keys Enter
@@ -83,6 +85,8 @@ if [ -n "$opencl" ]; then
   expect Source 'blockIdx' "CUDA indexes with blockIdx"
   tab metal
   expect Source 'thread_position_in_grid' "Metal indexes with thread_position_in_grid"
+  tab ptx
+  expect Source '%ctaid\.x' "PTX indexes with %ctaid"
   keys z
   keys Enter
   line ':device CPU'
