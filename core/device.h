@@ -16,8 +16,9 @@ namespace tr {
 class Program {
  public:
   virtual ~Program() = default;
-  // Runs once over the given buffers and returns the kernel's time in seconds.
-  virtual double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) = 0;
+  // Runs once over the given buffers, with each Variable's value (in the program's order), and returns
+  // the kernel's time in seconds.
+  virtual double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) = 0;
 };
 
 class Device {

@@ -31,7 +31,7 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
     // one load of a flag: Ctrl-C stops a long replay between launches
     check_interrupt();
     const Launch& l = batch.launches[i];
-    seconds[i] = l.program ? l.program->run(bound[i], l.record.kernel.program->dims) : copy(l, bound[i]);
+    seconds[i] = l.program ? l.program->run(bound[i], l.record.kernel.program->dims, l.record.kernel.vars) : copy(l, bound[i]);
   }
   return seconds;
 }

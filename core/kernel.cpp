@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/symbolic_shape.h"
 
 namespace tr {
 
@@ -119,9 +120,18 @@ Kernel Kernel::from_ast(const AstRef& ast) {
 
   std::unordered_map<const AstNode*, int> depths;
   const int passes = red ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
-  Kernel k{a, shape, first_reduce, {}, {}, passes};
-  for (int i = 0; i < static_cast<int>(shape.size()); i++)
-    k.dims.push_back({i, shape[i], 1, i < first_reduce ? DimRole::Global : DimRole::Reduce});
+  Kernel k{a, shape, first_reduce, {}, {}, passes, {}};
+  std::vector<const ShapeTracker*> trackers;
+  walk(a, [&](const AstNode& n) {
+    if (n.st) trackers.push_back(&*n.st);
+  });
+  k.vars = kernel_vars(trackers);
+  for (int i = 0; i < static_cast<int>(shape.size()); i++) {
+    ExprRef sym;
+    for (const ShapeTracker* st : trackers)
+      if (static_cast<size_t>(i) < st->sym().size() && st->sym()[i]) sym = st->sym()[i];
+    k.dims.push_back({i, shape[i], 1, i < first_reduce ? DimRole::Global : DimRole::Reduce, sym});
+  }
   return k;
 }
 
@@ -133,9 +143,9 @@ int64_t Kernel::output_size() const {
 
 std::string Kernel::base_name() const {
   const bool reduces = first_reduce < static_cast<int>(full_shape.size());
-  std::vector<int64_t> sizes;
-  for (const Dim& d : dims) sizes.push_back(d.size);
-  if (sizes.empty()) sizes.push_back(1);
+  std::vector<std::string> sizes;
+  for (const Dim& d : dims) sizes.push_back(d.sym ? render(d.sym) : std::to_string(d.size));
+  if (sizes.empty()) sizes.push_back("1");
   return fmt::format("{}_{}", reduces ? "r" : "E", fmt::join(sizes, "_"));
 }
 

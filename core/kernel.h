@@ -20,6 +20,7 @@ struct Dim {
   int64_t size;
   int64_t stride;
   DimRole role;
+  ExprRef sym = nullptr;  // the Variable that is the dim's size (size is its largest value), null for a number
 };
 
 struct Kernel {
@@ -31,6 +32,7 @@ struct Kernel {
   // Walks of each row: 1 for a plain reduce; one more for each reduce that reads another's result
   // (var: its mean, then its squares) and for a store over the rows (softmax: max, sum, output).
   int row_passes = 1;
+  std::vector<ExprRef> vars;   // the Variables of its symbolic dims, by name: scalar arguments after the buffers
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);

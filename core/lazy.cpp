@@ -9,6 +9,7 @@
 
 #include "core/hash.h"
 #include "core/intern.h"
+#include "core/symbolic_shape.h"
 #include "core/tree_print.h"
 #include "core/value_str.h"
 
@@ -16,7 +17,7 @@ namespace tr {
 
 ShapeTracker LazyNode::st() const {
   if (is_view()) return std::get<ShapeTracker>(arg);
-  return ShapeTracker::contiguous(shape);
+  return ShapeTracker::contiguous(shape, sym);
 }
 
 LazyNode::LazyNode(Op op, DType dtype, Shape shape, std::string device, std::vector<LazyRef> srcs, LazyArg arg,
@@ -76,8 +77,11 @@ LazyRef make_node(Op op, DType dtype, Shape shape, std::string device, std::vect
   };
   static InternTable<LazyNode> table;
   return table.find_or_make(h, same, [&] {
-    return std::make_shared<LazyNode>(op, dtype, std::move(shape), std::move(device), std::move(srcs), std::move(arg),
-                                      next_id());
+    std::vector<ExprRef> sym = derived_sym(op, shape, srcs, arg);
+    const LazyRef n = std::make_shared<LazyNode>(op, dtype, std::move(shape), std::move(device), std::move(srcs),
+                                                 std::move(arg), next_id());
+    n->sym = std::move(sym);
+    return n;
   });
 }
 
@@ -93,7 +97,7 @@ LazyRef base_of(const LazyRef& x) { return x->is_view() ? x->srcs[0] : x; }
 LazyRef make_view(const LazyRef& x, const ShapeTracker& st_on_x) {
   const LazyRef base = base_of(x);
   const ShapeTracker st = x->is_view() ? x->st().compose(st_on_x) : st_on_x.simplify();
-  if (st.contiguous() && st.shape() == base->shape) return base;
+  if (st.contiguous() && st.shape() == base->shape && st == base->st()) return base;
   return make_node(Op::View, base->dtype, st.shape(), base->device, {base}, st);
 }
 

@@ -34,6 +34,8 @@ struct LazyNode {
   uint64_t id;             // creation order, for stable printing
   BufferRef buffer;        // set once realized; a realized node is read with LOAD from then on
   bool forced = false;     // realize()/contiguous() asked for this node's own buffer
+  // A base node's symbolic dims (core/symbolic_shape.h): per dim its Variable or null; empty when none.
+  std::vector<ExprRef> sym;
   // Ops on the longest path down to a realized node or a leaf, as of this node's creation: every
   // walk over the graph (scheduling, printing) recurses this deep.
   int depth = 0;

@@ -139,6 +139,11 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   if (item) {
     rec.ast = item->ast;
     rec.reason = item->reason;
+    for (const std::string& name : rec.program->vars) {
+      const auto it = std::find_if(item->vars.begin(), item->vars.end(), [&](const auto& v) { return v.first == name; });
+      if (it == item->vars.end()) fail("value", "kernel {} has no value for its Variable {}", rec.name, name);
+      rec.vars.push_back(static_cast<int32_t>(it->second));
+    }
   }
   return rec;
 }
@@ -197,12 +202,12 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
     bufs.push_back(in->buffer.get());
   }
   report_progress(Phase::Run, at, total, r.kernel.name);
-  r.kernel.seconds = program->run(bufs, r.kernel.program->dims);
+  r.kernel.seconds = program->run(bufs, r.kernel.program->dims, r.kernel.vars);
   // again on the same buffers: a kernel's output is never one of its inputs, so each run computes the same;
   // an assign's may be (p - lr * g reads p), so it runs once
   for (int i = 0; i < (in_place ? 0 : settings().repeat); i++) {
     check_interrupt();
-    r.kernel.repeats.push_back(program->run(bufs, r.kernel.program->dims));
+    r.kernel.repeats.push_back(program->run(bufs, r.kernel.program->dims, r.kernel.vars));
   }
   out->buffer = buf;
   if (capture()) {
@@ -295,7 +300,9 @@ KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {
   const Kernel k = Kernel::from_ast(item.ast);
   const auto bufs = buffer_sizes(item);
   Kernel opted = k;
-  if (settings().beam > 0) opted = beam_search(k, dev, bufs, settings().beam);
+  // a symbolic dim's size is known only at launch: such kernels run as scheduled
+  if (!k.vars.empty()) opted = k;
+  else if (settings().beam > 0) opted = beam_search(k, dev, bufs, settings().beam);
   else if (!settings().noopt) opted = default_opts(k, dev.target());
   return lowered(opted, dev, &item, bufs);
 }
@@ -332,7 +339,7 @@ std::vector<double> time_again(const KernelRecord& k, int n) {
   for (int i = 0; i < n; i++) {
     check_interrupt();
     report_progress(Phase::Run, i, n, k.name);
-    out.push_back(program->run(bufs, k.program->dims));
+    out.push_back(program->run(bufs, k.program->dims, k.vars));
   }
   return out;
 }

@@ -109,7 +109,7 @@ class Scheduler {
       return;
     }
     KernelBuilder kb{*this, n};
-    AstRef value = kb.build(n, ShapeTracker::contiguous(n->shape));
+    AstRef value = kb.build(n, n->st());
     if (n->op == Op::Assign && !kb.reads_in_place_only()) {
       value_into_own_buffer(n);
       scheduled_.erase(n.get());
@@ -122,13 +122,14 @@ class Scheduler {
       out = out.reshape(*kb.reduce_shape);
     }
     std::vector<LazyRef> outputs{n};
-    items.push_back({ScheduleItem::Kind::Kernel, ast_store(0, out, value), outputs, kb.inputs, reasons_.at(n.get()),
-                     kb.fused});
+    VarVals vars;
+    const AstRef ast = map_trackers(ast_store(0, out, value), [&](const ShapeTracker& st) { return unbind(st, vars); });
+    items.push_back({ScheduleItem::Kind::Kernel, ast, outputs, kb.inputs, reasons_.at(n.get()), kb.fused, std::move(vars)});
   }
 
   // Where a kernel stores: its own new buffer in order, or for an assign its target's view of its buffer.
   static ShapeTracker store_st(const LazyNode& n) {
-    return n.op == Op::Assign ? n.srcs[0]->st() : ShapeTracker::contiguous(n.shape);
+    return n.op == Op::Assign ? n.srcs[0]->st() : n.st();
   }
 
   // Which values of a buffer a node holds: the buffer, and how many assigns of this schedule have

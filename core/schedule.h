@@ -6,6 +6,7 @@
 
 #include "core/ast.h"
 #include "core/lazy.h"
+#include "core/symbolic_shape.h"
 
 namespace tr {
 
@@ -16,6 +17,7 @@ struct ScheduleItem {
   std::vector<LazyRef> inputs;       // Kernel: realized nodes it loads; Copy from a device: the source
   std::string reason;                // why this kernel (or copy) exists
   std::vector<uint64_t> fused;       // ids of the lazy nodes computed inside this kernel
+  VarVals vars{};                    // Kernel: the value of each Variable its trackers hold
 };
 
 // The buffer that holds n's values once it has run: its own when realized, its target's for an assign

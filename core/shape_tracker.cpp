@@ -52,7 +52,25 @@ ShapeTracker with_last(std::vector<View> views, View last) {
 struct Dim {
   int64_t size, stride;
   Range valid;
+  ExprRef sym;
 };
+
+// Row-major strides; size-1 dims get stride 0 (View::make's canonical form) unless symbolic.
+Shape strides_of(const Shape& s, const std::vector<ExprRef>& sym) {
+  Shape strides(s.size(), 0);
+  int64_t inner = 1;
+  for (size_t k = s.size(); k-- > 0;) {
+    if (s[k] != 1 || (k < sym.size() && sym[k])) strides[k] = inner;
+    inner *= s[k];
+  }
+  return strides;
+}
+
+// A movement op that would make a stride, offset or mask depend on a Variable's value is refused on
+// its dim: the kernel could not serve every value.
+void refuse_symbolic(const View& v, size_t k, std::string_view op) {
+  if (v.symbolic(k)) fail("shape", "cannot {} the symbolic dim {} of {}", op, k, v.str());
+}
 
 // A box of valid positions flattens to one interval when, going outward, each dim either holds a
 // single index or repeats an inner interval that has no gaps.
@@ -89,7 +107,8 @@ std::optional<std::vector<Range>> split_range(Range r, const Shape& sizes) {
 }
 
 // `v` reshaped without a new view, when its strides and mask allow it.
-std::optional<View> reshape_view(const View& v, const Shape& new_shape) {
+// A dim that new_sym names is one of the new view's dims even at size 1 (a Variable bound to 1).
+std::optional<View> reshape_view(const View& v, const Shape& new_shape, const std::vector<ExprRef>& new_sym = {}) {
   const size_t rank = new_shape.size();
   if (prod(new_shape) == 0) return View::contiguous_of(new_shape);
   const std::vector<Range> valid = ranges_of(v);
@@ -101,25 +120,35 @@ std::optional<View> reshape_view(const View& v, const Shape& new_shape) {
   // Size-1 dims index nothing (stride 0, mask (0,1)), so only the others are paired up.
   std::vector<Dim> old;
   for (size_t k = 0; k < v.shape.size(); ++k) {
-    if (v.shape[k] != 1) old.push_back({v.shape[k], v.strides[k], valid[k]});
+    if (v.shape[k] != 1 || v.symbolic(k)) old.push_back({v.shape[k], v.strides[k], valid[k], v.symbolic(k) ? v.sym[k] : nullptr});
   }
   std::vector<size_t> wide;
   for (size_t k = 0; k < rank; ++k) {
-    if (new_shape[k] != 1) wide.push_back(k);
+    if (new_shape[k] != 1 || (k < new_sym.size() && new_sym[k])) wide.push_back(k);
   }
   std::vector<int64_t> strides(rank, 0);
   std::vector<Range> mask(rank, {0, 1});
+  std::vector<ExprRef> sym(rank);
   int64_t offset = v.offset;
   // Walk the smallest runs of old dims and new dims that hold the same elements.
   for (size_t i = 0, j = 0; i < old.size(); ++i, ++j) {
+    // only a symbolic dim bound to 1 is left over
+    if (j >= wide.size()) return std::nullopt;
     const size_t i0 = i, j0 = j;
     for (int64_t po = old[i].size, pn = new_shape[wide[j]]; po != pn;) {
       if (po < pn) {
+        if (i + 1 >= old.size()) return std::nullopt;
         po *= old[++i].size;
       } else {
+        if (j + 1 >= wide.size()) return std::nullopt;
         pn *= new_shape[wide[++j]];
       }
     }
+    // A symbolic dim stays one dim: merged or split, its neighbours' strides would depend on its value.
+    const bool symbolic = std::any_of(old.begin() + static_cast<std::ptrdiff_t>(i0), old.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                      [](const Dim& d) { return d.sym != nullptr; });
+    if (symbolic && (i != i0 || j != j0)) return std::nullopt;
+    if (symbolic) sym[wide[j]] = old[i].sym;
     // The old run reads as one flat dim only when each stride steps over the whole dim inside it.
     for (size_t k = i; k-- > i0;) {
       const int64_t flat = old[k + 1].stride * old[k + 1].size;
@@ -141,7 +170,8 @@ std::optional<View> reshape_view(const View& v, const Shape& new_shape) {
       mask[wide[k]] = (*split)[k - j0];
     }
   }
-  return View::make(new_shape, std::move(strides), offset, v.mask ? std::optional(std::move(mask)) : std::nullopt);
+  return View::make(new_shape, std::move(strides), offset, v.mask ? std::optional(std::move(mask)) : std::nullopt,
+                    std::move(sym));
 }
 
 // Index and validity of view `v` at one index expression per dim.
@@ -185,17 +215,12 @@ int64_t prod(const Shape& s) {
 std::string shape_str(const Shape& s) { return ints_str(s, ", "); }
 
 // Size-1 dims get stride 0, the canonical form View::make gives them.
-Shape contiguous_strides(const Shape& s) {
-  Shape strides(s.size(), 0);
-  int64_t inner = 1;
-  for (size_t k = s.size(); k-- > 0;) {
-    if (s[k] != 1) strides[k] = inner;
-    inner *= s[k];
-  }
-  return strides;
-}
+Shape contiguous_strides(const Shape& s) { return strides_of(s, {}); }
 
-View View::make(Shape shape, std::vector<int64_t> strides, int64_t offset, std::optional<std::vector<Range>> mask) {
+View View::make(Shape shape, std::vector<int64_t> strides, int64_t offset, std::optional<std::vector<Range>> mask,
+                std::vector<ExprRef> sym) {
+  if (std::none_of(sym.begin(), sym.end(), [](const ExprRef& e) { return e != nullptr; })) sym.clear();
+  if (!sym.empty() && sym.size() != shape.size()) fail("shape", "a view of shape {} needs one symbolic size per dim", shape_str(shape));
   if (any_negative(shape)) fail("shape", "negative size in shape {}", shape_str(shape));
   if (strides.size() != shape.size() || (mask && mask->size() != shape.size())) {
     fail("shape", "a view of shape {} needs one stride and one mask range per dim", shape_str(shape));
@@ -203,7 +228,7 @@ View View::make(Shape shape, std::vector<int64_t> strides, int64_t offset, std::
   // A view of nothing indexes nothing: every such view is the same.
   if (prod(shape) == 0) return View{shape, contiguous_strides(shape), 0, std::nullopt, true};
   for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 1) strides[k] = 0;
+    if (shape[k] == 1 && (sym.empty() || !sym[k])) strides[k] = 0;
   }
   if (mask && std::any_of(mask->begin(), mask->end(), [](const Range& r) { return r.first >= r.second; })) {
     // Nothing is valid, so where it would point does not matter.
@@ -211,14 +236,27 @@ View View::make(Shape shape, std::vector<int64_t> strides, int64_t offset, std::
     return View{std::move(shape), Shape(rank, 0), 0, std::vector<Range>(rank, {0, 0}), false};
   }
   if (mask && *mask == full_ranges(shape)) mask.reset();
-  const bool contiguous = offset == 0 && !mask && strides == contiguous_strides(shape);
-  return View{std::move(shape), std::move(strides), offset, std::move(mask), contiguous};
+  const bool contiguous = offset == 0 && !mask && strides == strides_of(shape, sym);
+  return View{std::move(shape), std::move(strides), offset, std::move(mask), contiguous, std::move(sym)};
 }
 
-View View::contiguous_of(const Shape& shape) { return make(shape, contiguous_strides(shape)); }
+View View::contiguous_of(const Shape& shape, std::vector<ExprRef> sym) {
+  Shape strides = strides_of(shape, sym);
+  return make(shape, std::move(strides), 0, std::nullopt, std::move(sym));
+}
+
+bool View::operator==(const View& o) const {
+  if (shape != o.shape || strides != o.strides || offset != o.offset || mask != o.mask || sym.size() != o.sym.size()) return false;
+  for (size_t k = 0; k < sym.size(); ++k) {
+    if ((sym[k] == nullptr) != (o.sym[k] == nullptr) || (sym[k] && !same_expr(sym[k], o.sym[k]))) return false;
+  }
+  return true;
+}
 
 std::string View::str() const {
-  std::string s = ints_str(shape, ",") + ":" + ints_str(strides, ",");
+  std::vector<std::string> sizes;
+  for (size_t k = 0; k < shape.size(); ++k) sizes.push_back(symbolic(k) ? render(sym[k]) : std::to_string(shape[k]));
+  std::string s = tuple_str(sizes, ",") + ":" + ints_str(strides, ",");
   if (offset != 0) s += fmt::format("{:+}", offset);
   if (mask) s += " mask" + ranges_str(*mask, ",");
   return s;
@@ -228,7 +266,9 @@ ShapeTracker::ShapeTracker(std::vector<View> views) : views_(std::move(views)) {
   if (views_.empty()) fail("shape", "a ShapeTracker needs at least one view");
 }
 
-ShapeTracker ShapeTracker::contiguous(const Shape& shape) { return ShapeTracker({View::contiguous_of(shape)}); }
+ShapeTracker ShapeTracker::contiguous(const Shape& shape, std::vector<ExprRef> sym) {
+  return ShapeTracker({View::contiguous_of(shape, std::move(sym))});
+}
 
 ShapeTracker ShapeTracker::reshape(const Shape& new_shape) const {
   const bool negative = any_negative(new_shape);
@@ -243,6 +283,9 @@ ShapeTracker ShapeTracker::reshape(const Shape& new_shape) const {
     // The merged view may now only reshape the view below it.
     return ShapeTracker(std::move(views)).simplify();
   }
+  if (!views.back().sym.empty())
+    fail("shape", "cannot reshape {} to {}: a symbolic dim must stay one dim of a view that allows the reshape "
+         "(realize it first)", views.back().str(), shape_str(new_shape));
   views.push_back(View::contiguous_of(new_shape));
   return ShapeTracker(std::move(views));
 }
@@ -260,12 +303,14 @@ ShapeTracker ShapeTracker::permute(const std::vector<int>& order) const {
   const std::vector<Range> valid = ranges_of(v);
   Shape shape, strides;
   std::vector<Range> mask;
+  std::vector<ExprRef> sym;
   for (const int d : order) {
     shape.push_back(v.shape[d]);
     strides.push_back(v.strides[d]);
     mask.push_back(valid[d]);
+    sym.push_back(v.symbolic(d) ? v.sym[d] : nullptr);
   }
-  return with_last(views_, View::make(std::move(shape), std::move(strides), v.offset, std::move(mask)));
+  return with_last(views_, View::make(std::move(shape), std::move(strides), v.offset, std::move(mask), std::move(sym)));
 }
 
 ShapeTracker ShapeTracker::expand(const Shape& new_shape) const {
@@ -278,11 +323,12 @@ ShapeTracker ShapeTracker::expand(const Shape& new_shape) const {
   std::vector<Range> mask = ranges_of(v);
   for (size_t k = 0; k < new_shape.size(); ++k) {
     if (!grows(k)) continue;
+    refuse_symbolic(v, k, "expand");
     strides[k] = 0;
     // The one element of the dim is either valid everywhere along it or nowhere.
     mask[k] = mask[k] == Range{0, 1} ? Range{0, new_shape[k]} : Range{0, 0};
   }
-  return with_last(views_, View::make(new_shape, std::move(strides), v.offset, std::move(mask)));
+  return with_last(views_, View::make(new_shape, std::move(strides), v.offset, std::move(mask), v.sym));
 }
 
 ShapeTracker ShapeTracker::pad(const std::vector<Range>& before_after) const {
@@ -296,14 +342,15 @@ ShapeTracker ShapeTracker::pad(const std::vector<Range>& before_after) const {
   int64_t offset = v.offset;
   for (size_t k = 0; k < shape.size(); ++k) {
     const auto [before, after] = before_after[k];
+    if (before != 0 || after != 0) refuse_symbolic(v, k, "pad");
     shape[k] += before + after;
     mask[k] = {mask[k].first + before, mask[k].second + before};
     offset -= before * v.strides[k];
   }
-  return with_last(views_, View::make(std::move(shape), v.strides, offset, std::move(mask)));
+  return with_last(views_, View::make(std::move(shape), v.strides, offset, std::move(mask), v.sym));
 }
 
-ShapeTracker ShapeTracker::shrink(const std::vector<Range>& bounds) const {
+ShapeTracker ShapeTracker::shrink(const std::vector<Range>& bounds, const std::vector<ExprRef>& new_sym) const {
   const View& v = views_.back();
   bool ok = bounds.size() == v.shape.size();
   for (size_t k = 0; ok && k < bounds.size(); ++k) {
@@ -313,13 +360,20 @@ ShapeTracker ShapeTracker::shrink(const std::vector<Range>& bounds) const {
   Shape shape;
   std::vector<Range> mask = ranges_of(v);
   int64_t offset = v.offset;
+  std::vector<ExprRef> sym = v.sym;
   for (size_t k = 0; k < bounds.size(); ++k) {
     const auto [b, e] = bounds[k];
+    // a part of a symbolic dim is a number of elements
+    if (v.symbolic(k) && bounds[k] != Range{0, v.shape[k]}) sym[k] = nullptr;
+    if (k < new_sym.size() && new_sym[k]) {
+      sym.resize(bounds.size());
+      sym[k] = new_sym[k];
+    }
     shape.push_back(e - b);
     mask[k] = {std::max(mask[k].first, b) - b, std::min(mask[k].second, e) - b};
     offset += b * v.strides[k];
   }
-  return with_last(views_, View::make(std::move(shape), v.strides, offset, std::move(mask)));
+  return with_last(views_, View::make(std::move(shape), v.strides, offset, std::move(mask), std::move(sym)));
 }
 
 ShapeTracker ShapeTracker::flip(const std::vector<bool>& dims) const {
@@ -330,15 +384,18 @@ ShapeTracker ShapeTracker::flip(const std::vector<bool>& dims) const {
   int64_t offset = v.offset;
   for (size_t k = 0; k < dims.size(); ++k) {
     if (!dims[k]) continue;
+    refuse_symbolic(v, k, "flip");
     const int64_t s = v.shape[k];
     offset += (s - 1) * strides[k];
     strides[k] = -strides[k];
     mask[k] = {s - mask[k].second, s - mask[k].first};
   }
-  return with_last(views_, View::make(v.shape, std::move(strides), offset, std::move(mask)));
+  return with_last(views_, View::make(v.shape, std::move(strides), offset, std::move(mask), v.sym));
 }
 
 ShapeTracker ShapeTracker::compose(const ShapeTracker& top) const {
+  // an identity on this tracker's shape changes nothing (and keeps its symbolic dims)
+  if (top.views_.size() == 1 && top.views_[0].contiguous && top.shape() == shape() && top.sym().empty()) return simplify();
   std::vector<View> views = views_;
   views.insert(views.end(), top.views_.begin(), top.views_.end());
   return ShapeTracker(std::move(views)).simplify();
@@ -354,10 +411,15 @@ ShapeTracker ShapeTracker::simplify() const {
   while (views.size() >= 2 && views.back().contiguous) {
     const View& below = views[views.size() - 2];
     if (prod(below.shape) != prod(views.back().shape)) break;
-    std::optional<View> merged = reshape_view(below, views.back().shape);
+    std::optional<View> merged = reshape_view(below, views.back().shape, views.back().sym);
     if (!merged) break;
+    // the top's symbolic dims are the merged view's: it has the top's shape
+    std::vector<ExprRef> sym = merged->sym;
+    sym.resize(merged->shape.size());
+    for (size_t k = 0; k < views.back().sym.size(); ++k)
+      if (views.back().sym[k]) sym[k] = views.back().sym[k];
     views.pop_back();
-    views.back() = std::move(*merged);
+    views.back() = View::make(merged->shape, merged->strides, merged->offset, merged->mask, std::move(sym));
   }
   return ShapeTracker(std::move(views));
 }
@@ -408,6 +470,7 @@ size_t View::hash() const {
   size_t h = hash_mix(hash_mix(hash_mix(0, shape), strides), std::hash<int64_t>{}(offset));
   if (mask)
     for (const auto& [b, e] : *mask) h = hash_mix(hash_mix(h, std::hash<int64_t>{}(b)), std::hash<int64_t>{}(e));
+  for (const ExprRef& e : sym) h = hash_mix(h, e ? expr_hash(e) : 0);
   return h;
 }
 

@@ -24,12 +24,17 @@ struct View {
   int64_t offset = 0;
   std::optional<std::vector<Range>> mask;  // per dim, the valid [begin, end); absent when all valid
   bool contiguous = false;                 // row-major, offset 0, no mask
+  // Per dim, the Variable that is its size (its shape entry is the bound value), null for a number;
+  // empty when no dim is symbolic. Strides, offset and mask are always numbers.
+  std::vector<ExprRef> sym{};
 
-  // Canonical form: stride 0 on size-1 dims, a full mask dropped, contiguity computed.
+  // Canonical form: stride 0 on size-1 dims (a symbolic one keeps its stride: it may be bound to
+  // more), a full mask dropped, contiguity computed.
   static View make(Shape shape, std::vector<int64_t> strides, int64_t offset = 0,
-                   std::optional<std::vector<Range>> mask = std::nullopt);
-  static View contiguous_of(const Shape& shape);
-  bool operator==(const View&) const = default;
+                   std::optional<std::vector<Range>> mask = std::nullopt, std::vector<ExprRef> sym = {});
+  static View contiguous_of(const Shape& shape, std::vector<ExprRef> sym = {});
+  bool operator==(const View&) const;
+  bool symbolic(size_t dim) const { return dim < sym.size() && sym[dim] != nullptr; }
   std::string str() const;  // "(2,4):(4,1)", with "+3" for an offset and " mask((0,2),(0,4))"
   size_t hash() const;
 };
@@ -37,10 +42,11 @@ struct View {
 class ShapeTracker {
  public:
   explicit ShapeTracker(std::vector<View> views);
-  static ShapeTracker contiguous(const Shape& shape);
+  static ShapeTracker contiguous(const Shape& shape, std::vector<ExprRef> sym = {});
 
   const std::vector<View>& views() const { return views_; }
   const Shape& shape() const { return views_.back().shape; }
+  const std::vector<ExprRef>& sym() const { return views_.back().sym; }
   int64_t size() const { return prod(shape()); }
   bool contiguous() const { return views_.size() == 1 && views_[0].contiguous; }
   bool operator==(const ShapeTracker&) const = default;
@@ -50,7 +56,8 @@ class ShapeTracker {
   ShapeTracker permute(const std::vector<int>& order) const;
   ShapeTracker expand(const Shape& new_shape) const;  // only size-1 dims grow
   ShapeTracker pad(const std::vector<Range>& before_after) const;  // (before, after) per dim
-  ShapeTracker shrink(const std::vector<Range>& bounds) const;     // [begin, end) per dim
+  // [begin, end) per dim; a dim that sym names becomes that Variable (bound to its new size)
+  ShapeTracker shrink(const std::vector<Range>& bounds, const std::vector<ExprRef>& sym = {}) const;
   ShapeTracker flip(const std::vector<bool>& dims) const;
 
   // This tracker's views followed by `top`'s: `top` reads this tracker's shape as a contiguous buffer.

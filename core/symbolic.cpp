@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 
 namespace tr {
 namespace {
@@ -202,6 +203,25 @@ ExprRef land(const ExprRef& a, const ExprRef& b) {
   }
   if (conds.size() == 1) return conds[0];
   return node(ExprOp::And, 0, 0, 1, std::move(conds));
+}
+
+bool same_expr(const ExprRef& a, const ExprRef& b) { return same(a, b); }
+
+size_t expr_hash(const ExprRef& e) {
+  size_t h = hash_mix(static_cast<size_t>(e->op), std::hash<int64_t>{}(e->value));
+  h = hash_mix(h, std::hash<std::string>{}(e->name));
+  for (const ExprRef& s : e->srcs) h = hash_mix(h, expr_hash(s));
+  return h;
+}
+
+std::vector<std::string> var_names(const ExprRef& e) {
+  std::vector<std::string> out;
+  if (e->op == ExprOp::Var) out.push_back(e->name);
+  for (const ExprRef& s : e->srcs)
+    for (std::string& n : var_names(s)) out.push_back(std::move(n));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 bool is_const(const ExprRef& e, int64_t v) { return e->op == ExprOp::Const && e->value == v; }

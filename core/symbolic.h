@@ -34,6 +34,11 @@ ExprRef ge(const ExprRef& a, int64_t b);        // 1 when a >= b else 0
 ExprRef land(const ExprRef& a, const ExprRef& b);
 
 bool is_const(const ExprRef& e, int64_t v);
+// Structural equality and hash: two expressions built apart from the same variables are the same.
+bool same_expr(const ExprRef& a, const ExprRef& b);
+size_t expr_hash(const ExprRef& e);
+// The names of the variables in e, each once, sorted.
+std::vector<std::string> var_names(const ExprRef& e);
 // Evaluates with the given variable values (by name); used by tests and the reference paths.
 int64_t evaluate(const ExprRef& e, const std::vector<std::pair<std::string, int64_t>>& vars);
 std::string render(const ExprRef& e);  // "((gidx0*4)+ridx0)", "(idx0<3)"

@@ -287,6 +287,14 @@ class Tensor {
   // assign() for many at once, realized in one schedule.
   static void assign_all(const std::vector<Tensor>& targets, const std::vector<Tensor>& values);
 
+  // Symbolic sizes (core/symbolic_shape.h): the dims whose entry is a Variable become that Variable,
+  // bound to the dim's size now; its kernels take the value as an argument and serve every value.
+  Tensor bind_sizes(const std::vector<ExprRef>& sym) const;
+  // Per dim, its Variable or null; empty when no dim is symbolic.
+  std::vector<ExprRef> symbolic_sizes() const;
+  // The first sizes[k] elements of each dim k that sym names, that dim then being sym[k] bound to sizes[k].
+  Tensor shrink_to(const std::vector<ExprRef>& sym, const Shape& sizes) const;
+
   Tensor broadcast_to(const Shape& shape) const;  // numpy's rule: align right, grow size-1 dims
   // Broadcasts both to a common shape and promotes to a common dtype (tinygrad's _broadcasted).
   static std::pair<Tensor, Tensor> broadcasted(const Tensor& x, const Tensor& y);
@@ -295,6 +303,8 @@ class Tensor {
   Tensor reduce(Op op, const Axes& axis, bool keepdim) const;
   Tensor inverse() const;  // an order-reversing map: -x, ~x or not x
   Tensor move(const ShapeTracker& st) const;
+  // The tracker that movement ops start from: contiguous over this tensor's shape, its symbolic dims included.
+  ShapeTracker tracker() const;
   Tensor unary(Op op) const;
   Tensor binary(Op op, const Tensor& y) const;  // same shape, same dtype
   explicit Tensor(std::shared_ptr<TensorState> state) : state_(std::move(state)) {}

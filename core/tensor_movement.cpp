@@ -23,7 +23,7 @@ Tensor Tensor::reshape(const std::vector<int64_t>& new_shape) const {
   }
   if (tr::prod(out) != numel()) fail("shape", "cannot reshape {} to {}", shape_str(shape()), shape_str(new_shape));
   if (out == shape()) return *this;
-  return move(ShapeTracker::contiguous(shape()).reshape(out));
+  return move(tracker().reshape(out));
 }
 
 Tensor Tensor::permute(const std::vector<int>& order) const {
@@ -34,7 +34,7 @@ Tensor Tensor::permute(const std::vector<int>& order) const {
   for (int i = 0; i < static_cast<int>(sorted.size()); i++)
     if (sorted[i] != i || static_cast<int>(sorted.size()) != ndim())
       fail("shape", "permute order must name each of the {} dims once", ndim());
-  return move(ShapeTracker::contiguous(shape()).permute(resolved));
+  return move(tracker().permute(resolved));
 }
 
 Tensor Tensor::expand(const std::vector<int64_t>& new_shape) const {
@@ -49,7 +49,7 @@ Tensor Tensor::expand(const std::vector<int64_t>& new_shape) const {
   }
   const Tensor x = full == shape() ? *this : reshape(full);
   if (out == full) return x;
-  return x.move(ShapeTracker::contiguous(full).expand(out));
+  return x.move(x.tracker().expand(out));
 }
 
 Tensor Tensor::pad(const std::vector<Range>& padding, ConstValue value) const {
@@ -64,7 +64,7 @@ Tensor Tensor::pad(const std::vector<Range>& padding, ConstValue value) const {
     grow.push_back({std::max<int64_t>(0, b), std::max<int64_t>(0, a)});
   }
   const Tensor x = shrink(cut);
-  const Tensor padded = x.move(ShapeTracker::contiguous(x.shape()).pad(grow));
+  const Tensor padded = x.move(x.tracker().pad(grow));
   if (as_double(value) == 0) return padded;
   const Tensor inside = full(x.shape(), true, DType::Bool, device()).pad(grow);
   return inside.where(padded, scalar_like(padded, value));
@@ -78,7 +78,7 @@ Tensor Tensor::shrink(const std::vector<std::optional<Range>>& bounds) const {
   bool whole = true;
   for (int i = 0; i < ndim(); i++) whole = whole && r[i] == Range{0, shape()[i]};
   if (whole) return *this;
-  return move(ShapeTracker::contiguous(shape()).shrink(r));
+  return move(tracker().shrink(r));
 }
 
 Tensor Tensor::flip(const std::vector<int>& axes) const {
@@ -88,7 +88,7 @@ Tensor Tensor::flip(const std::vector<int>& axes) const {
     if (dims[d]) fail("index", "dim {} appears more than once in flip", a);
     dims[d] = true;
   }
-  return move(ShapeTracker::contiguous(shape()).flip(dims));
+  return move(tracker().flip(dims));
 }
 
 Tensor Tensor::transpose(int a, int b) const {

@@ -1,5 +1,7 @@
 #include "core/uops.h"
 
+#include "core/error.h"
+
 #include <fmt/format.h>
 
 #include "core/hash.h"
@@ -10,6 +12,7 @@ namespace tr {
 std::string_view uop_kind_name(UOpKind k) {
   switch (k) {
     case UOpKind::DefineGlobal: return "DEFINE_GLOBAL";
+    case UOpKind::DefineVar: return "DEFINE_VAR";
     case UOpKind::DefineLocal: return "DEFINE_LOCAL";
     case UOpKind::DefineAcc: return "DEFINE_ACC";
     case UOpKind::Const: return "CONST";
@@ -34,6 +37,7 @@ std::string_view uop_kind_name(UOpKind k) {
 std::string uop_name(const UOp& u) {
   switch (u.kind) {
     case UOpKind::DefineGlobal: return fmt::format("data{}", u.buffer);
+    case UOpKind::DefineVar: return u.name;
     case UOpKind::DefineLocal: return fmt::format("temp{}", u.number);
     case UOpKind::DefineAcc: return fmt::format("acc{}", u.number);
     case UOpKind::Special:
@@ -59,6 +63,18 @@ std::string uop_name(const UOp& u) {
   return "";
 }
 
+LaunchDims launch_for(const LaunchDims& dims, const std::vector<int32_t>& vars) {
+  LaunchDims out = dims;
+  for (size_t a = 0; a < 3; a++) {
+    const int v = dims.global_var[a];
+    if (v < 0) continue;
+    if (static_cast<size_t>(v) >= vars.size()) fail("value", "the launch needs Variable {} of the kernel, given {}", v, vars.size());
+    out.global[a] = dims.global[a] * vars[v];
+    out.global_var[a] = -1;
+  }
+  return out;
+}
+
 size_t uop_hash(const UOp& u) {
   size_t h = hash_mix(static_cast<size_t>(u.kind), static_cast<size_t>(u.dtype));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.vec)), static_cast<size_t>(u.ptr));
@@ -68,6 +84,7 @@ size_t uop_hash(const UOp& u) {
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.size)), static_cast<size_t>(u.launch));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.axis)), static_cast<size_t>(u.range));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.dim)), static_cast<size_t>(u.lane));
+  h = hash_mix(h, std::hash<std::string>{}(u.name));
   return hash_mix(h, static_cast<size_t>(u.number));
 }
 
@@ -75,7 +92,7 @@ bool same_uop(const UOp& a, const UOp& b) {
   return a.kind == b.kind && a.dtype == b.dtype && a.vec == b.vec && a.ptr == b.ptr && a.srcs == b.srcs && a.alu == b.alu &&
          same_bits(a.value, b.value) && a.buffer == b.buffer && a.writes == b.writes && a.size == b.size &&
          a.launch == b.launch && a.axis == b.axis && a.range == b.range && a.dim == b.dim && a.lane == b.lane &&
-         a.number == b.number;
+         a.number == b.number && a.name == b.name;
 }
 
 std::string uop_dtype_str(const UOp& u) {
@@ -83,8 +100,8 @@ std::string uop_dtype_str(const UOp& u) {
     case UOpKind::Store: case UOpKind::EndRange: case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier:
     case UOpKind::Sink:
       return "";
-    case UOpKind::DefineGlobal: case UOpKind::DefineLocal: case UOpKind::DefineAcc: case UOpKind::Const:
-    case UOpKind::Special: case UOpKind::Range: case UOpKind::Load: case UOpKind::Alu: case UOpKind::Cast:
+    case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::DefineAcc:
+    case UOpKind::Const: case UOpKind::Special: case UOpKind::Range: case UOpKind::Load: case UOpKind::Alu: case UOpKind::Cast:
     case UOpKind::Assign: case UOpKind::Vectorize: case UOpKind::Gep: break;
   }
   const std::string base(short_name(u.dtype));
@@ -97,6 +114,7 @@ namespace {
 std::string arg_str(const UOp& u) {
   switch (u.kind) {
     case UOpKind::DefineGlobal: return fmt::format("({}, '{}', {})", u.buffer, uop_name(u), u.writes ? "True" : "False");
+    case UOpKind::DefineVar: return fmt::format("('{}', 1, {})", u.name, u.size);
     case UOpKind::DefineLocal: return fmt::format("('{}', {})", uop_name(u), u.size);
     case UOpKind::DefineAcc: return const_str(u.value, u.dtype);
     case UOpKind::Const: return const_str(u.value, u.dtype);

@@ -14,7 +14,7 @@ namespace tr {
 // Kinds that only the lowering passes' graph holds (core/codegen/): none reaches a renderer.
 //   Sink: the graph's root, whose sources are the kernel's stores and buffers.
 enum class UOpKind : uint8_t {
-  DefineGlobal, DefineLocal, DefineAcc, Const, Special, Range, EndRange, Load, Store, Alu, Cast,
+  DefineGlobal, DefineVar, DefineLocal, DefineAcc, Const, Special, Range, EndRange, Load, Store, Alu, Cast,
   Assign, If, EndIf, Barrier, Vectorize, Gep, Sink,
 };
 
@@ -39,13 +39,14 @@ struct UOp {
   ConstValue value = int64_t{0};  // Const: its value; DefineAcc: the value it starts from
   int buffer = -1;                // DefineGlobal: the kernel argument's position
   bool writes = false;            // DefineGlobal: the kernel stores into it
-  int64_t size = 0;               // DefineLocal: its elements; Special: how many ids there are
+  int64_t size = 0;               // DefineLocal: its elements; Special: how many ids there are; DefineVar: its largest value
   LaunchKind launch{};            // Special
   int axis = 0;                   // Special: the launch axis (0 = x, 1 = y, 2 = z)
   RangeKind range{};              // Range
   int dim = -1;                   // Range: the kernel dim it walks; loops nest in the order of their dims
   int lane = 0;                   // Gep
   int number = 0;                 // DefineLocal, DefineAcc, Special, Range: its number among its kind, for its name
+  std::string name{};             // DefineVar: the Variable's name (a scalar argument after the buffers)
 };
 
 // "data0", "temp0", "acc1", "gidx0", "lidx1", "core_id", "ridx0", "upidx0", "unidx0", "gridx0"
@@ -64,7 +65,12 @@ std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
 struct LaunchDims {
   std::array<int64_t, 3> global{1, 1, 1};
   std::array<int64_t, 3> local{1, 1, 1};
+  // Per axis, the Variable (its position among the kernel's) whose value multiplies global[a] at
+  // launch; -1 where the axis has a fixed size.
+  std::array<int, 3> global_var{-1, -1, -1};
 };
+// The launch for these values of the kernel's Variables: each symbolic axis gets its size.
+LaunchDims launch_for(const LaunchDims& dims, const std::vector<int32_t>& vars);
 
 // The UOps as one lowering pass left them; DEBUG 6 and `:uops K all` print each in turn.
 struct PassSnapshot {
@@ -80,6 +86,7 @@ struct UOpProgram {
   int64_t flops = 0;  // estimated from the value ALUs and the trip counts around them
   int64_t bytes = 0;  // estimated bytes moved: what each load and the store reach (core/footprint.h)
   std::vector<DType> globals;  // dtype of each buffer, by DEFINE_GLOBAL index
+  std::vector<std::string> vars;  // each Variable's name, in argument order (after the buffers)
 };
 
 // One row per UOp: "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)".

@@ -34,6 +34,8 @@ class CpuDevice : public HostMemoryDevice {
     // A fixed entry point takes the buffers as an array, so every kernel loads the same way.
     std::string args;
     for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
+    // the Variables' values follow the buffers in the array, each through a pointer to its int
+    for (size_t i = 0; i < program.vars.size(); i++) args += fmt::format("*(const int*)b[{}], ", program.globals.size() + i);
     const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
                                          program.name, args);
     // -ffp-contract=off: each + and * rounds on its own, as in the reference evaluator and tinygrad. A

@@ -47,13 +47,15 @@ class CudaProgram : public Program {
   CudaProgram(const CudaProgram&) = delete;
   CudaProgram& operator=(const CudaProgram&) = delete;
 
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     c_.use();
     std::vector<CUdeviceptr> ptrs;
     for (const Buffer* b : bufs) ptrs.push_back(reinterpret_cast<CUdeviceptr>(b->mem.get()));
     std::vector<void*> args;
     for (CUdeviceptr& p : ptrs) args.push_back(&p);
-    const Grid g = grid_for(dims, local_ids_, max_threads_, max_block_);
+    std::vector<int32_t> values = vars;
+    for (int32_t& v : values) args.push_back(&v);
+    const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_block_);
     for (int a = 0; a < 3; a++)
       if (g.groups[a] > max_grid_[a])
         fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[a], "xyz"[a], g.groups[a]);

@@ -34,6 +34,14 @@ std::string entry_wrapper(const UOpProgram& p, bool typed) {
     body += fmt::format("  %c{0} = bitcast i8* %b{0} to {1}\n", i, t);
     args += fmt::format("{} %c{}, ", t, i);
   }
+  // the Variables' values follow the buffers in the array, each through a pointer to its i32
+  for (size_t v = 0, i = p.globals.size(); v < p.vars.size(); v++, i++) {
+    body += fmt::format("  %p{0} = getelementptr {1}, {2} %b, i64 {0}\n  %b{0} = load {1}, {2} %p{0}\n", i, bytes, array);
+    const std::string at = typed ? fmt::format("%c{}", i) : fmt::format("%b{}", i);
+    if (typed) body += fmt::format("  %c{0} = bitcast i8* %b{0} to i32*\n", i);
+    body += fmt::format("  %v{0} = load i32, {1} {2}\n", i, typed ? "i32*" : "ptr", at);
+    args += fmt::format("i32 %v{}, ", i);
+  }
   return fmt::format("define void @tinyrepl_entry({} %b, i32 %core_id) {{\n{}  call void @{}({}i32 %core_id)\n  ret void\n}}\n",
                      array, body, p.name, args);
 }

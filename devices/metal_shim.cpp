@@ -64,16 +64,19 @@ class ShimProgram : public Program {
   ShimProgram(const ShimProgram&) = delete;
   ShimProgram& operator=(const ShimProgram&) = delete;
 
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     std::vector<void*> ptrs;
     for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
+    std::vector<int32_t> values = vars;  // bound as the buffers after the kernel's own
+    for (int32_t& v : values) ptrs.push_back(&v);
+    const LaunchDims launch = launch_for(dims, vars);
     // without local ids every threadgroup is one thread, and the grid position is the group's
-    const std::array<int64_t, 3> size = local_ids_ ? dims.local : std::array<int64_t, 3>{1, 1, 1};
+    const std::array<int64_t, 3> size = local_ids_ ? launch.local : std::array<int64_t, 3>{1, 1, 1};
     const unsigned sz[3] = {static_cast<unsigned>(size[0]), static_cast<unsigned>(size[1]), static_cast<unsigned>(size[2])};
     const auto t0 = std::chrono::steady_clock::now();
-    for (int64_t gz = 0; gz < dims.global[2]; gz++)
-      for (int64_t gy = 0; gy < dims.global[1]; gy++)
-        for (int64_t gx = 0; gx < dims.global[0]; gx++) {
+    for (int64_t gz = 0; gz < launch.global[2]; gz++)
+      for (int64_t gy = 0; gy < launch.global[1]; gy++)
+        for (int64_t gx = 0; gx < launch.global[0]; gx++) {
           const std::array<unsigned, 3> g{static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)};
           run_group(ptrs.data(), g, sz);
         }

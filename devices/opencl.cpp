@@ -80,12 +80,14 @@ class ClProgram : public Program {
   ClProgram(const ClProgram&) = delete;
   ClProgram& operator=(const ClProgram&) = delete;
 
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     for (size_t i = 0; i < bufs.size(); i++) {
       cl_mem m = static_cast<cl_mem>(bufs[i]->mem.get());
       check(clSetKernelArg(kernel_, static_cast<cl_uint>(i), sizeof m, &m), "clSetKernelArg");
     }
-    const Grid g = grid_for(dims, local_ids_, max_threads_, max_per_axis_);
+    for (size_t i = 0; i < vars.size(); i++)
+      check(clSetKernelArg(kernel_, static_cast<cl_uint>(bufs.size() + i), sizeof vars[i], &vars[i]), "clSetKernelArg");
+    const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_per_axis_);
     size_t global[3], local[3];
     for (int a = 0; a < 3; a++) {
       global[a] = static_cast<size_t>(g.groups[a] * g.threads[a]);

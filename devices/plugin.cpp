@@ -37,7 +37,9 @@ class PluginProgram : public Program {
   PluginProgram(const PluginProgram&) = delete;
   PluginProgram& operator=(const PluginProgram&) = delete;
 
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
+    // the plug-in interface passes buffers only
+    if (!vars.empty()) fail("device", "{} cannot run a kernel over a symbolic size (a Variable argument)", lib_.d->name);
     if (static_cast<int>(bufs.size()) != nbuffers_) fail("device", "the kernel takes {} buffers, not {}", nbuffers_, bufs.size());
     std::vector<void*> mem;
     for (const Buffer* b : bufs) mem.push_back(b->mem.get());

@@ -24,9 +24,11 @@ class SharedObjectProgram : public Program {
   SharedObjectProgram(const SharedObjectProgram&) = delete;
   SharedObjectProgram& operator=(const SharedObjectProgram&) = delete;
 
-  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims) override {
+  double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     std::vector<void*> ptrs;
     for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
+    std::vector<int32_t> values = vars;
+    for (int32_t& v : values) ptrs.push_back(&v);
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stopped{false};
     pool_.run(static_cast<int>(dims.global[0]), [&](int core) {

@@ -1,3 +1,4 @@
+#include "repl/symbolic_variable.h"
 #include "repl/builtins.h"
 
 #include <map>
@@ -42,19 +43,28 @@ Value tensor_fn(const CallArgs& call, const PrintSink&) {
 template <Tensor (*Make)(const Shape&, DType, const std::string&)>
 Value filled(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"dtype"}, {"device"}, {"requires_grad"}});
-  return Make(to_shape(b.rest()), dtype_arg(b).value_or(DType::Float32), device_arg(b));
+  return with_symbolic_dims(Make(to_shape(b.rest()), dtype_arg(b).value_or(DType::Float32), device_arg(b)), b.rest(), call.span);
 }
 
 Value full_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRequired}, {"fill_value", kRequired, "value"}, {"dtype"}, {"device"}, {"requires_grad"}});
-  return Tensor::full(to_shape({b["shape"]}), to_number(b["fill_value"]), dtype_arg(b), device_arg(b));
+  return with_symbolic_dims(Tensor::full(to_shape({b["shape"]}), to_number(b["fill_value"]), dtype_arg(b), device_arg(b)),
+                            {b["shape"]}, call.span);
 }
 
 Value arange_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"start", kRequired}, {"stop"}, {"step"}, {"dtype"}, {"device"}});
   // arange(stop) counts from 0, as in Python's range
+  // arange(n) of a bound Variable n: n elements, a symbolic dim
+  const Arg& stop_arg = b.find("stop") ? b["stop"] : b["start"];
+  if (const SymbolicVariable* v = variable_of(stop_arg.value)) {
+    if (b.find("stop") || b.find("step"))
+      fail_at(stop_arg.span, "value", "arange takes a Variable only as arange(n): its one argument");
+    const Tensor counted = Tensor::arange(int64_t{0}, bound_value(stop_arg, *v), int64_t{1}, dtype_arg(b), device_arg(b));
+    return with_symbolic_dims(counted, {stop_arg}, call.span);
+  }
   const ConstValue start = b.find("stop") ? to_number(b["start"]) : ConstValue{int64_t{0}};
-  const ConstValue stop = to_number(b.find("stop") ? b["stop"] : b["start"]);
+  const ConstValue stop = to_number(stop_arg);
   const ConstValue step = b.find("step") ? to_number(b["step"]) : ConstValue{int64_t{1}};
   return Tensor::arange(start, stop, step, dtype_arg(b), device_arg(b));
 }
@@ -232,6 +242,7 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"meshgrid", meshgrid_fn},
       // tinygrad's Context(TRAINING=1), for `with` and decorators
       {"Context", context_fn},
+      {"Variable", variable_fn},
   };
   return t;
 }

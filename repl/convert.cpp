@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "repl/source_error.h"
+#include "repl/symbolic_variable.h"
 #include "repl/suggest.h"
 
 namespace tr::repl {
@@ -96,7 +97,18 @@ std::vector<int64_t> to_ints(const Arg& a) {
 }
 
 Shape to_shape(const std::vector<Arg>& args, bool allow_minus_one) {
-  const Shape shape = spread_ints(args, "a shape of ints");
+  // a bound Variable stands for its value (shape_variables says which dims it makes symbolic)
+  std::vector<Arg> values = args;
+  for (Arg& a : values) {
+    if (const SymbolicVariable* v = variable_of(a.value)) a.value = bound_value(a, *v);
+    if (const std::vector<Value>* items = sequence_items(a.value)) {
+      std::vector<Value> replaced = *items;
+      for (Value& item : replaced)
+        if (const SymbolicVariable* v = variable_of(item)) item = bound_value(a, *v);
+      a.value = Tuple{std::move(replaced)};
+    }
+  }
+  const Shape shape = spread_ints(values, "a shape of ints");
   for (size_t i = 0; i < shape.size(); i++) {
     if (shape[i] >= 0 || (allow_minus_one && shape[i] == -1)) continue;
     fail_at(args[args.size() == 1 ? 0 : i].span, "value", "negative dimension {} in shape", shape[i]);

@@ -1,3 +1,4 @@
+#include "repl/symbolic_variable.h"
 #include "repl/evaluator.h"
 
 #include "repl/builtins.h"
@@ -266,14 +267,23 @@ std::vector<IndexItem> Evaluator::index_items(const Subscript& s) const {
   std::vector<IndexItem> items;
   for (const ExprRef& e : s.indices) {
     if (const SliceExpr* sl = std::get_if<SliceExpr>(&e->node)) {
+      tr::ExprRef stop_var;
       const auto bound = [&](const ExprRef& part) -> std::optional<int64_t> {
         if (!part) return std::nullopt;
         const Value v = eval(*part);
         if (v.is<NoneValue>()) return std::nullopt;
+        if (const SymbolicVariable* var = variable_of(v)) {
+          if (part != sl->stop) fail_at(part->span, "value", "a Variable can only be a slice's stop, as in x[:n]");
+          stop_var = var->var;
+          return bound_value(Arg{v, part->span, "the slice's stop"}, *var);
+        }
         if (!v.is<int64_t>()) fail_at(part->span, "type", "slice bounds must be ints or None, not {}", type_name(v));
         return std::get<int64_t>(v);
       };
-      items.push_back(IndexItem{Slice{bound(sl->start), bound(sl->stop), bound(sl->step)}, e->span});
+      const Slice slice{bound(sl->start), bound(sl->stop), bound(sl->step)};
+      if (stop_var && (slice.start.value_or(0) != 0 || slice.step.value_or(1) != 1))
+        fail_at(e->span, "value", "a slice with a Variable stop must start at 0 with step 1, as in x[:n]");
+      items.push_back(IndexItem{slice, e->span, stop_var});
     } else if (std::holds_alternative<EllipsisLiteral>(e->node)) {
       items.push_back(IndexItem{Ellipsis{}, e->span});
     } else {

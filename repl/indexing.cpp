@@ -1,3 +1,6 @@
+#include <functional>
+
+#include "repl/symbolic_variable.h"
 #include "repl/indexing.h"
 
 #include <type_traits>
@@ -39,7 +42,42 @@ void add_tensor_index(const Value& v, Span span, Indices& out) {
   }
 }
 
-Value index_tensor(const Tensor& x, const std::vector<IndexItem>& items, Span span) {
+// Slices `:n` of bound Variables: the rest of the subscript is applied with `:` in their place, then
+// each of their dims is cut to its Variable (each slice keeps one dim, an int index drops one, None
+// adds one).
+Tensor symbolic_slices(const std::vector<IndexItem>& items, Span span,
+                       const std::function<Tensor(const std::vector<IndexItem>&)>& index) {
+  const bool any = std::any_of(items.begin(), items.end(), [](const IndexItem& i) { return i.stop_var != nullptr; });
+  if (!any) return index(items);
+  std::vector<IndexItem> whole = items;
+  std::vector<std::pair<size_t, const IndexItem*>> cuts;  // output dim, its slice
+  size_t dim = 0;
+  for (size_t i = 0; i < items.size(); i++) {
+    const Value* v = std::get_if<Value>(&items[i].index);
+    if (std::holds_alternative<Ellipsis>(items[i].index) || (v && !v->is<int64_t>() && !v->is<NoneValue>()))
+      fail_at(items[i].span, "value", "a slice with a Variable stop goes with ints, slices and None only");
+    if (v && v->is<int64_t>()) continue;
+    if (items[i].stop_var) {
+      cuts.emplace_back(dim, &items[i]);
+      whole[i].index = Slice{};
+    }
+    dim++;
+  }
+  const Tensor out = index(whole);
+  std::vector<tr::ExprRef> sym(out.shape().size());
+  Shape sizes = out.shape();
+  for (const auto& [d, item] : cuts) {
+    const int64_t value = *std::get<Slice>(item->index).stop;
+    if (value > out.shape()[d])
+      fail_at(item->span, "value", "the slice :{} stops at {}, past the dim's {} elements", item->stop_var->name, value,
+              out.shape()[d]);
+    sym[d] = item->stop_var;
+    sizes[d] = value;
+  }
+  return at(span, [&] { return out.shrink_to(sym, sizes); });
+}
+
+Tensor index_plain(const Tensor& x, const std::vector<IndexItem>& items, Span span) {
   Indices indices;
   for (const IndexItem& item : items) {
     if (const Value* v = std::get_if<Value>(&item.index)) {
@@ -95,7 +133,8 @@ Value index_sequence(const Seq& seq, const std::vector<IndexItem>& items, Span s
 }  // namespace
 
 Value subscript_value(const Value& object, const std::vector<IndexItem>& items, Span span) {
-  if (const Tensor* t = object.get_if<Tensor>()) return index_tensor(*t, items, span);
+  if (const Tensor* t = object.get_if<Tensor>())
+    return symbolic_slices(items, span, [&](const std::vector<IndexItem>& its) { return index_plain(*t, its, span); });
   if (const Tuple* t = object.get_if<Tuple>()) return index_sequence(*t, items, span);
   if (const List* l = object.get_if<List>()) return index_sequence(*l, items, span);
   if (const Dict* d = object.get_if<Dict>()) {

@@ -12,6 +12,7 @@ namespace tr::repl {
 struct IndexItem {
   std::variant<Value, Slice, Ellipsis> index;
   Span span;
+  tr::ExprRef stop_var = nullptr;  // a Slice `:n` whose stop is a bound Variable: the dim it keeps is symbolic
 };
 
 // object[items]; `span` (the bracket) locates errors that are about the whole subscript.

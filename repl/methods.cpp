@@ -1,3 +1,4 @@
+#include "repl/symbolic_variable.h"
 #include "repl/methods.h"
 
 #include <algorithm>
@@ -197,7 +198,8 @@ void add_reductions(Table& t) {
 
 void add_movement(Table& t) {
   const auto reshape = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    return x.reshape(to_shape(bind(call, {{"shape", kRest}}).rest(), true));
+    const Bound b = bind(call, {{"shape", kRest}});
+    return with_symbolic_dims(x.reshape(to_shape(b.rest(), true)), b.rest(), call.span);
   };
   t["reshape"] = reshape;
   t["view"] = reshape;

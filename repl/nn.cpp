@@ -280,6 +280,7 @@ std::string_view object_type(const Object& o) {
   if (std::holds_alternative<LayerNormLayer>(o.kind)) return "LayerNorm";
   if (std::holds_alternative<EmbeddingLayer>(o.kind)) return "Embedding";
   if (std::holds_alternative<TrainingContext>(o.kind)) return "Context";
+  if (std::holds_alternative<SymbolicVariable>(o.kind)) return "Variable";
   return std::get<Optimizer>(o.kind).kind == OptimizerKind::SGD ? "SGD" : "LAMB";
 }
 
@@ -329,6 +330,8 @@ Value object_attribute(const ObjectRef& o, std::string_view name, Span span) {
   } else if (const EmbeddingLayer* e = std::get_if<EmbeddingLayer>(&o->kind)) {
     if (name == "weight") return e->weight;
   } else if (std::holds_alternative<TrainingContext>(o->kind)) {
+  } else if (const SymbolicVariable* v = std::get_if<SymbolicVariable>(&o->kind)) {
+    return variable_attribute(*v, name, span);
   } else {
     const Optimizer& opt = std::get<Optimizer>(o->kind);
     if (name == "params") {
@@ -385,6 +388,7 @@ void set_object_attribute(const ObjectRef& o, std::string_view name, const Arg& 
 }
 
 Value call_object_method(const ObjectRef& o, const CallArgs& call) {
+  if (const SymbolicVariable* v = std::get_if<SymbolicVariable>(&o->kind)) return call_variable_method(*v, call);
   Optimizer* opt = std::get_if<Optimizer>(&o->kind);
   if (opt && call.name == "zero_grad") {
     bind(call, {});
@@ -407,7 +411,8 @@ Value call_object_method(const ObjectRef& o, const CallArgs& call) {
 }
 
 Value call_object(const ObjectRef& o, const CallArgs& call) {
-  if (std::holds_alternative<Optimizer>(o->kind) || std::holds_alternative<TrainingContext>(o->kind))
+  if (std::holds_alternative<Optimizer>(o->kind) || std::holds_alternative<TrainingContext>(o->kind) ||
+      std::holds_alternative<SymbolicVariable>(o->kind))
     fail_at(call.span, "type", "'{}' object is not callable", object_type(*o));
   const Bound b = bind(call, {{"x", kRequired}});
   const Tensor x = to_tensor(b["x"]);

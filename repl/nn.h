@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "repl/arguments.h"
+#include "repl/symbolic_variable.h"
 #include "repl/value.h"
 
 namespace tr::repl {
@@ -63,7 +64,8 @@ struct TrainingContext {
 };
 
 struct Object {
-  std::variant<LinearLayer, Conv2dLayer, BatchNormLayer, LayerNormLayer, EmbeddingLayer, Optimizer, TrainingContext> kind;
+  std::variant<LinearLayer, Conv2dLayer, BatchNormLayer, LayerNormLayer, EmbeddingLayer, Optimizer, TrainingContext,
+               SymbolicVariable> kind;
 };
 
 

@@ -74,7 +74,10 @@ std::string repr_value(const Value& v) {
       return "{" + out + "}";
     }
     std::string operator()(const FunctionRef& f) const { return fmt::format("<function {}>", f->def->name); }
-    std::string operator()(const ObjectRef& o) const { return fmt::format("<{} object>", object_type(*o)); }
+    std::string operator()(const ObjectRef& o) const {
+      if (const SymbolicVariable* v = std::get_if<SymbolicVariable>(&o->kind)) return variable_str(*v);
+      return fmt::format("<{} object>", object_type(*o));
+    }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

@@ -149,7 +149,7 @@ TEST_P(Compiled, TheSecondTimeFromTheCacheAndTimed) {
   const BufferRef out = d.alloc(DType::Float32, 1), in = d.alloc(DType::Float32, 1);
   const float v = 4.5f;
   d.copyin(*in, &v);
-  EXPECT_GT(program->run({out.get(), in.get()}, p.dims), 0);
+  EXPECT_GT(program->run({out.get(), in.get()}, p.dims, {}), 0);
   float got = 0;
   d.copyout(&got, *out);
   EXPECT_EQ(got, 4.5f);
@@ -173,11 +173,11 @@ TEST(Plugin, RunsCompileErrorsAndBadLibraries) {
   const BufferRef out = d.alloc(DType::Float32, 1), in = d.alloc(DType::Float32, 1);
   const float v = 2.5f;
   d.copyin(*in, &v);
-  EXPECT_GE(program->run({out.get(), in.get()}, p.dims), 0);
+  EXPECT_GE(program->run({out.get(), in.get()}, p.dims, {}), 0);
   float got = 0;
   d.copyout(&got, *out);
   EXPECT_EQ(got, 2.5f);
-  EXPECT_TRUE(testing::throws([&] { program->run({out.get()}, p.dims); }, "device", "the kernel takes 2 buffers, not 1"));
+  EXPECT_TRUE(testing::throws([&] { program->run({out.get()}, p.dims, {}); }, "device", "the kernel takes 2 buffers, not 1"));
   EXPECT_TRUE(testing::throws([&] { d.compile(p, "void copy1(int) { undefined_name; }", cached); }, "compile",
                               "PLUGCPU could not compile copy1: the C compiler failed:"));
   EXPECT_TRUE(testing::throws([&] { d.compile(p, "void copy1(int) { undefined_name; }", cached); }, "compile", "undefined_name"));

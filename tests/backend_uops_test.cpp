@@ -216,7 +216,7 @@ Bytes run_on(Device& dev, const UOpProgram& p, const Bytes& initial) {
     raw.push_back(bufs.back().get());
   }
   bool cached = false;
-  dev.compile(p, dev.render(p), cached)->run(raw, p.dims);
+  dev.compile(p, dev.render(p), cached)->run(raw, p.dims, {});
   Bytes out;
   for (size_t i = 0; i < bufs.size(); i++) {
     out.emplace_back(initial[i].size());

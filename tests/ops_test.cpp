@@ -1442,7 +1442,7 @@ class ProgramGen {
         return u("tanh", &Tensor::tanh, {-1, 1}, false);
       case 17:
         if (m > (half ? 8 : 100)) return nullopt;
-        return u("gelu", &Tensor::gelu, {-0.2, std::max(r.hi, 0.0)}, false);
+        return unary_made(v, "gelu", "", v.t.gelu(), {-0.2, std::max(r.hi, 0.0)}, false);
       case 18:
         if (m > (half ? 60 : 1e4)) return nullopt;
         return u("silu", &Tensor::silu, {-0.3, std::max(r.hi, 0.0)}, false);

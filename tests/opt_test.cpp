@@ -54,7 +54,7 @@ Tensor realized(std::mt19937_64& rng, const Shape& shape) {
   const BufferRef result = dev.alloc(out->dtype, prod(out->shape));
   std::vector<const Buffer*> bufs{result.get()};
   for (const LazyRef& in : item.inputs) bufs.push_back(in->buffer.get());
-  program->run(bufs, p.dims);
+  program->run(bufs, p.dims, {});
   HostData host(out->dtype, prod(out->shape));
   dev.copyout(host.bytes.data(), *result);
   return all_close(values(host), values(reference_eval(out)), tolerance_for(out->dtype));

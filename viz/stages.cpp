@@ -94,9 +94,15 @@ std::string opts_text(const Kernel& k) {
 }
 
 std::string uops_text(const UOpProgram& p) {
+  // a symbolic axis's size is known at launch: it reads as its Variable times the fixed part
+  std::vector<std::string> global;
+  for (size_t a = 0; a < 3; a++) {
+    const int v = p.dims.global_var[a];
+    if (v < 0) global.push_back(std::to_string(p.dims.global[a]));
+    else global.push_back(p.dims.global[a] == 1 ? p.vars.at(v) : fmt::format("{}*{}", p.dims.global[a], p.vars.at(v)));
+  }
   return print_uops(p.uops) + fmt::format("launch: global [{}] local [{}]; about {} FLOPs and {} bytes\n",
-                                          fmt::join(p.dims.global, ", "), fmt::join(p.dims.local, ", "), p.flops,
-                                          p.bytes);
+                                          fmt::join(global, ", "), fmt::join(p.dims.local, ", "), p.flops, p.bytes);
 }
 
 namespace {

@@ -25,6 +25,7 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   p.dims = low.dims;
   for (const UOp& u : p.uops)
     if (u.kind == UOpKind::DefineGlobal) p.globals.push_back(u.dtype);
+    else if (u.kind == UOpKind::DefineVar) p.vars.push_back(u.name);
   return p;
 }
 

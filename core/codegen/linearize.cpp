@@ -44,7 +44,7 @@ class Linearizer {
   }
 
   Linearized run() {
-    for (const UOpKind kind : {UOpKind::DefineGlobal, UOpKind::DefineLocal, UOpKind::Special})
+    for (const UOpKind kind : {UOpKind::DefineGlobal, UOpKind::DefineVar, UOpKind::DefineLocal, UOpKind::Special})
       for (int n : sorted(kind)) need(n);
     std::vector<int> loops;
     for (int n : order_)
@@ -79,7 +79,11 @@ class Linearizer {
 
   // Loops nest in the order of the dims they walk.
   std::pair<int, int> nest(int range) const { return {g_[range].dim, g_[range].number}; }
-  int64_t size_of(int range) const { return as_int(*g_.const_of(g_[range].srcs[1])); }
+  // A loop to a Variable counts its largest value: the estimate holds for every value the kernel serves.
+  int64_t size_of(int range) const {
+    const UOp& hi = g_[g_[range].srcs[1]];
+    return hi.kind == UOpKind::DefineVar ? hi.size : as_int(*g_.const_of(g_[range].srcs[1]));
+  }
 
   // The value a store writes or a reduce combines counts FLOPs; loads' indices and gates do not.
   void mark_value(int n) {
@@ -165,14 +169,14 @@ class Linearizer {
         if (g_[u.srcs[0]].kind == UOpKind::DefineLocal) barrier(u.srcs[0]);
         break;
       case UOpKind::Special: trip_ *= u.size; break;
-      case UOpKind::DefineGlobal: case UOpKind::DefineLocal: case UOpKind::DefineAcc: case UOpKind::Const:
-      case UOpKind::EndRange: case UOpKind::Store: case UOpKind::Alu: case UOpKind::Cast: case UOpKind::If:
+      case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::DefineAcc:
+      case UOpKind::Const: case UOpKind::EndRange: case UOpKind::Store: case UOpKind::Alu: case UOpKind::Cast: case UOpKind::If:
       case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Sink: break;
     }
     if (u.kind == UOpKind::Store) need(u.srcs[2]);  // the value, then where it goes (tinygrad's order)
     for (int s : u.srcs) need(s);
-    const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineLocal ||
-                        u.kind == UOpKind::Special;
+    const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar ||
+                        u.kind == UOpKind::DefineLocal || u.kind == UOpKind::Special;
     if (u.kind == UOpKind::Alu && value_[n]) flops_ += trip_ * u.vec;
     place(n, moved(n), global);
   }

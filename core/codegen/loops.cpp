@@ -39,6 +39,7 @@ class Loops {
 
   UGraph run() {
     define_globals();
+    define_vars();
     define_specials();
     max_depth_ = depth(*k_.ast);
     define_ranges();
@@ -48,6 +49,7 @@ class Loops {
     if (!is_const(valid, 1)) store.srcs.push_back(index(valid));
     std::vector<int> roots{g_.add(std::move(store))};
     for (const auto& [idx, global] : globals_) roots.push_back(global);  // a buffer no load reads is still an argument
+    for (const int v : vars_) roots.push_back(v);
     g_.sink = g_.add(UOp{.kind = UOpKind::Sink, .srcs = std::move(roots)});
     return std::move(g_);
   }
@@ -57,6 +59,7 @@ class Loops {
   const Kernel& k_;
   UGraph g_;
   std::map<int, int> globals_;  // buffer idx -> DEFINE_GLOBAL
+  std::vector<int> vars_;                        // DEFINE_VAR of each of the kernel's Variables
   std::vector<std::vector<ExprRef>> walks_;      // per walk of the rows, per dim: its variable there
   std::vector<std::vector<int>> reduce_ranges_;  // per walk, the RANGEs its reduces close
   int max_depth_ = 0;                            // how deep the reduces nest
@@ -88,6 +91,21 @@ class Loops {
     });
     for (const auto& [idx, t] : bufs)
       globals_[idx] = g_.add(UOp{.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .buffer = idx, .writes = idx == 0});
+  }
+
+  int var_index(const ExprRef& v) const {
+    for (size_t i = 0; i < k_.vars.size(); i++)
+      if (k_.vars[i]->name == v->name) return static_cast<int>(i);
+    fail("value", "the kernel has no Variable {}", v->name);
+  }
+
+  void define_vars() {
+    for (const ExprRef& v : k_.vars) {
+      const UOp u{.kind = UOpKind::DefineVar, .dtype = kIndex, .size = v->max, .number = static_cast<int>(vars_.size()),
+                  .name = v->name};
+      low_.vars[v->name] = u;
+      vars_.push_back(g_.add(u));
+    }
   }
 
   void define_specials() {
@@ -126,6 +144,15 @@ class Loops {
         const UOp id{.kind = UOpKind::Special, .dtype = kIndex, .size = size, .launch = kind, .axis = axis,
                      .number = static_cast<int>(i)};
         (kind == LaunchKind::Global ? low_.dims.global : low_.dims.local)[axis] = size;
+        // a symbolic dim's ids count its Variable's value: the launch multiplies the other dims' sizes by it
+        if (const ExprRef& sym = k_.dims[group[0]].sym) {
+          low_.dims.global[axis] = size / k_.dims[group[0]].size;
+          low_.dims.global_var[axis] = var_index(sym);
+        }
+        for (size_t g = 1; g < group.size(); g++)
+          if (k_.dims[group[g]].sym)
+            fail("shape", "the symbolic dim {} shares a launch id with an outer dim; a GPU kernel takes it outermost",
+                 render(k_.dims[group[g]].sym));
         const ExprRef v = variable(id, size);
         int64_t inner = size;
         for (size_t d : group) {
@@ -159,7 +186,8 @@ class Loops {
           continue;
         }
         const int64_t size = k_.dims[d].size;
-        const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
+        const int hi = k_.dims[d].sym ? index(k_.dims[d].sym) : g_.cnst(size, kIndex);
+        const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), hi},
                     .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
         walks_[p][d] = variable(r, size);
         if (p == 0) low_.dim_vars[d] = walks_[p][d];

@@ -86,6 +86,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
     fail("opt", "{} needs a {} dim; dim {} is {}", opt.str(), fmt::join(roles, " or "), opt.dim, dim_role_name(d.role));
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
+  if (d.sym) fail("opt", "{}: dim {} is the symbolic size {}; opts split only dims of a known size", opt.str(), opt.dim, render(d.sym));
   // Each walk of the rows lowers its own loops over the reduce dims; an upcast or a group would have
   // to be repeated in every walk, which the lowering does not do.
   const bool splits_rows = opt.op == OptOp::Upcast || opt.op == OptOp::Unroll || opt.op == OptOp::Group ||

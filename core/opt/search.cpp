@@ -20,7 +20,7 @@ double time_program(Device& dev, const UOpProgram& program, const std::string& s
   const std::vector<const Buffer*> bufs = pointers(owned);
   const std::unique_ptr<Program> p = dev.compile(program, source, cached);
   double best = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims));
+  for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims, {}));
   return best;
 }
 

@@ -152,6 +152,12 @@ class Renderer {
                                       lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", uop_name(u),
                                       fmt::format(fmt::runtime(lang_.buffer_attr), u.buffer)));
         return;
+      case UOpKind::DefineVar: {
+        r_[i] = uop_name(u);
+        const auto buffers = std::count_if(u_.begin(), u_.end(), [](const UOp& x) { return x.kind == UOpKind::DefineGlobal; });
+        params_.push_back(fmt::format(fmt::runtime(lang_.var_param), uop_name(u), buffers + u.number));
+        return;
+      }
       case UOpKind::DefineLocal:
         r_[i] = uop_name(u);
         line(fmt::format("{}{} {}[{}];", lang_.local_decl, storage(u.dtype), uop_name(u), u.size));

@@ -18,6 +18,8 @@ struct CStyleLanguage {
   std::string local_decl{};      // declares workgroup memory: "", "__local ", "__shared__ ", "threadgroup "
   std::string restrict_kw{};     // "restrict", "__restrict__", ""
   std::string buffer_attr{};     // after a buffer parameter; {} is the buffer's index: " [[buffer({})]]"
+  // A Variable's parameter: {0} its name, {1} its position among all parameters (buffers first).
+  std::string var_param = "const int {0}";
   std::string barrier{};         // the statement that waits for the workgroup; "" where a workgroup is one thread
   std::string int64_suffix = "ll";
   std::string uint64_suffix = "ull";

@@ -73,6 +73,8 @@ class LlvmRenderer {
       const UOp& u = u_[i];
       if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), uop_name(u)));
     }
+    for (const UOp& u : u_)
+      if (u.kind == UOpKind::DefineVar) params.push_back("i32 %" + uop_name(u));
     params.push_back("i32 %core_id");
     for (const UOp& u : u_)
       if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core) params.push_back("i32 %" + uop_name(u));
@@ -147,7 +149,7 @@ class LlvmRenderer {
   void emit(int i) {
     const UOp& u = u_[i];
     switch (u.kind) {
-      case UOpKind::DefineGlobal:
+      case UOpKind::DefineGlobal: case UOpKind::DefineVar:
       case UOpKind::Special: r_[i] = "%" + uop_name(u); return;
       case UOpKind::DefineLocal:
         r_[i] = "%" + uop_name(u);

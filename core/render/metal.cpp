@@ -40,6 +40,7 @@ std::string render_metal(const UOpProgram& p) {
       .global_space = "device ",
       .local_decl = "threadgroup ",
       .buffer_attr = " [[buffer({})]]",
+      .var_param = "constant int& {0} [[buffer({1})]]",
       .barrier = "threadgroup_barrier(mem_flags::mem_threadgroup);",
       .int64_suffix = "l",
       .uint64_suffix = "ul",

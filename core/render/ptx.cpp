@@ -104,6 +104,7 @@ class PtxRenderer {
         r_[i] = {p};
         return;
       }
+      case UOpKind::DefineVar: fail("render", "the PTX renderer does not take a Variable argument ({}) yet", uop_name(u));
       case UOpKind::DefineLocal: {
         shared_ += fmt::format("\t.shared .align 16 .b8 {}[{}];\n", uop_name(u), std::max<int64_t>(u.size * itemsize(u.dtype), 1));
         const std::string p = code_.reg(PtxReg::B64);

@@ -80,7 +80,7 @@ Json run_json(const RunRecord& r, const Location& at) {
   Json j = event_json("kernel", &at);
   j["name"] = k.name;
   j["device"] = k.device;
-  j["global"] = dims_json(k.program->dims.global);
+  j["global"] = dims_json(launch_for(k.program->dims, k.vars).global);
   j["local"] = dims_json(k.program->dims.local);
   j["us"] = rounded(x.seconds * 1e6, 3);
   j["flops"] = k.program->flops;

@@ -1,0 +1,40 @@
+#pragma once
+// Symbolic sizes: a dim whose size is a Variable bound to a value. The lazy graph holds the bound
+// value (so every shape check, buffer and the reference evaluator see numbers) and, beside it, the
+// Variable; a kernel's trackers hold only the Variable (their shape entry becomes its largest value),
+// so one compiled kernel serves every value, and the value travels with the launch.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/lazy.h"
+#include "core/symbolic.h"
+
+namespace tr {
+
+// The value of each Variable of a kernel, by name, sorted by name.
+using VarVals = std::vector<std::pair<std::string, int64_t>>;
+
+// A Variable with the given bounds, checked (1 <= lo < hi).
+ExprRef make_variable(const std::string& name, int64_t lo, int64_t hi);
+// Checks that value lies in v's bounds.
+void check_binding(const ExprRef& v, int64_t value);
+
+// The Variables that are the sizes of n's dims (null for a number; empty when none is).
+std::vector<ExprRef> node_sym(const LazyNode& n);
+// What a new base node's dims are: an element-wise node's come from its sources (two different
+// Variables on one dim are an error), a reduce keeps those of the dims it does not reduce.
+std::vector<ExprRef> derived_sym(Op op, const Shape& shape, const std::vector<LazyRef>& srcs, const LazyArg& arg);
+// x with the dims whose entry is non-null made symbolic: each is a Variable whose bound value is the
+// dim's size now.
+LazyRef bind_sizes(const LazyRef& x, const std::vector<ExprRef>& sym);
+
+// The tracker as a kernel holds it: each symbolic dim of its last view has the Variable's largest
+// value as its size, and the Variable's value is added to vals (one Variable bound to two values in
+// one kernel is an error). Views below the last keep their numbers.
+ShapeTracker unbind(const ShapeTracker& st, VarVals& vals);
+// The Variables of a kernel's trackers, each once, sorted by name.
+std::vector<ExprRef> kernel_vars(const std::vector<const ShapeTracker*>& trackers);
+
+}  // namespace tr
