@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/context.h"
 #include "core/realize.h"
 #include "devices/registry.h"
 #include "repl/parser.h"
@@ -117,7 +118,8 @@ void report(const char* name, const std::vector<Step>& all) {
 int main(int argc, char** argv) {
   tr::register_devices();
   const int n = argc > 1 ? std::max(3, std::atoi(argv[1])) : 30;
-  std::printf("spirals training step (MLP 2-64-1, 512 points, float64, Adam) on CPU; medians of calls 3..%d\n", n);
+  std::printf("spirals training step (MLP 2-64-1, 512 points, float64, Adam) on %s; medians of calls 3..%d\n",
+              tr::settings().device.c_str(), n);
   report("plain", steps(false, n));
   report("@jit", steps(true, n));
   return 0;
