@@ -73,16 +73,16 @@ TEST(CliBinary, EnvironmentVariablesAreDefaultsThatOptionsOverride) {
 }
 
 // The default opts follow the instruction set that TINYREPL_ISA names: a matmul's register tile is
-// one vector register of columns.
+// two vector registers of columns by as many rows as the registers hold.
 TEST(CliBinary, TheInstructionSetCanBeNamed) {
   const std::string code = ":device\na = rand(64, 64)\nprint((a @ a).sum() > 0)\n:opts 1\n";
   const Result avx2 = run_binary({"-e", code}, "", {"TINYREPL_ISA=avx2"});
   EXPECT_EQ(avx2.status, 0) << avx2.err;
   EXPECT_CONTAINS(avx2.out, "* CPU      available\n  instruction set: AVX2 (8 float32 lanes)\n");
-  EXPECT_CONTAINS(avx2.out, "(opts: UPCAST(1, 8), UPCAST(0, 4)");
+  EXPECT_CONTAINS(avx2.out, "(opts: UPCAST(1, 8), UPCAST(1, 2), UPCAST(0, 4)");
   const Result avx512 = run_binary({"-e", code}, "", {"TINYREPL_ISA=AVX-512"});
   EXPECT_CONTAINS(avx512.out, "  instruction set: AVX-512 (16 float32 lanes)\n");
-  EXPECT_CONTAINS(avx512.out, "(opts: UPCAST(1, 16), UPCAST(0, 4)");
+  EXPECT_CONTAINS(avx512.out, "(opts: UPCAST(1, 16), UPCAST(1, 2), UPCAST(0, 8)");
   const Result bad = run_binary({"-e", ":device"}, "", {"TINYREPL_ISA=mmx"});
   EXPECT_EQ(bad.status, 2);
   EXPECT_CONTAINS(bad.err, "error: device CPU is not available: TINYREPL_ISA='mmx' names no instruction set (none, sse, "

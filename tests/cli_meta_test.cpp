@@ -45,7 +45,7 @@ TEST(CliMeta, KernelsOfTheLastRealizeOrOfAnExpression) {
   const Result r = session(std::string(kMatmul) + ":kernels b\nprint(b)\n:kernels\n");
   // :kernels b: the two reduces, without running them
   EXPECT_CONTAINS(r.out, "  0 kernel  r_4_4_4");
-  EXPECT_CONTAINS(r.out, "why: its result feeds another reduce, and a kernel holds one reduce");
+  EXPECT_CONTAINS(r.out, "why: its result feeds another reduce over other rows, and the reduces of a kernel walk the same rows");
   EXPECT_CONTAINS(r.out, "[ 260.  740. 1220. 1700.]");
   // after print(b): everything that statement ran, numbered as K counts
   const std::string after = r.out.substr(r.out.find("1700.]"));

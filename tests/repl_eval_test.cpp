@@ -346,7 +346,7 @@ TEST_F(Eval, UnknownMethodsAndKeywordsAreNamed) {
   EXPECT_EQ(failure("x.shap").message, "'Tensor' object has no attribute 'shap'; did you mean 'shape'?");
   const Failure kw = failure("x.sum(axs=0)");
   EXPECT_EQ(kw.kind, "type");
-  EXPECT_EQ(kw.message, "sum() got an unexpected keyword argument 'axs' (allowed: axis, keepdim)");
+  EXPECT_EQ(kw.message, "sum() got an unexpected keyword argument 'axs' (allowed: axis, keepdim, dtype)");
   EXPECT_EQ(kw.span, (Span{1, 7, 3}));
   EXPECT_EQ(failure("x.exp(1)").message, "exp() takes at most 0 positional arguments but 1 was given");
   EXPECT_EQ(failure("full((2,))").message, "full() missing required argument 'fill_value'");
