@@ -228,24 +228,39 @@ Tensor Tensor::conv_transpose2d(const Tensor& weight, const std::optional<Tensor
   return x.conv2d(w, bias, groups, {1}, d, flat);
 }
 
-Tensor Tensor::max_pool2d(const Ints& kernel_size, const Ints& stride, const Ints& dilation, const Ints& padding,
-                          bool ceil_mode) const {
+namespace {
+
+// How a max pool cuts its input into windows: max_pool2d and its indices share it.
+struct MaxPoolWindows {
+  size_t n;     // spatial dims
+  Ints k, s;    // kernel and stride per spatial dim
+  Ints pads;    // flat (before, after) pairs, the ceil mode's included
+};
+
+MaxPoolWindows max_pool_windows(const Tensor& x, const Ints& kernel_size, const Ints& stride, const Ints& dilation,
+                                const Ints& padding, bool ceil_mode) {
   const size_t n = kernel_size.size();
-  check_spatial(*this, n, "max_pool2d");
+  check_spatial(x, n, "max_pool2d");
   const Ints k = per_dim(kernel_size, n, "kernel_size"), s = stride.empty() ? k : per_dim(stride, n, "stride");
   Ints pads = flat_pads(padding, n);
-  if (ceil_mode) pads = ceil_mode_pads(*this, pads, k, s, per_dim(dilation, n, "dilation"));
-  return pad_spatial(*this, pads, dtype_min(dtype())).pool(k, s, dilation).max(last_axes(n));
+  if (ceil_mode) pads = ceil_mode_pads(x, pads, k, s, per_dim(dilation, n, "dilation"));
+  return {n, k, s, pads};
+}
+
+}  // namespace
+
+Tensor Tensor::max_pool2d(const Ints& kernel_size, const Ints& stride, const Ints& dilation, const Ints& padding,
+                          bool ceil_mode) const {
+  const MaxPoolWindows w = max_pool_windows(*this, kernel_size, stride, dilation, padding, ceil_mode);
+  return pad_spatial(*this, w.pads, dtype_min(dtype())).pool(w.k, w.s, dilation).max(last_axes(w.n));
 }
 
 std::pair<Tensor, Tensor> Tensor::max_pool2d_with_indices(const Ints& kernel_size, const Ints& stride,
                                                           const Ints& dilation, const Ints& padding,
                                                           bool ceil_mode) const {
-  const size_t n = kernel_size.size();
-  check_spatial(*this, n, "max_pool2d");
-  const Ints k = per_dim(kernel_size, n, "kernel_size"), s = stride.empty() ? k : per_dim(stride, n, "stride");
-  Ints pads = flat_pads(padding, n);
-  if (ceil_mode) pads = ceil_mode_pads(*this, pads, k, s, per_dim(dilation, n, "dilation"));
+  const MaxPoolWindows w = max_pool_windows(*this, kernel_size, stride, dilation, padding, ceil_mode);
+  const size_t n = w.n;
+  const Ints &k = w.k, &s = w.s, &pads = w.pads;
   const std::vector<int> axes = last_axes(n);
   const Tensor windows = pad_spatial(*this, pads, dtype_min(dtype())).pool(k, s, dilation);
   const Tensor maxima = windows.max(axes);
