@@ -1,5 +1,5 @@
-# ptxas_<example>: every PTX kernel of each scripts/examples/*.tg (on the CPU device and, where it
-# opens, OPENCL's GPU target) assembles with NVIDIA's ptxas for its .target and for sm_90 (skipped,
+# ptxas_<example>: every PTX kernel of each scripts/examples/*.tg (the CPU device's PTX tab: lowered for
+# the NV device's GPU target) assembles with NVIDIA's ptxas for its .target and for sm_90 (skipped,
 # with the reason, where the CUDA toolkit is not installed). The random programs' and the hand-built
 # UOps' PTX are checked the same way by backend_random_test and backend_uops_test.
 if(Python3_Interpreter_FOUND)

@@ -354,7 +354,17 @@ class PtxRenderer {
         wrap(r, t);
         return r;
       }
-      default: break;
+      case Op::MulAcc: return op(fmt::format("fma.rn.{}", T), t, s);  // made only for float accumulators
+      case Op::Const:
+      case Op::Arange:
+      case Op::Copy:
+      case Op::Cast:
+      case Op::Sum:
+      case Op::ReduceMax:
+      case Op::Prod:
+      case Op::View:
+      case Op::Contiguous:
+      case Op::Assign: break;
     }
     fail("type", "PTX cannot render the ALU op {}", op_name(u.alu));
   }
