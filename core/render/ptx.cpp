@@ -52,8 +52,16 @@ std::string mem_ty(DType t) {
     case DType::Bool: case DType::UInt8: return "u8";
     case DType::Int8: return "s8";
     case DType::Float16: return "b16";
-    default: return ty(t);
+    case DType::Int16:
+    case DType::UInt16:
+    case DType::Int32:
+    case DType::UInt32:
+    case DType::Int64:
+    case DType::UInt64:
+    case DType::Float32:
+    case DType::Float64: return ty(t);
   }
+  return ty(t);
 }
 
 // The bits of a constant of t as an immediate of its register's width.
