@@ -41,7 +41,12 @@ std::vector<std::optional<Range>> prefix(const Shape& s) {
 
 // src and the one-hot mask of index as (x's dims, then the index's positions on dim), padded to x's
 // shape: tinygrad's _pre_scatter.
-std::pair<Tensor, Tensor> pre_scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src, const char* op) {
+struct Scattered {
+  Tensor src;
+  Tensor mask;
+};
+
+Scattered pre_scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src, const char* op) {
   require_same_device(x, index);
   require_same_device(x, src);
   require_index(index, "scatter's index");
@@ -90,7 +95,9 @@ Tensor gather(const Tensor& x, int dim, const Tensor& index) {
 }
 
 Tensor scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src, ScatterReduce reduce) {
-  const auto [sp, mp] = pre_scatter(x, dim, index, src, "scatter");
+  const Scattered scattered = pre_scatter(x, dim, index, src, "scatter");
+  const Tensor& sp = scattered.src;
+  const Tensor& mp = scattered.mask;
   const int d = resolve_dim(dim, x.ndim());
   switch (reduce) {
     case ScatterReduce::Add: return scatter_reduce(x, dim, index, src, ScatterReduceOp::Sum);
@@ -116,7 +123,9 @@ Tensor scatter(const Tensor& x, int dim, const Tensor& index, const Tensor& src,
 
 Tensor scatter_reduce(const Tensor& x, int dim, const Tensor& index, const Tensor& src, ScatterReduceOp reduce,
                       bool include_self) {
-  const auto [sp, mp] = pre_scatter(x, dim, index, src, "scatter_reduce");
+  const Scattered scattered = pre_scatter(x, dim, index, src, "scatter_reduce");
+  const Tensor& sp = scattered.src;
+  const Tensor& mp = scattered.mask;
   const std::vector<int> last{-1};
   const auto constant = [&](ConstValue v) { return Tensor::full({}, v, sp.dtype(), sp.device()); };
   // x where no index names the position, `otherwise` where one does (x everywhere with include_self)

@@ -410,7 +410,8 @@ TEST_P(Functions, MaxPoolIndicesAndUnpool) {
   const auto [tv, ti] = Tensor::ones({1, 1, 2, 4}).max_pool2d_with_indices();
   EXPECT_TRUE(is(ti, {0, 2}, {1, 1, 1, 2}, I32));
   EXPECT_TRUE(is(v.max_unpool2d(i, {2, 2}, {}, {1}, {0}, {1, 1, 2, 6}), {0, 5, 0, 0, 0, 0, 9, 0, 0, 0, 0, 8}, {1, 1, 2, 6}, F32));
-  EXPECT_TRUE(throws([&] { v.max_unpool2d(i.cast(F32)); }, "type", "max_unpool2d's indices must be an integer tensor"));
+  EXPECT_TRUE(throws([&v = v, &i = i] { v.max_unpool2d(i.cast(F32)); }, "type",
+                     "max_unpool2d's indices must be an integer tensor"));
 }
 
 TEST_P(Functions, LinearSoftmaxDtypeGeluLerp) {
