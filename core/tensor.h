@@ -98,6 +98,8 @@ class Tensor {
   Tensor trunc() const;
   Tensor round() const;  // half to even
   Tensor logical_not() const;
+  // An order-reversing map of every dtype (-x, ~x or not x): min and cummin are max and cummax of it.
+  Tensor inverse() const;
   Tensor cast(DType dtype) const;
   // The same bits as dtype, of the same item size (core/tensor_bitcast.cpp); not to or from bool or float16.
   Tensor bitcast(DType dtype) const;
@@ -257,6 +259,11 @@ class Tensor {
                                const std::string& device = "");
   static Tensor kaiming_uniform(const Shape& shape, double a = 0.01, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
                                 const std::string& device = "");
+  static Tensor kaiming_normal(const Shape& shape, double a = 0.01, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
+                               const std::string& device = "");
+  // uniform in [-1, 1) times prod(shape)^-0.5
+  static Tensor scaled_uniform(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
+                               const std::string& device = "");
 
   // control
   Tensor contiguous() const;
@@ -301,7 +308,6 @@ class Tensor {
 
  private:
   Tensor reduce(Op op, const Axes& axis, bool keepdim) const;
-  Tensor inverse() const;  // an order-reversing map: -x, ~x or not x
   Tensor move(const ShapeTracker& st) const;
   // The tracker that movement ops start from: contiguous over this tensor's shape, its symbolic dims included.
   ShapeTracker tracker() const;

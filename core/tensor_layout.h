@@ -21,6 +21,9 @@ Tensor repeat_interleave(const Tensor& x, int64_t repeats, std::optional<int> di
 // dims absent: roll the flattened tensor.
 Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::optional<std::vector<int>>& dims = {});
 Tensor diag(const Tensor& x);  // a 1-dim tensor on the diagonal of a square matrix
+// The diagonal `offset` above (below, when negative) the main one of dims dim1 and dim2, as a view:
+// those two dims are replaced by a last dim of the diagonal's length (0 when offset is past the edge).
+Tensor diagonal(const Tensor& x, int64_t offset = 0, int dim1 = 0, int dim2 = 1);
 Tensor tril(const Tensor& x, int64_t diagonal = 0);
 Tensor triu(const Tensor& x, int64_t diagonal = 0);
 // dim replaced by (windows, size): windows of `size` starting every `step` elements, as a view.

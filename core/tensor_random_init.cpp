@@ -50,4 +50,13 @@ Tensor Tensor::kaiming_uniform(const Shape& shape, double a, std::optional<uint6
   return uniform(shape, -bound, bound, seed, dtype, device);
 }
 
+Tensor Tensor::kaiming_normal(const Shape& shape, double a, std::optional<uint64_t> seed, DType dtype, const std::string& device) {
+  return normal(shape, 0.0, std::sqrt(2.0 / (1 + a * a) / fan_in(shape, "kaiming_normal")), seed, dtype, device);
+}
+
+Tensor Tensor::scaled_uniform(const Shape& shape, std::optional<uint64_t> seed, DType dtype, const std::string& device) {
+  const Tensor u = uniform(shape, -1.0, 1.0, seed, dtype, device);
+  return u.mul(scalar_like(u, std::pow(static_cast<double>(tr::prod(shape)), -0.5)));
+}
+
 }  // namespace tr

@@ -111,4 +111,21 @@ std::pair<Tensor, Tensor> cummax(const Tensor& x, int axis) {
   return {values, idx.transpose(-1, a)};
 }
 
+std::pair<Tensor, Tensor> cummin(const Tensor& x, int axis) {
+  const auto [values, indices] = cummax(x.inverse(), axis);
+  return {values.inverse(), indices};
+}
+
+Tensor logcumsumexp(const Tensor& x, int axis) {
+  if (x.ndim() == 0) return x;
+  const int a = resolve_dim(axis, x.ndim());
+  const Tensor t = x.transpose(a, -1);
+  // the running maximum of the prefix that ends at i, beside each of that prefix's elements j <= i
+  const Tensor m = cummax(t, -1).first;
+  const Tensor shifted = t.unsqueeze(-2).sub(m.unsqueeze(-1));
+  const Tensor below = Tensor::full({}, dtype_min(shifted.dtype()), shifted.dtype(), x.device());
+  const Tensor sums = lower(t.shape().back(), x.device()).where(shifted, below).exp().sum(std::vector<int>{-1});
+  return sums.log().add(m).transpose(-1, a);
+}
+
 }  // namespace tr

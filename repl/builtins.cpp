@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/random.h"
+#include "core/tensor_own_buffer.h"
 
 #include "repl/convert.h"
 #include "repl/operators.h"
@@ -118,15 +119,10 @@ Value randint_fn(const CallArgs& call, const PrintSink&) {
                          seed_arg(b), dtype_arg(b).value_or(DType::Int32), device_arg(b));
 }
 
-Value glorot_uniform_fn(const CallArgs& call, const PrintSink&) {
-  const Bound b = bind(call, {{"shape", kRest}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
-  return Tensor::glorot_uniform(to_shape(b.rest()), seed_arg(b), dtype_arg(b).value_or(DType::Float32), device_arg(b));
-}
-
-Value kaiming_uniform_fn(const CallArgs& call, const PrintSink&) {
+template <Tensor (*Make)(const Shape&, double, std::optional<uint64_t>, DType, const std::string&)>
+Value kaiming(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"a"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
-  return Tensor::kaiming_uniform(to_shape(b.rest()), number_arg(b, "a", 0.01), seed_arg(b),
-                                 dtype_arg(b).value_or(DType::Float32), device_arg(b));
+  return Make(to_shape(b.rest()), number_arg(b, "a", 0.01), seed_arg(b), dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
 Value manual_seed_fn(const CallArgs& call, const PrintSink&) {
@@ -212,8 +208,11 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"uniform", uniform_fn},
       {"normal", normal_fn},
       {"randint", randint_fn},
-      {"glorot_uniform", glorot_uniform_fn},
-      {"kaiming_uniform", kaiming_uniform_fn},
+      {"glorot_uniform", random<&Tensor::glorot_uniform>},
+      {"kaiming_uniform", kaiming<&Tensor::kaiming_uniform>},
+      {"kaiming_normal", kaiming<&Tensor::kaiming_normal>},
+      {"scaled_uniform", random<&Tensor::scaled_uniform>},
+      {"empty", filled<&empty>},
       {"zeros_like", zeros_like_fn},
       {"ones_like", ones_like_fn},
       {"full_like", full_like_fn},

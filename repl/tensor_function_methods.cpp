@@ -4,9 +4,14 @@
 #include <iterator>
 #include <optional>
 
+#include "core/tensor_copysign.h"
+#include "core/tensor_hyperbolic.h"
 #include "core/tensor_index.h"
 #include "core/tensor_logic.h"
+#include "core/tensor_moments.h"
+#include "core/tensor_own_buffer.h"
 #include "core/tensor_scan.h"
+#include "core/tensor_select.h"
 #include "core/tensor_sort.h"
 #include "repl/convert.h"
 #include "repl/method_table.h"
@@ -36,6 +41,17 @@ int dim_or(const Bound& b, std::string_view name, int fallback) {
 bool flag_or(const Bound& b, std::string_view name, bool fallback) {
   const Arg* a = b.find(name);
   return a ? to_bool(*a) : fallback;
+}
+
+// size=: absent or None for the data's own length.
+std::optional<int64_t> optional_size(const Bound& b) {
+  const Arg* a = b.find("size");
+  return a && !a->value.is<NoneValue>() ? std::optional<int64_t>(to_int(*a)) : std::nullopt;
+}
+
+ConstValue fill_or_zero(const Bound& b) {
+  const Arg* a = b.find("fill_value");
+  return a ? to_number(*a) : ConstValue{int64_t{0}};
 }
 
 template <typename Seq>
@@ -89,6 +105,10 @@ void add_layout(MethodTable& t) {
   t["diag"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     bind(call, {});
     return diag(x);
+  };
+  t["diagonal"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"offset"}, {"dim1"}, {"dim2"}});
+    return diagonal(x, b.find("offset") ? to_int(b["offset"]) : 0, dim_or(b, "dim1", 0), dim_or(b, "dim2", 1));
   };
   t["tril"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"diagonal"}});
@@ -202,6 +222,14 @@ void add_indexing(MethodTable& t) {
     return scatter_reduce(x, to_dim(b["dim"]), to_tensor(b["index"]), to_tensor(b["src"]), op->second,
                           flag_or(b, "include_self", true));
   };
+  t["masked_select"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"mask", kRequired}, {"size"}, {"fill_value"}});
+    return masked_select(x, to_tensor(b["mask"]), optional_size(b), fill_or_zero(b));
+  };
+  t["nonzero"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"size"}, {"fill_value"}});
+    return nonzero(x, optional_size(b), fill_or_zero(b));
+  };
   t["one_hot"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return one_hot(x, to_int(bind(call, {{"num_classes", kRequired}})["num_classes"]));
   };
@@ -217,6 +245,12 @@ void add_scans(MethodTable& t) {
   t["cummax"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return pair_of(cummax(x, dim_or(bind(call, {{"axis"}}), "axis", 0)));
   };
+  t["cummin"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return pair_of(cummin(x, dim_or(bind(call, {{"axis"}}), "axis", 0)));
+  };
+  t["logcumsumexp"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return logcumsumexp(x, dim_or(bind(call, {{"axis"}}), "axis", 0));
+  };
   t["sort"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"dim"}, {"descending"}});
     return pair_of(sort(x, dim_or(b, "dim", -1), flag_or(b, "descending", false)));
@@ -229,6 +263,44 @@ void add_scans(MethodTable& t) {
     const Bound b = bind(call, {{"k", kRequired}, {"dim"}, {"largest"}, {"sorted_"}});
     if (!flag_or(b, "sorted_", true)) fail_at(b["sorted_"].span, "value", "topk with sorted_=False is not supported");
     return pair_of(topk(x, to_int(b["k"]), dim_or(b, "dim", -1), flag_or(b, "largest", true)));
+  };
+}
+
+void add_elementwise(MethodTable& t) {
+  const std::pair<const char*, Tensor (*)(const Tensor&)> unary[] = {
+      {"asinh", &asinh}, {"acosh", &acosh}, {"atanh", &atanh}};
+  for (const auto& [name, op] : unary) {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      bind(call, {});
+      return op(x);
+    };
+  }
+  t["copysign"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return copysign(x, operand(x, bind(call, {{"other", kRequired}})["other"]));
+  };
+  t["mod"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return x.mod(operand(x, bind(call, {{"x", kRequired}})["x"]));
+  };
+}
+
+void add_statistics(MethodTable& t) {
+  const std::pair<const char*, std::pair<Tensor, Tensor> (*)(const Tensor&, const Axes&, bool, double)> pairs[] = {
+      {"var_mean", &var_mean}, {"std_mean", &std_mean}};
+  for (const auto& [name, op] : pairs) {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"axis"}, {"keepdim"}, {"correction"}});
+      const Arg* c = b.find("correction");
+      return pair_of(op(x, to_axes(b.find("axis")), flag_or(b, "keepdim", false), c ? to_float(*c) : 1.0));
+    };
+  }
+  t["clone"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"device"}});
+    const Arg* d = b.find("device");
+    return clone(d && !d->value.is<NoneValue>() ? x.to(to_str(*d)) : x);
+  };
+  t["normalize"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"p"}, {"dim"}, {"eps"}});
+    return normalize(x, b.find("p") ? to_float(b["p"]) : 2.0, dim_or(b, "dim", 1), b.find("eps") ? to_float(b["eps"]) : 1e-12);
   };
 }
 
@@ -257,6 +329,8 @@ void add_tensor_function_methods(MethodTable& t) {
   add_bitwise(t);
   add_indexing(t);
   add_scans(t);
+  add_elementwise(t);
+  add_statistics(t);
 }
 
 }  // namespace tr::repl

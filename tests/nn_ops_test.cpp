@@ -669,6 +669,20 @@ TEST(RandomInit, StatisticsOfEachInitialiser) {
   EXPECT_EQ(Tensor::uniform({3}, 0, 1, 0, DType::Float16).dtype(), DType::Float16);
 }
 
+TEST(RandomInit, KaimingNormalAndScaledUniformScaleTheSameStreams) {
+  const double std = std::sqrt(2.0 / (1 + 0.2 * 0.2) / (32 * 9));
+  const Stats k = stats_of(Tensor::kaiming_normal({64, 32, 3, 3}, 0.2, 6));
+  EXPECT_NEAR(k.mean, 0, 0.005);
+  EXPECT_NEAR(k.stddev, std, 0.005);
+  const std::vector<double> kn = values(Tensor::kaiming_normal({4, 5}, 0.01, 9)), n = values(Tensor::normal({4, 5}, 0, 1, 9));
+  for (size_t i = 0; i < kn.size(); i++) EXPECT_NEAR(kn[i], n[i] * std::sqrt(2.0 / (1 + 0.01 * 0.01) / 5), 1e-6);
+  const std::vector<double> su = values(Tensor::scaled_uniform({4, 25}, 9)), u = values(Tensor::uniform({4, 25}, -1, 1, 9));
+  for (size_t i = 0; i < su.size(); i++) EXPECT_NEAR(su[i], u[i] / 10, 1e-7);
+  EXPECT_EQ(Tensor::scaled_uniform({3}, 0, DType::Float16).dtype(), DType::Float16);
+  EXPECT_TRUE(throws([] { Tensor::kaiming_normal({-3, 3}); }, "shape", "negative dimension"));
+  EXPECT_TRUE(throws([] { Tensor::scaled_uniform({2, -3, 0}); }, "shape", "negative dimension"));
+}
+
 TEST(RandomInit, TheSameSeedGivesTheSameNumbersAndAnotherSeedOthers) {
   const auto draw = [](uint64_t seed) {
     return std::vector<std::vector<double>>{values(Tensor::uniform({50}, -1, 1, seed)), values(Tensor::normal({50}, 0, 1, seed)),

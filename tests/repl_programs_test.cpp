@@ -182,8 +182,9 @@ TEST(ProgramCollection, CoversSpecSection2) {
   for (const char* m : members) EXPECT_NE(all.find(m), std::string::npos) << "no program uses " << m;
 }
 
-// The tensor functions of core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort and
-// tensor_einsum, and the bitwise operators: each used by some program, so the peer check covers it.
+// The tensor functions of core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort,
+// tensor_einsum, tensor_hyperbolic, tensor_copysign, tensor_moments, tensor_select and tensor_own_buffer,
+// and the bitwise operators: each used by some program, so the peer check covers it.
 TEST(ProgramCollection, CoversTheTensorFunctions) {
   std::string all;
   for (const std::string& n : program_names()) all += read_program(n) + "\n";
@@ -195,7 +196,10 @@ TEST(ProgramCollection, CoversTheTensorFunctions) {
       " & ", " | ", " ^ ", "~", " << ", " >> ", ".gather(", ".scatter(", ".one_hot(", ".cumsum(", ".cumprod(",
       ".cummax(", ".sort(", ".argsort(", ".topk(", "table[tokens]", "[[1, 4]]", "eye(2, 3",
       ".scatter_reduce(", "return_indices=True", ".max_unpool2d(", ".linear(", ".dropout(", "approximate=\"none\"",
-      "softmin(dtype=", "sum(dtype=", "prod(dtype=", ".bitcast(", "conv2d(ones(2, 1, 2, 2), stride=2, dtype="};
+      "softmin(dtype=", "sum(dtype=", "prod(dtype=", ".bitcast(", "conv2d(ones(2, 1, 2, 2), stride=2, dtype=",
+      ".asinh(", ".acosh(", ".atanh(", ".copysign(", ".mod(", ".cummin(", ".logcumsumexp(", ".diagonal(",
+      ".var_mean(", ".std_mean(", ".normalize(", ".masked_select(", ".nonzero(", "size=", "fill_value=",
+      "empty(", ".clone(", "kaiming_normal(", "scaled_uniform("};
   for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
 }
 

@@ -7,11 +7,16 @@
 #include <limits>
 #include <vector>
 
+#include "core/tensor_copysign.h"
 #include "core/tensor_einsum.h"
+#include "core/tensor_hyperbolic.h"
 #include "core/tensor_index.h"
 #include "core/tensor_layout.h"
 #include "core/tensor_logic.h"
+#include "core/tensor_moments.h"
+#include "core/tensor_own_buffer.h"
 #include "core/tensor_scan.h"
+#include "core/tensor_select.h"
 #include "core/tensor_sort.h"
 #include "tests/tensor_testing.h"
 
@@ -452,6 +457,116 @@ TEST_P(Functions, BitcastReadsTheSameBits) {
   EXPECT_TRUE(is(iota({2, 2}).bitcast(I32).max(std::vector<int>{1}), {1065353216, 1077936128}, {2}, I32));
   EXPECT_TRUE(throws([&] { tensor({1.0}).bitcast(I64); }, "type", "bitcast needs dtypes of one item size"));
   EXPECT_TRUE(throws([&] { tensor({1.0}).cast(F16).bitcast(DType::Int16); }, "type", "bitcast to or from float16"));
+}
+
+// ---- the rest of SPEC section 2: values as tinygrad 0.14 prints them ----------------------------
+
+TEST_P(Functions, InverseHyperbolicAsTinygradComposesThem) {
+  const Tensor x = tensor({-2, -0.5, 0, 0.5, 2});
+  EXPECT_TRUE(is(asinh(x), {-1.4436354, -0.4812118, 0, 0.4812118, 1.4436355}, {5}, F32));
+  EXPECT_TRUE(is(acosh(tensor({1, 1.5, 3, 0.5, kInf})), {0, 0.9624236, 1.7627472, kNan, kInf}, {5}, F32));
+  EXPECT_TRUE(is(atanh(tensor({-1, -0.5, 0, 0.5, 1, 2})), {-kInf, -0.5493062, 0, 0.5493062, kInf, kNan}, {6}, F32));
+  EXPECT_TRUE(is(acosh(tensor({1, 2}, I32)), {0, 1.3169579}, {2}, F32));  // ints give float
+  EXPECT_TRUE(is(asinh(Tensor::zeros({0, 3})), {}, {0, 3}, F32));
+}
+
+TEST_P(Functions, CopysignTakesTheSignBitsOfZeroAndInf) {
+  const Tensor mag = tensor({1.5, -2, kInf, 3});
+  EXPECT_TRUE(is(copysign(mag, tensor({-0.0, kInf, -kInf, 0.0})), {-1.5, 2, -kInf, 3}, {4}, F32));
+  EXPECT_TRUE(is(copysign(tensor({1, -2, 0}, I32), Tensor::scalar_like(tensor({1}, I32), int64_t{-1})), {-1, -2, 0}, {3}, I32));
+  EXPECT_TRUE(is(copysign(tensor({1, 2}, {2, 1}), tensor({-1, 1})), {-1, 1, -2, 2}, {2, 2}, F32));
+}
+
+TEST_P(Functions, CumminAndLogcumsumexp) {
+  const auto [values, indices] = cummin(tensor({0, 1, -1, 2, -2, 3, -3}));
+  EXPECT_TRUE(is(values, {0, 0, -1, -1, -2, -2, -3}, {7}, F32));
+  EXPECT_TRUE(is(indices, {0, 0, 2, 2, 4, 4, 6}, {7}, I32));
+  const auto [bv, bi] = cummin(tensor({1, 0, 1}, Bool));
+  EXPECT_TRUE(is(bv, {1, 0, 0}, {3}, Bool));
+  EXPECT_TRUE(is(bi, {0, 1, 1}, {3}, I32));
+  const auto [uv, ui] = cummin(tensor({3, 1, 2}, U8));
+  EXPECT_TRUE(is(uv, {3, 1, 1}, {3}, U8));
+  EXPECT_TRUE(is(ui, {0, 1, 1}, {3}, I32));
+  const auto [ev, ei] = cummin(Tensor::zeros({0, 3}));
+  EXPECT_TRUE(is(ev, {}, {0, 3}, F32));
+  EXPECT_TRUE(is(ei, {}, {0, 3}, I32));
+  const Tensor x = tensor({0.5, 1, -2, 3, -1, 4}, {2, 3});
+  EXPECT_TRUE(is(logcumsumexp(x, 1), {0.5, 1.4740770, 1.5045968, 3, 3.0181499, 4.3181753}, {2, 3}, F32));
+  EXPECT_TRUE(is(logcumsumexp(x), {0.5, 1, -2, 3.0788898, 1.1269281, 4.0024757}, {2, 3}, F32));
+  EXPECT_TRUE(is(logcumsumexp(x, -1), {0.5, 1.4740770, 1.5045968, 3, 3.0181499, 4.3181753}, {2, 3}, F32));
+  EXPECT_TRUE(is(logcumsumexp(tensor({1, 2, 3}, I32)), {1, 2.3132617, 3.4076059}, {3}, F32));
+  EXPECT_TRUE(is(logcumsumexp(tensor({1000, 1000})), {1000, 1000.6931472}, {2}, F32));  // no overflow
+  EXPECT_TRUE(is(logcumsumexp(Tensor::full({}, 2.0)), {2}, {}, F32));
+  EXPECT_TRUE(is(logcumsumexp(Tensor::zeros({0})), {}, {0}, F32));
+  EXPECT_TRUE(throws([&] { logcumsumexp(x, 2); }, "index", "dimension 2 is out of range"));
+}
+
+TEST_P(Functions, DiagonalIsAView) {
+  const Tensor t = iota({2, 3, 4}, I32);
+  EXPECT_TRUE(is(diagonal(t), {0, 16, 1, 17, 2, 18, 3, 19}, {4, 2}, I32));
+  EXPECT_TRUE(is(diagonal(t, 1, 1, 2), {1, 6, 11, 13, 18, 23}, {2, 3}, I32));
+  EXPECT_TRUE(is(diagonal(t, -1, -1, 0), {1, 14, 5, 18, 9, 22}, {3, 2}, I32));
+  EXPECT_TRUE(is(diagonal(t, 4, 1, 2), {}, {2, 0}, I32));
+  EXPECT_TRUE(is(diagonal(Tensor::zeros({0, 3})), {}, {0}, F32));
+  EXPECT_TRUE(throws([&] { diagonal(t, 0, 1, -2); }, "value", "dim1 and dim2 cannot be the same dimension"));
+  EXPECT_TRUE(throws([&] { diagonal(t, 5, 1, 2); }, "value", "diagonal offset 5 is out of range for dims of size 3 and 4"));
+}
+
+TEST_P(Functions, VarMeanStdMeanNormalize) {
+  const Tensor x = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
+  const auto [s, m] = std_mean(x, std::vector<int>{1});
+  EXPECT_TRUE(is(s, {1, 1}, {2}, F32));
+  EXPECT_TRUE(is(m, {2, 5}, {2}, F32));
+  const auto [v, m2] = var_mean(x, {}, true, 0);
+  EXPECT_TRUE(is(v, {35.0 / 12}, {1, 1}, F32));
+  EXPECT_TRUE(is(m2, {3.5}, {1, 1}, F32));
+  const auto [nan_std, empty_mean] = std_mean(Tensor::zeros({2, 0}), std::vector<int>{1});
+  EXPECT_TRUE(is(nan_std, {kNan, kNan}, {2}, F32));
+  EXPECT_TRUE(is(empty_mean, {kNan, kNan}, {2}, F32));
+  const Tensor t = tensor({3, 4, 0, 1}, {2, 2});
+  EXPECT_TRUE(is(normalize(t), {0.6, 0.8, 0, 1}, {2, 2}, F32));
+  EXPECT_TRUE(is(normalize(t, 1, 0), {1, 0.8, 0, 0.2}, {2, 2}, F32));
+  EXPECT_TRUE(is(normalize(t, 0), {1.5, 2, 0, 1}, {2, 2}, F32));
+  EXPECT_TRUE(is(normalize(Tensor::zeros({2, 2})), {0, 0, 0, 0}, {2, 2}, F32));  // eps, not 0/0
+  EXPECT_TRUE(is(normalize(tensor({3, 4}, {1, 2}, I32)), {0.6, 0.8}, {1, 2}, F32));
+}
+
+TEST_P(Functions, MaskedSelectAndNonzeroReadTheCountFirst) {
+  const Tensor t = iota({3, 3}, I32);
+  const Tensor mask = tensor({1, 0, 1, 0, 1, 0, 0, 0, 1}, {3, 3}, Bool);
+  EXPECT_TRUE(is(masked_select(t, mask), {0, 2, 4, 8}, {4}, I32));
+  EXPECT_TRUE(is(masked_select(t, mask, 6, int64_t{-1}), {0, 2, 4, 8, -1, -1}, {6}, I32));
+  EXPECT_TRUE(is(masked_select(t, mask, 2), {0, 2}, {2}, I32));
+  EXPECT_TRUE(is(masked_select(t, tensor({1, 0, 1}, Bool)), {0, 2, 3, 5, 6, 8}, {6}, I32));  // broadcast
+  EXPECT_TRUE(is(masked_select(tensor({1.5, 2.5}), tensor({0, 0}, Bool)), {}, {0}, F32));
+  EXPECT_TRUE(is(masked_select(tensor({1.5, 2.5}), tensor({1, 0}, Bool), 3, 7.0), {1.5, 7, 7}, {3}, F32));
+  EXPECT_TRUE(is(masked_select(Tensor::zeros({0}), Tensor::zeros({0}, Bool)), {}, {0}, F32));
+  EXPECT_TRUE(throws([&] { masked_select(t, t); }, "type", "masked_select expects a bool mask, got int32"));
+  EXPECT_TRUE(is(nonzero(tensor({1, 0, 0, 2}, {2, 2}, I32)), {0, 0, 1, 1}, {2, 2}, I32));
+  EXPECT_TRUE(is(nonzero(tensor({1, 0, 0, 2}, {2, 2}), 3, int64_t{-1}), {0, 0, 1, 1, -1, -1}, {3, 2}, I32));
+  EXPECT_TRUE(is(nonzero(tensor({kNan, 0, -0.0})), {0}, {1, 1}, I32));  // nan is non-zero, -0.0 is zero
+  EXPECT_TRUE(is(nonzero(tensor({0, 0})), {}, {0, 1}, I32));
+  EXPECT_TRUE(is(nonzero(Tensor::zeros({0, 3})), {}, {0, 2}, I32));
+  EXPECT_EQ(nonzero(Tensor::full({}, 3.0)).shape(), (Shape{1, 0}));
+  EXPECT_EQ(nonzero(Tensor::full({}, 0.0)).shape(), (Shape{0, 0}));
+}
+
+TEST_P(Functions, EmptyAndCloneHaveBuffersOfTheirOwn) {
+  const Tensor e = empty({2, 3}, I8);
+  EXPECT_EQ(e.shape(), (Shape{2, 3}));
+  EXPECT_EQ(e.dtype(), I8);
+  EXPECT_TRUE(is(empty({0, 4}), {}, {0, 4}, F32));
+  EXPECT_TRUE(throws([&] { empty({2, -3}); }, "shape", "negative dimension in shape (2, -3)"));
+  Tensor x = tensor({1, 2, 3}).realize();
+  Tensor c = clone(x);
+  EXPECT_FALSE(c.is(x));
+  c.realize();
+  // as tinygrad's: a clone realized before the assign keeps the old values (a lazy one reads the new)
+  x.assign(tensor({7, 8, 9}));
+  x.realize();
+  EXPECT_TRUE(is(c, {1, 2, 3}, {3}, F32));
+  EXPECT_TRUE(has_values(x, {7, 8, 9}));
+  EXPECT_TRUE(is(clone(iota({2, 2}).T()), {0, 2, 1, 3}, {2, 2}, F32));
 }
 
 TEST(Creation, DtypeOnEveryCreationFunction) {

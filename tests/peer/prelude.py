@@ -251,6 +251,22 @@ def kaiming_uniform(*shape, a=0.01, seed=0, dtype=None, device=None):
     return uniform(*shape, low=-bound, high=bound, seed=seed, dtype=dtype)
 
 
+def kaiming_normal(*shape, a=0.01, seed=None, dtype=None, device=None):
+    shape = _shape(shape)
+    std = (2 / (1 + a ** 2) / math.prod(shape[1:])) ** 0.5
+    return normal(*shape, mean=0.0, std=std, seed=seed, dtype=dtype)
+
+
+def scaled_uniform(*shape, seed=None, dtype=None, device=None):
+    shape = _shape(shape)
+    return uniform(*shape, low=-1.0, high=1.0, seed=seed, dtype=dtype).mul(math.prod(shape) ** -0.5)
+
+
+# empty's values are unspecified in both: programs print its shape and dtype only.
+def empty(*shape, dtype=None, device=None):
+    return _T.empty(*shape, dtype=dtype or dtypes.float32)
+
+
 def zeros_like(x, dtype=None):
     return x.full_like(0, dtype=dtype)
 
@@ -348,7 +364,8 @@ NAMES = {
     "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
     "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit, "Context": _Context,
     "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
-    "kaiming_uniform": kaiming_uniform,
+    "kaiming_uniform": kaiming_uniform, "kaiming_normal": kaiming_normal, "scaled_uniform": scaled_uniform,
+    "empty": empty,
     "stack": stack, "einsum": einsum, "meshgrid": meshgrid,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,

@@ -1,0 +1,63 @@
+// Output element k of a selection is the element after the first k selected ones: its position is
+// the number of positions whose running count of selected elements is at most k (one compare and
+// sum over (length, n)), and a gather reads it.
+#include "core/tensor_select.h"
+
+#include "core/error.h"
+#include "core/tensor_index.h"
+#include "core/tensor_layout.h"
+#include "core/tensor_scan.h"
+
+namespace tr {
+namespace {
+
+Tensor positions(const Tensor& selected, int64_t length) {
+  const Tensor running = cumsum(selected.cast(DType::Int32)).unsqueeze(0);
+  const Tensor k = Tensor::arange(int64_t{0}, length, int64_t{1}, DType::Int32, selected.device()).unsqueeze(1);
+  return running.le(k).cast(DType::Int32).sum(std::vector<int>{1});
+}
+
+}  // namespace
+
+Tensor masked_select(const Tensor& x, const Tensor& mask, std::optional<int64_t> size, ConstValue fill_value) {
+  if (mask.dtype() != DType::Bool) fail("type", "masked_select expects a bool mask, got {}", name(mask.dtype()));
+  if (size && *size < 0) fail("value", "masked_select's size must be >= 0, got {}", *size);
+  require_same_device(x, mask);
+  const Tensor flat = x.flatten();
+  const Tensor selected = mask.broadcast_to(x.shape()).flatten();
+  if (!size) {
+    const int64_t count = x.numel() == 0 ? 0 : as_int(selected.sum().item());
+    if (count == 0) return Tensor::zeros({0}, x.dtype(), x.device());
+    return gather(flat, 0, positions(selected, count));
+  }
+  const Tensor fill = Tensor::full({}, fill_value, x.dtype(), x.device());
+  if (x.numel() == 0 || *size == 0) return fill.reshape({1}).expand({*size});
+  const Tensor k = Tensor::arange(int64_t{0}, *size, int64_t{1}, DType::Int32, x.device());
+  // positions past the last selected element are n, out of range: the gather gives 0 there and the fill replaces it
+  return k.lt(selected.cast(DType::Int32).sum()).where(gather(flat, 0, positions(selected, *size)), fill);
+}
+
+Tensor nonzero(const Tensor& x, std::optional<int64_t> size, ConstValue fill_value) {
+  if (size && *size < 0) fail("value", "nonzero's size must be >= 0, got {}", *size);
+  const Tensor nz = x.ne(Tensor::scalar_like(x, int64_t{0}));
+  if (x.ndim() == 0) {
+    const int64_t rows = size ? *size : as_int(nz.cast(DType::Int32).item());
+    return Tensor::zeros({rows, 0}, DType::Int32, x.device());
+  }
+  // every element's coordinates, (n, ndim), selected row by row
+  std::vector<Tensor> coords;
+  const int nd = x.ndim();
+  for (int d = 0; d < nd; d++) {
+    Shape along(static_cast<size_t>(nd), 1);
+    along[static_cast<size_t>(d)] = x.shape()[static_cast<size_t>(d)];
+    const Tensor i = Tensor::arange(int64_t{0}, x.shape()[static_cast<size_t>(d)], int64_t{1}, DType::Int32, x.device());
+    coords.push_back(i.reshape(along).expand(x.shape()).flatten());
+  }
+  const Tensor all = stack(coords, -1);
+  const Tensor rows = nz.flatten().unsqueeze(-1).expand({x.numel(), nd});
+  const std::optional<int64_t> n = size ? std::optional<int64_t>(*size * nd) : std::nullopt;
+  const Tensor picked = masked_select(all, rows, n, fill_value);
+  return picked.reshape({picked.numel() / nd, nd});
+}
+
+}  // namespace tr
