@@ -199,7 +199,7 @@ TEST(ProgramCollection, CoversTheTensorFunctions) {
       "softmin(dtype=", "sum(dtype=", "prod(dtype=", ".bitcast(", "conv2d(ones(2, 1, 2, 2), stride=2, dtype=",
       ".asinh(", ".acosh(", ".atanh(", ".copysign(", ".mod(", ".cummin(", ".logcumsumexp(", ".diagonal(",
       ".var_mean(", ".std_mean(", ".normalize(", ".masked_select(", ".nonzero(", "size=", "fill_value=",
-      "empty(", ".clone(", "kaiming_normal(", "scaled_uniform("};
+      "empty(", ".clone(", "kaiming_normal(", "scaled_uniform(", ".bitcast(uint8)", ".bitcast(half)"};
   for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
 }
 

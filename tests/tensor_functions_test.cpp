@@ -455,8 +455,32 @@ TEST_P(Functions, BitcastReadsTheSameBits) {
   EXPECT_TRUE(is(tensor({-1, 2}).cast(I8).bitcast(U8), {255, 2}, {2}, U8));
   EXPECT_TRUE(is(tensor({kInf}).bitcast(I32), {2139095040}, {1}, I32));
   EXPECT_TRUE(is(iota({2, 2}).bitcast(I32).max(std::vector<int>{1}), {1065353216, 1077936128}, {2}, I32));
-  EXPECT_TRUE(throws([&] { tensor({1.0}).bitcast(I64); }, "type", "bitcast needs dtypes of one item size"));
-  EXPECT_TRUE(throws([&] { tensor({1.0}).cast(F16).bitcast(DType::Int16); }, "type", "bitcast to or from float16"));
+}
+
+TEST_P(Functions, BitcastBetweenItemSizesRescalesTheLastDim) {
+  EXPECT_TRUE(is(tensor({1.0, -2.0}).bitcast(U8), {0, 0, 128, 63, 0, 0, 0, 192}, {8}, U8));
+  EXPECT_TRUE(is(tensor({1.0, -2.0}).bitcast(I64), {-4611686017362034688.0}, {1}, I64));
+  EXPECT_TRUE(is(iota({2, 4}, U8).add(Tensor::full({}, int64_t{1}, U8)).bitcast(I32), {67305985, 134678021}, {2, 1}, I32));
+  EXPECT_TRUE(is(tensor({-1.5}, DType::Float64).bitcast(DType::Int16), {0, 0, 0, -16392}, {4}, DType::Int16));
+  EXPECT_TRUE(is(tensor({-1, 1}, I8).bitcast(DType::UInt16), {511}, {1}, DType::UInt16));
+  EXPECT_TRUE(is(tensor({kInf, -kInf}).bitcast(U8).bitcast(F32), {kInf, -kInf}, {2}, F32));  // and back
+  EXPECT_TRUE(is(Tensor::ones({0, 4}).bitcast(I64), {}, {0, 2}, I64));
+  EXPECT_TRUE(throws([&] { Tensor::ones({2, 3}).bitcast(I64); }, "shape",
+                     "bitcast from float32 to int64 needs a last dim of a whole number of 8-byte items, got shape (2, 3)"));
+  EXPECT_TRUE(throws([&] { Tensor::full({}, 1.0).bitcast(U8); }, "shape", "got shape ()"));
+}
+
+TEST_P(Functions, BitcastOfFloat16ComposesItsBits) {
+  const Tensor h = tensor({1.0, -0.0, kInf, 5.960464477539063e-08, 65504, -2.5, 6.097555160522461e-05, 2.9981136322021484e-05}).cast(F16);
+  EXPECT_TRUE(is(h.bitcast(DType::Int16), {15360, -32768, 31744, 1, 31743, -16128, 1023, 503}, {8}, DType::Int16));
+  EXPECT_TRUE(is(tensor({0.0, 1.0}).cast(F16).bitcast(F32), {0.0078125}, {1}, F32));
+  const Tensor bits = tensor({1, 0x8001, 0x7c00, 0xfc00, 0x3555, 0x03ff}, DType::UInt16);
+  EXPECT_TRUE(is(bits.bitcast(F16), {5.960464477539063e-08, -5.960464477539063e-08, kInf, -kInf, 0.333251953125,
+                                     6.097555160522461e-05}, {6}, F16));
+  EXPECT_TRUE(is(tensor({1.5, -2.0}).bitcast(F16), {0.0, 1.9375, 0.0, -2.0}, {4}, F16));
+  EXPECT_TRUE(is(h.bitcast(DType::UInt16).bitcast(F16), {1.0, -0.0, kInf, 5.960464477539063e-08, 65504, -2.5,
+                                                         6.097555160522461e-05, 2.9981136322021484e-05}, {8}, F16));
+  EXPECT_TRUE(throws([&] { tensor({1.0}).cast(Bool).bitcast(U8); }, "type", "bitcast to or from bool is not supported"));
 }
 
 // ---- the rest of SPEC section 2: values as tinygrad 0.14 prints them ----------------------------
