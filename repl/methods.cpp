@@ -120,7 +120,7 @@ void add_argless(Table& t) {
 
 void add_binary(Table& t) {
   const std::pair<const char*, Binary> ops[] = {
-      {"add", &Tensor::add}, {"sub", &Tensor::sub},         {"mul", &Tensor::mul},         {"div", &Tensor::div},
+      {"add", &Tensor::add}, {"sub", &Tensor::sub},         {"mul", &Tensor::mul},
       {"pow", &Tensor::pow}, {"maximum", &Tensor::maximum}, {"minimum", &Tensor::minimum}, {"eq", &Tensor::eq},
       {"ne", &Tensor::ne},   {"lt", &Tensor::lt},           {"le", &Tensor::le},           {"gt", &Tensor::gt},
       {"ge", &Tensor::ge},   {"dot", &Tensor::dot},         {"matmul", &Tensor::matmul},

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/tensor_copysign.h"
+#include "core/tensor_div_rounding.h"
 #include "core/tensor_hyperbolic.h"
 #include "core/tensor_index.h"
 #include "core/tensor_logic.h"
@@ -15,6 +16,7 @@
 #include "core/tensor_sort.h"
 #include "repl/convert.h"
 #include "repl/method_table.h"
+#include "repl/operators.h"
 #include "repl/source_error.h"
 
 namespace tr::repl {
@@ -277,6 +279,18 @@ void add_elementwise(MethodTable& t) {
   }
   t["copysign"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return copysign(x, operand(x, bind(call, {{"other", kRequired}})["other"]));
+  };
+  t["div"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"x", kRequired}, {"rounding_mode"}});
+    const Arg* r = b.find("rounding_mode");
+    Rounding rounding = Rounding::None;
+    if (r && !r->value.is<NoneValue>()) {
+      const std::string s = to_str(*r);
+      if (s != "trunc" && s != "floor") fail_at(r->span, "value", "rounding_mode must be None, 'trunc' or 'floor', not '{}'", s);
+      rounding = s == "trunc" ? Rounding::Trunc : Rounding::Floor;
+    }
+    const auto [l, r2] = tensor_operands(x, b["x"].value, call.name);
+    return div(l, r2, rounding);
   };
   t["mod"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.mod(operand(x, bind(call, {{"x", kRequired}})["x"]));

@@ -183,7 +183,7 @@ TEST(ProgramCollection, CoversSpecSection2) {
 }
 
 // The tensor functions of core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort,
-// tensor_einsum, tensor_hyperbolic, tensor_copysign, tensor_moments, tensor_select and tensor_own_buffer,
+// tensor_einsum, tensor_hyperbolic, tensor_copysign, tensor_div_rounding, tensor_moments, tensor_select and tensor_own_buffer,
 // and the bitwise operators: each used by some program, so the peer check covers it.
 TEST(ProgramCollection, CoversTheTensorFunctions) {
   std::string all;
@@ -199,7 +199,8 @@ TEST(ProgramCollection, CoversTheTensorFunctions) {
       "softmin(dtype=", "sum(dtype=", "prod(dtype=", ".bitcast(", "conv2d(ones(2, 1, 2, 2), stride=2, dtype=",
       ".asinh(", ".acosh(", ".atanh(", ".copysign(", ".mod(", ".cummin(", ".logcumsumexp(", ".diagonal(",
       ".var_mean(", ".std_mean(", ".normalize(", ".masked_select(", ".nonzero(", "size=", "fill_value=",
-      "empty(", ".clone(", "kaiming_normal(", "scaled_uniform(", ".bitcast(uint8)", ".bitcast(half)"};
+      "empty(", ".clone(", "kaiming_normal(", "scaled_uniform(", ".bitcast(uint8)", ".bitcast(half)",
+      "rounding_mode=\"trunc\"", "rounding_mode=\"floor\""};
   for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/tensor_copysign.h"
+#include "core/tensor_div_rounding.h"
 #include "core/tensor_einsum.h"
 #include "core/tensor_hyperbolic.h"
 #include "core/tensor_index.h"
@@ -499,6 +500,21 @@ TEST_P(Functions, CopysignTakesTheSignBitsOfZeroAndInf) {
   EXPECT_TRUE(is(copysign(mag, tensor({-0.0, kInf, -kInf, 0.0})), {-1.5, 2, -kInf, 3}, {4}, F32));
   EXPECT_TRUE(is(copysign(tensor({1, -2, 0}, I32), Tensor::scalar_like(tensor({1}, I32), int64_t{-1})), {-1, -2, 0}, {3}, I32));
   EXPECT_TRUE(is(copysign(tensor({1, 2}, {2, 1}), tensor({-1, 1})), {-1, 1, -2, 2}, {2, 2}, F32));
+}
+
+TEST_P(Functions, DivRoundingModes) {
+  const Tensor a = tensor({5, 6, 7, 0, -5, -6, -7}, I32);
+  const Tensor three = Tensor::scalar_like(a, int64_t{-3});
+  EXPECT_TRUE(is(div(a, three, Rounding::Trunc), {-1, -2, -2, 0, 1, 2, 2}, {7}, I32));
+  EXPECT_TRUE(is(div(a, three, Rounding::Floor), {-2, -2, -3, 0, 1, 2, 2}, {7}, I32));
+  EXPECT_TRUE(is(div(a, three, Rounding::None), {-5.0 / 3, -2, -7.0 / 3, 0, 5.0 / 3, 2, 7.0 / 3}, {7}, F32));
+  const Tensor two = Tensor::scalar_like(a, 2.0);
+  EXPECT_TRUE(is(div(a, two, Rounding::Trunc), {2, 3, 3, 0, -2, -3, -3}, {7}, F32));
+  EXPECT_TRUE(is(div(a, two, Rounding::Floor), {2, 3, 3, 0, -3, -3, -4}, {7}, F32));
+  const Tensor b = tensor({5.0, -7.5, 0.0});
+  EXPECT_TRUE(is(div(b, Tensor::scalar_like(b, 0.0), Rounding::Floor), {kInf, -kInf, kNan}, {3}, F32));
+  EXPECT_TRUE(is(div(tensor({1, 0}, Bool), tensor({1, 1}, Bool), Rounding::Floor), {1, 0}, {2}, F32));
+  EXPECT_TRUE(is(div(tensor({110, -111}, I64), tensor({-55, 55}, I64), Rounding::Trunc), {-2, -2}, {2}, I64));
 }
 
 TEST_P(Functions, CumminAndLogcumsumexp) {

@@ -96,7 +96,7 @@ const std::vector<Group>& method_groups() {
         {"round", "x.round()  half to even"}, {"logical_not", "x.logical_not()"}}},
       {"element-wise (binary; a number broadcasts as a constant)",
        {{"add", "x.add(y)  x + y"}, {"sub", "x.sub(y)  x - y"}, {"mul", "x.mul(y)  x * y"},
-        {"div", "x.div(y)  x / y, ints give float"}, {"pow", "x.pow(y)  x ** y"}, {"maximum", "x.maximum(y)"},
+        {"div", "x.div(y, rounding_mode=None)  x / y, ints give float; 'trunc' or 'floor' round (two int tensors stay int)"}, {"pow", "x.pow(y)  x ** y"}, {"maximum", "x.maximum(y)"},
         {"minimum", "x.minimum(y)"}, {"where", "cond.where(x, y)"}, {"eq", "x.eq(y)  x == y"},
         {"ne", "x.ne(y)  x != y"}, {"lt", "x.lt(y)  x < y"}, {"le", "x.le(y)  x <= y"}, {"gt", "x.gt(y)  x > y"},
         {"ge", "x.ge(y)  x >= y"}, {"mod", "x.mod(y)  x % y, with the divisor's sign"}}},
