@@ -29,6 +29,9 @@ Tensor triu(const Tensor& x, int64_t diagonal = 0);
 // dim replaced by (windows, size): windows of `size` starting every `step` elements, as a view.
 Tensor unfold(const Tensor& x, int dim, int64_t size, int64_t step);
 
+// Pads the end of each dim with value up to shape (a dim of -1 keeps its size); a smaller size is an error.
+Tensor pad_to(const Tensor& x, const std::vector<int64_t>& shape, ConstValue value = int64_t{0});
+
 enum class PadMode : uint8_t { Constant, Reflect, Replicate, Circular };
 // (before, after) per dim; negative amounts remove elements, after the mode has filled the rest.
 Tensor pad(const Tensor& x, const std::vector<Range>& padding, PadMode mode, ConstValue value = int64_t{0});

@@ -4,6 +4,7 @@
 #include "core/tensor_select.h"
 
 #include "core/error.h"
+#include "core/jit.h"
 #include "core/tensor_index.h"
 #include "core/tensor_layout.h"
 #include "core/tensor_scan.h"
@@ -17,31 +18,43 @@ Tensor positions(const Tensor& selected, int64_t length) {
   return running.le(k).cast(DType::Int32).sum(std::vector<int>{1});
 }
 
+// The number of selected elements, read back from the device: the one step that is not lazy. A @jit
+// capture records kernels, not this read, so a replay would keep the captured length: refused there.
+int64_t read_count(const Tensor& count, std::string_view what) {
+  if (jit_capturing())
+    fail("jit", "{} without size= reads its length back from the device, which a @jit replay cannot redo; pass size=", what);
+  return as_int(count.item());
+}
+
+// The elements of the 1-dim flat where the 1-dim bool selected holds; `what` names the caller in errors.
+Tensor select(const Tensor& flat, const Tensor& selected, std::optional<int64_t> size, ConstValue fill_value,
+              std::string_view what) {
+  if (!size) {
+    const int64_t count = flat.numel() == 0 ? 0 : read_count(selected.sum(), what);
+    if (count == 0) return Tensor::zeros({0}, flat.dtype(), flat.device());
+    return gather(flat, 0, positions(selected, count));
+  }
+  const Tensor fill = Tensor::full({}, fill_value, flat.dtype(), flat.device());
+  if (flat.numel() == 0 || *size == 0) return fill.reshape({1}).expand({*size});
+  const Tensor k = Tensor::arange(int64_t{0}, *size, int64_t{1}, DType::Int32, flat.device());
+  // positions past the last selected element are n, out of range: the gather gives 0 there and the fill replaces it
+  return k.lt(selected.cast(DType::Int32).sum()).where(gather(flat, 0, positions(selected, *size)), fill);
+}
+
 }  // namespace
 
 Tensor masked_select(const Tensor& x, const Tensor& mask, std::optional<int64_t> size, ConstValue fill_value) {
   if (mask.dtype() != DType::Bool) fail("type", "masked_select expects a bool mask, got {}", name(mask.dtype()));
   if (size && *size < 0) fail("value", "masked_select's size must be >= 0, got {}", *size);
   require_same_device(x, mask);
-  const Tensor flat = x.flatten();
-  const Tensor selected = mask.broadcast_to(x.shape()).flatten();
-  if (!size) {
-    const int64_t count = x.numel() == 0 ? 0 : as_int(selected.sum().item());
-    if (count == 0) return Tensor::zeros({0}, x.dtype(), x.device());
-    return gather(flat, 0, positions(selected, count));
-  }
-  const Tensor fill = Tensor::full({}, fill_value, x.dtype(), x.device());
-  if (x.numel() == 0 || *size == 0) return fill.reshape({1}).expand({*size});
-  const Tensor k = Tensor::arange(int64_t{0}, *size, int64_t{1}, DType::Int32, x.device());
-  // positions past the last selected element are n, out of range: the gather gives 0 there and the fill replaces it
-  return k.lt(selected.cast(DType::Int32).sum()).where(gather(flat, 0, positions(selected, *size)), fill);
+  return select(x.flatten(), mask.broadcast_to(x.shape()).flatten(), size, fill_value, "masked_select");
 }
 
 Tensor nonzero(const Tensor& x, std::optional<int64_t> size, ConstValue fill_value) {
   if (size && *size < 0) fail("value", "nonzero's size must be >= 0, got {}", *size);
   const Tensor nz = x.ne(Tensor::scalar_like(x, int64_t{0}));
   if (x.ndim() == 0) {
-    const int64_t rows = size ? *size : as_int(nz.cast(DType::Int32).item());
+    const int64_t rows = size ? *size : read_count(nz.cast(DType::Int32), "nonzero");
     return Tensor::zeros({rows, 0}, DType::Int32, x.device());
   }
   // every element's coordinates, (n, ndim), selected row by row
@@ -55,8 +68,8 @@ Tensor nonzero(const Tensor& x, std::optional<int64_t> size, ConstValue fill_val
   }
   const Tensor all = stack(coords, -1);
   const Tensor rows = nz.flatten().unsqueeze(-1).expand({x.numel(), nd});
-  const std::optional<int64_t> n = size ? std::optional<int64_t>(*size * nd) : std::nullopt;
-  const Tensor picked = masked_select(all, rows, n, fill_value);
+  const Tensor picked = select(all.flatten(), rows.flatten(), size ? std::optional<int64_t>(*size * nd) : std::nullopt,
+                               fill_value, "nonzero");
   return picked.reshape({picked.numel() / nd, nd});
 }
 

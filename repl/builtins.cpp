@@ -5,6 +5,7 @@
 
 #include "core/random.h"
 #include "core/tensor_own_buffer.h"
+#include "core/tensor_random_derived.h"
 
 #include "repl/convert.h"
 #include "repl/operators.h"
@@ -125,6 +126,11 @@ Value kaiming(const CallArgs& call, const PrintSink&) {
   return Make(to_shape(b.rest()), number_arg(b, "a", 0.01), seed_arg(b), dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
+Value randperm_fn(const CallArgs& call, const PrintSink&) {
+  const Bound b = bind(call, {{"n", kRequired}, {"dtype"}, {"seed"}, {"device"}, {"requires_grad"}});
+  return randperm(to_int(b["n"]), dtype_arg(b).value_or(DType::Int32), seed_arg(b), device_arg(b));
+}
+
 Value manual_seed_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"seed", kRequired}});
   const std::optional<uint64_t> seed = seed_arg(b);
@@ -213,6 +219,7 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"kaiming_normal", kaiming<&Tensor::kaiming_normal>},
       {"scaled_uniform", random<&Tensor::scaled_uniform>},
       {"empty", filled<&empty>},
+      {"randperm", randperm_fn},
       {"zeros_like", zeros_like_fn},
       {"ones_like", ones_like_fn},
       {"full_like", full_like_fn},

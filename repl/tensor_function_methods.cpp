@@ -11,6 +11,7 @@
 #include "core/tensor_logic.h"
 #include "core/tensor_moments.h"
 #include "core/tensor_own_buffer.h"
+#include "core/tensor_random_derived.h"
 #include "core/tensor_scan.h"
 #include "core/tensor_select.h"
 #include "core/tensor_sort.h"
@@ -18,6 +19,7 @@
 #include "repl/method_table.h"
 #include "repl/operators.h"
 #include "repl/source_error.h"
+#include "core/tensor_dims.h"
 
 namespace tr::repl {
 namespace {
@@ -318,6 +320,57 @@ void add_statistics(MethodTable& t) {
   };
 }
 
+// pad_to's sizes, given as pad_to((2, 4)) or pad_to(2, 4); None (or -1) keeps a dim.
+std::vector<int64_t> pad_to_sizes(const std::vector<Arg>& args) {
+  std::vector<Arg> flat;
+  const std::vector<Value>* items = args.size() == 1 ? sequence_items(args[0].value) : nullptr;
+  if (!items) flat = args;
+  for (const Value& v : items ? *items : std::vector<Value>{}) flat.push_back(Arg{v, args[0].span, args[0].what});
+  std::vector<int64_t> out;
+  for (const Arg& a : flat) out.push_back(a.value.is<NoneValue>() ? -1 : to_int(a));
+  return out;
+}
+
+void add_sizes_and_likes(MethodTable& t) {
+  t["element_size"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return int64_t{itemsize(x.dtype())};
+  };
+  t["nbytes"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return x.numel() * itemsize(x.dtype());
+  };
+  t["is_floating_point"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    bind(call, {});
+    return is_float(x.dtype());
+  };
+  t["size"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Arg* d = bind(call, {{"dim"}}).find("dim");
+    if (!d || d->value.is<NoneValue>()) return shape_value(x.shape());
+    return x.shape()[static_cast<size_t>(resolve_dim(to_dim(*d), x.ndim()))];
+  };
+  t["pad_to"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"shape", kRest}, {"value"}});
+    return pad_to(x, pad_to_sizes(b.rest()), b.find("value") ? to_number(b["value"]) : ConstValue{int64_t{0}});
+  };
+  const std::pair<const char*, Tensor (*)(const Tensor&, std::optional<DType>, std::optional<uint64_t>)> drawn[] = {
+      {"rand_like", &rand_like}, {"randn_like", &randn_like}};
+  for (const auto& [name, op] : drawn) {
+    t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+      const Bound b = bind(call, {{"dtype"}, {"seed"}, {"requires_grad"}});
+      const Arg* seed = b.find("seed");
+      if (seed && to_int(*seed) < 0) fail_at(seed->span, "value", "seed must not be negative");
+      return op(x, to_optional_dtype(b.find("dtype")), seed ? std::optional<uint64_t>(to_int(*seed)) : std::nullopt);
+    };
+  }
+  t["empty_like"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"dtype"}, {"device"}});
+    const Arg* d = b.find("device");
+    return empty(x.shape(), to_optional_dtype(b.find("dtype")).value_or(x.dtype()),
+                 d && !d->value.is<NoneValue>() ? to_str(*d) : x.device());
+  };
+}
+
 }  // namespace
 
 bool indexing_is_xy(const Arg* a) {
@@ -345,6 +398,7 @@ void add_tensor_function_methods(MethodTable& t) {
   add_scans(t);
   add_elementwise(t);
   add_statistics(t);
+  add_sizes_and_likes(t);
 }
 
 }  // namespace tr::repl

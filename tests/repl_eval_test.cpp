@@ -212,6 +212,29 @@ TEST_F(Eval, AttributesAndSequences) {
   EXPECT_EQ(failure("x.shape[2]").kind, "index");
 }
 
+TEST_F(Eval, SizesAndLikesAsTinygrad) {
+  run("x = arange(6).reshape(2, 3)");
+  EXPECT_EQ(repr("x.element_size()"), "4");
+  EXPECT_EQ(repr("x.nbytes()"), "24");
+  EXPECT_EQ(repr("x.half().nbytes()"), "12");
+  EXPECT_EQ(repr("x.size()"), "(2, 3)");
+  EXPECT_EQ(repr("x.size(-1)"), "3");
+  EXPECT_EQ(repr("x.is_floating_point()"), "False");
+  EXPECT_EQ(repr("x.double().is_floating_point()"), "True");
+  EXPECT_EQ(repr("x.short().dtype"), "dtypes.short");
+  EXPECT_EQ(repr("x.empty_like().shape"), "(2, 3)");
+  EXPECT_EQ(repr("x.empty_like(dtype=int8).dtype"), "dtypes.char");
+  EXPECT_EQ(repr("x.float().rand_like(seed=3).tolist() == rand(2, 3, seed=3).tolist()"), "True");
+  EXPECT_EQ(repr("x.pad_to(None, 4, value=-1).tolist()"), "[[0, 1, 2, -1], [3, 4, 5, -1]]");
+  EXPECT_EQ(repr("x.pad_to((3, 3)).tolist()"), "[[0, 1, 2], [3, 4, 5], [0, 0, 0]]");
+  EXPECT_EQ(repr("randperm(6, seed=2).sort()[0].tolist()"), "[0, 1, 2, 3, 4, 5]");
+  EXPECT_EQ(failure("x.size(2)").kind, "index");
+  EXPECT_EQ(failure("x.rand_like()").message, "rand_like needs a float dtype, got int32");
+  EXPECT_EQ(failure("x.pad_to(1, 3)").message, "pad_to cannot pad dim 0 of size 2 to 1");
+  EXPECT_EQ(failure("x.pad_to(3)").message, "pad_to needs 2 sizes for shape (2, 3), got 1");
+  EXPECT_EQ(failure("randperm(-1)").message, "randperm needs n >= 0, got -1");
+}
+
 TEST_F(Eval, Reductions) {
   run("m = tensor([[1, 2, 3], [4, 5, 6]])");
   EXPECT_EQ(str("m.sum()"), "21");

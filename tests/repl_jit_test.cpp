@@ -140,5 +140,19 @@ TEST_F(JitCalls, TinygradsCaptureErrors) {
   EXPECT_EQ(error("@jit\n@jit\ndef h(x):\n  return x\n").kind(), "type");
 }
 
+TEST_F(JitCalls, SelectionsOfADataLengthNeedSizeInside) {
+  run("@jit\ndef pos(x):\n  return x.masked_select(x > 0)\npos(tensor([1., -1., 2.]))");
+  SourceError e = error("pos(tensor([1., -1., 2.]))");
+  EXPECT_EQ(e.kind(), "jit");
+  EXPECT_NE(std::string(e.what()).find("masked_select without size= reads its length back"), std::string::npos) << e.what();
+  run("@jit\ndef nz(x):\n  return x.nonzero()\nnz(tensor([1., 0.]))");
+  EXPECT_NE(std::string(error("nz(tensor([1., 0.]))").what()).find("nonzero without size="), std::string::npos);
+  // with size= the length is fixed, and a replay selects from the new input
+  run("@jit\ndef pos3(x):\n  return x.masked_select(x > 0, size=3)\n"
+      "pos3(tensor([1., -1., 2.]))\npos3(tensor([3., 1., -2.]))");
+  EXPECT_EQ(repr("pos3(tensor([-1., 5., 6.])).tolist()"), "[5.0, 6.0, 0.0]");
+  EXPECT_EQ(repr("pos3(tensor([7., -5., -6.])).tolist()"), "[7.0, 0.0, 0.0]");
+}
+
 }  // namespace
 }  // namespace tr::repl

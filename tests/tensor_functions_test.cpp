@@ -4,7 +4,10 @@
 // shapes, dtypes, empty tensors, negative dims, and the errors of bad arguments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 #include "core/tensor_copysign.h"
@@ -16,6 +19,7 @@
 #include "core/tensor_logic.h"
 #include "core/tensor_moments.h"
 #include "core/tensor_own_buffer.h"
+#include "core/tensor_random_derived.h"
 #include "core/tensor_scan.h"
 #include "core/tensor_select.h"
 #include "core/tensor_sort.h"
@@ -607,6 +611,26 @@ TEST_P(Functions, EmptyAndCloneHaveBuffersOfTheirOwn) {
   EXPECT_TRUE(is(c, {1, 2, 3}, {3}, F32));
   EXPECT_TRUE(has_values(x, {7, 8, 9}));
   EXPECT_TRUE(is(clone(iota({2, 2}).T()), {0, 2, 1, 3}, {2, 2}, F32));
+}
+
+TEST_P(Functions, RandLikeRandnLikeRandpermFromOneDraw) {
+  const Tensor x = Tensor::ones({2, 3});
+  EXPECT_TRUE(is(rand_like(x, {}, 4), values(Tensor::rand({2, 3}, 4)), {2, 3}, F32));
+  // tinygrad's Box-Muller: the first half of one draw of 2n gives the angles, the second the radii
+  const std::vector<double> u = values(Tensor::rand({2, 2, 3}, 5));
+  std::vector<double> expected;
+  for (size_t i = 0; i < 6; i++)
+    expected.push_back(std::cos(2 * std::numbers::pi * u[i]) * std::sqrt(-2 * std::log(1 - u[i + 6])));
+  EXPECT_TRUE(is(randn_like(x, {}, 5), expected, {2, 3}, F32));
+  EXPECT_EQ(randn_like(x.cast(I32), {}, 5).dtype(), I32);
+  EXPECT_EQ(rand_like(x, F16, 1).dtype(), F16);
+  const std::vector<double> p = values(randperm(50, I64, 7));
+  std::vector<double> sorted = p;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); i++) EXPECT_EQ(sorted[i], static_cast<double>(i));
+  EXPECT_NE(p, sorted);
+  EXPECT_TRUE(is(randperm(0), {}, {0}, I32));
+  EXPECT_TRUE(is(pad_to(tensor({1, 2}, {1, 2}), {2, -1}, 7.0), {1, 2, 7, 7}, {2, 2}, F32));
 }
 
 TEST(Creation, DtypeOnEveryCreationFunction) {

@@ -217,10 +217,11 @@ def randn(*shape, seed=None, dtype=None, device=None):
     return _T(z.astype(_NP[dtype_name(dt)]).reshape(shape), dtype=dt)
 
 
-# tinygrad's dropout draws its mask with rand_like (mixin/rand.py): from the same generator here, so that
-# dropout under Context(TRAINING=1) keeps and scales the elements tinyrepl's does.
-def _rand_like(self, dtype=None, contiguous=True, **kwargs):
-    return rand(*self.shape, dtype=dtype or (self.dtype if dtypes.is_float(self.dtype) else dtypes.float32))
+# tinygrad's dropout and randn_like draw with rand_like (mixin/rand.py): from the same generator here, so
+# that dropout under Context(TRAINING=1) keeps and scales the elements tinyrepl's does, and rand_like and
+# randn_like (tinygrad's own Box-Muller over it) give tinyrepl's numbers.
+def _rand_like(self, dtype=None, contiguous=True, seed=None, **kwargs):
+    return rand(*self.shape, seed=seed, dtype=dtype or (self.dtype if dtypes.is_float(self.dtype) else dtypes.float32))
 
 
 _T.rand_like = _rand_like
@@ -260,6 +261,10 @@ def kaiming_normal(*shape, a=0.01, seed=None, dtype=None, device=None):
 def scaled_uniform(*shape, seed=None, dtype=None, device=None):
     shape = _shape(shape)
     return uniform(*shape, low=-1.0, high=1.0, seed=seed, dtype=dtype).mul(math.prod(shape) ** -0.5)
+
+
+def randperm(n, dtype=None, seed=None, device=None):
+    return rand(n, seed=seed).argsort().cast(dtype or dtypes.int32)
 
 
 # empty's values are unspecified in both: programs print its shape and dtype only.
@@ -365,7 +370,7 @@ NAMES = {
     "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit, "Context": _Context,
     "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
     "kaiming_uniform": kaiming_uniform, "kaiming_normal": kaiming_normal, "scaled_uniform": scaled_uniform,
-    "empty": empty,
+    "empty": empty, "randperm": randperm,
     "stack": stack, "einsum": einsum, "meshgrid": meshgrid,
     # the dtype names shadow Python's bool, int and float, as they do in the language
     "bool": dtypes.bool, "int8": dtypes.int8, "uint8": dtypes.uint8, "int16": dtypes.int16,
