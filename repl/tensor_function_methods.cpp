@@ -331,6 +331,15 @@ std::vector<int64_t> pad_to_sizes(const std::vector<Arg>& args) {
   return out;
 }
 
+// seed=: absent for the session's generator, else a stream of the call's own.
+std::optional<uint64_t> optional_seed(const Bound& b) {
+  const Arg* seed = b.find("seed");
+  if (!seed) return std::nullopt;
+  const int64_t s = to_int(*seed);
+  if (s < 0) fail_at(seed->span, "value", "seed must not be negative");
+  return static_cast<uint64_t>(s);
+}
+
 void add_sizes_and_likes(MethodTable& t) {
   t["element_size"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     bind(call, {});
@@ -358,11 +367,14 @@ void add_sizes_and_likes(MethodTable& t) {
   for (const auto& [name, op] : drawn) {
     t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"dtype"}, {"seed"}, {"requires_grad"}});
-      const Arg* seed = b.find("seed");
-      if (seed && to_int(*seed) < 0) fail_at(seed->span, "value", "seed must not be negative");
-      return op(x, to_optional_dtype(b.find("dtype")), seed ? std::optional<uint64_t>(to_int(*seed)) : std::nullopt);
+      return op(x, to_optional_dtype(b.find("dtype")), optional_seed(b));
     };
   }
+  t["multinomial"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"num_samples"}, {"replacement"}, {"seed"}});
+    return multinomial(x, b.find("num_samples") ? to_int(b["num_samples"]) : 1, flag_or(b, "replacement", false),
+                       optional_seed(b));
+  };
   t["empty_like"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"dtype"}, {"device"}});
     const Arg* d = b.find("device");

@@ -201,7 +201,7 @@ TEST(ProgramCollection, CoversTheTensorFunctions) {
       ".var_mean(", ".std_mean(", ".normalize(", ".masked_select(", ".nonzero(", "size=", "fill_value=",
       "empty(", ".clone(", "kaiming_normal(", "scaled_uniform(", ".bitcast(uint8)", ".bitcast(half)",
       "rounding_mode=\"trunc\"", "rounding_mode=\"floor\"", ".element_size(", ".nbytes(", ".size(",
-      ".is_floating_point(", ".short(", ".pad_to(", ".rand_like(", ".randn_like(", ".empty_like(", "randperm("};
+      ".is_floating_point(", ".short(", ".pad_to(", ".rand_like(", ".randn_like(", ".empty_like(", "randperm(", ".multinomial("};
   for (const char* u : uses) EXPECT_NE(all.find(u), std::string::npos) << "no program uses " << u;
 }
 

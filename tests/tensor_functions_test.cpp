@@ -1,5 +1,5 @@
 // tinygrad's tensor functions beyond the core ops (core/tensor_layout, tensor_logic, tensor_index,
-// tensor_scan, tensor_sort, tensor_einsum) on the CPU device, under NOOPT and the default opts: values
+// tensor_scan, tensor_sort, tensor_einsum, tensor_select and the rest of SPEC section 2) on the CPU device, under NOOPT and the default opts: values
 // worked out here by hand or by plain loops, every result also against the reference evaluator,
 // shapes, dtypes, empty tensors, negative dims, and the errors of bad arguments.
 #include <gtest/gtest.h>
@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <numeric>
+#include <set>
 #include <vector>
 
 #include "core/tensor_copysign.h"
@@ -631,6 +633,19 @@ TEST_P(Functions, RandLikeRandnLikeRandpermFromOneDraw) {
   EXPECT_NE(p, sorted);
   EXPECT_TRUE(is(randperm(0), {}, {0}, I32));
   EXPECT_TRUE(is(pad_to(tensor({1, 2}, {1, 2}), {2, -1}, 7.0), {1, 2, 7, 7}, {2, 2}, F32));
+}
+
+TEST_P(Functions, MultinomialDrawsByTheWeights) {
+  const Tensor w = tensor({0, 1, 0, 0, 0, 0, 0, 1}, {2, 4});
+  EXPECT_TRUE(is(multinomial(w, 5, true, 1), {1, 1, 1, 1, 1, 3, 3, 3, 3, 3}, {2, 5}, I32));  // a class of all the weight
+  EXPECT_TRUE(is(multinomial(tensor({0, 0, 2}), 1, false, 2), {2}, {1}, I32));
+  const std::vector<double> d = values(multinomial(tensor({1, 2, 3, 4}), 4, false, 3));
+  EXPECT_EQ(std::set<double>(d.begin(), d.end()).size(), 4u);  // without replacement: each class once
+  const std::vector<double> many = values(multinomial(tensor({0.25, 0.75}), 4000, true, 4));
+  EXPECT_NEAR(std::accumulate(many.begin(), many.end(), 0.0) / 4000, 0.75, 0.03);
+  EXPECT_TRUE(throws([&] { multinomial(tensor({1, 2}), 3); }, "value", "cannot draw 3 samples from 2 classes"));
+  EXPECT_TRUE(throws([&] { multinomial(Tensor::ones({1, 1, 2})); }, "shape", "multinomial needs 1 or 2 dims"));
+  EXPECT_TRUE(throws([&] { multinomial(tensor({1, 2}), 0); }, "value", "num_samples must be positive"));
 }
 
 TEST(Creation, DtypeOnEveryCreationFunction) {

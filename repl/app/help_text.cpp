@@ -172,6 +172,7 @@ const std::vector<Group>& method_groups() {
         {"rand_like", "x.rand_like(dtype=None, seed=None)  rand of x's shape, dtype and device"},
         {"randn_like", "x.randn_like(dtype=None, seed=None)  Box-Muller over one rand draw of twice x's elements"},
         {"empty_like", "x.empty_like(dtype=None, device=None)  empty() of x's shape"},
+        {"multinomial", "x.multinomial(num_samples=1, replacement=False, seed=None)  int32 class indices drawn by x's row weights"},
         {"to", "x.to(device)"}, {"clone", "x.clone(device=None)  a copy in a buffer of its own; once realized, an assign to x leaves it"}, {"numpy", "x.numpy()  prints as print(x) does"},
         {"item", "x.item()  a one-element tensor to a number"}, {"tolist", "x.tolist()  nested lists"}}},
       {"activations and math",

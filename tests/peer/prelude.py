@@ -225,6 +225,8 @@ def _rand_like(self, dtype=None, contiguous=True, seed=None, **kwargs):
 
 
 _T.rand_like = _rand_like
+# tinygrad's multinomial draws with Tensor.rand: the same stream, so that its samples are tinyrepl's.
+_T.rand = classmethod(lambda cls, *shape, dtype=None, **kwargs: rand(*shape, dtype=dtype))
 
 
 # tinygrad's initialisers are rand/randn scaled (mixin/rand.py): the same arithmetic on the streams above.
