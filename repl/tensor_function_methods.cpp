@@ -1,10 +1,12 @@
 // The methods of tinygrad's tensor functions beyond the core ones: layout, tests and bitwise ops,
-// indexing by tensors, scans and sorting, with tinygrad's parameter names and defaults.
+// indexing by tensors and selections, scans and sorting, more element-wise math, statistics, sizes,
+// random draws like a tensor and buffers of their own, with tinygrad's parameter names and defaults.
 #include <algorithm>
 #include <iterator>
 #include <optional>
 
 #include "core/tensor_copysign.h"
+#include "core/tensor_dims.h"
 #include "core/tensor_div_rounding.h"
 #include "core/tensor_hyperbolic.h"
 #include "core/tensor_index.h"
@@ -19,7 +21,6 @@
 #include "repl/method_table.h"
 #include "repl/operators.h"
 #include "repl/source_error.h"
-#include "core/tensor_dims.h"
 
 namespace tr::repl {
 namespace {
@@ -291,8 +292,8 @@ void add_elementwise(MethodTable& t) {
       if (s != "trunc" && s != "floor") fail_at(r->span, "value", "rounding_mode must be None, 'trunc' or 'floor', not '{}'", s);
       rounding = s == "trunc" ? Rounding::Trunc : Rounding::Floor;
     }
-    const auto [l, r2] = tensor_operands(x, b["x"].value, call.name);
-    return div(l, r2, rounding);
+    const auto [num, den] = tensor_operands(x, b["x"].value, call.name);
+    return div(num, den, rounding);
   };
   t["mod"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     return x.mod(operand(x, bind(call, {{"x", kRequired}})["x"]));
@@ -309,25 +310,23 @@ void add_statistics(MethodTable& t) {
       return pair_of(op(x, to_axes(b.find("axis")), flag_or(b, "keepdim", false), c ? to_float(*c) : 1.0));
     };
   }
-  t["clone"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Bound b = bind(call, {{"device"}});
-    const Arg* d = b.find("device");
-    return clone(d && !d->value.is<NoneValue>() ? x.to(to_str(*d)) : x);
-  };
   t["normalize"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"p"}, {"dim"}, {"eps"}});
     return normalize(x, b.find("p") ? to_float(b["p"]) : 2.0, dim_or(b, "dim", 1), b.find("eps") ? to_float(b["eps"]) : 1e-12);
   };
 }
 
+int64_t size_or_keep(const Arg& a) { return a.value.is<NoneValue>() ? -1 : to_int(a); }
+
 // pad_to's sizes, given as pad_to((2, 4)) or pad_to(2, 4); None (or -1) keeps a dim.
 std::vector<int64_t> pad_to_sizes(const std::vector<Arg>& args) {
-  std::vector<Arg> flat;
-  const std::vector<Value>* items = args.size() == 1 ? sequence_items(args[0].value) : nullptr;
-  if (!items) flat = args;
-  for (const Value& v : items ? *items : std::vector<Value>{}) flat.push_back(Arg{v, args[0].span, args[0].what});
   std::vector<int64_t> out;
-  for (const Arg& a : flat) out.push_back(a.value.is<NoneValue>() ? -1 : to_int(a));
+  const std::vector<Value>* items = args.size() == 1 ? sequence_items(args[0].value) : nullptr;
+  if (!items) {
+    for (const Arg& a : args) out.push_back(size_or_keep(a));
+    return out;
+  }
+  for (const Value& v : *items) out.push_back(size_or_keep(Arg{v, args[0].span, args[0].what}));
   return out;
 }
 
@@ -374,6 +373,11 @@ void add_sizes_and_likes(MethodTable& t) {
     const Bound b = bind(call, {{"num_samples"}, {"replacement"}, {"seed"}});
     return multinomial(x, b.find("num_samples") ? to_int(b["num_samples"]) : 1, flag_or(b, "replacement", false),
                        optional_seed(b));
+  };
+  t["clone"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"device"}});
+    const Arg* d = b.find("device");
+    return clone(d && !d->value.is<NoneValue>() ? x.to(to_str(*d)) : x);
   };
   t["empty_like"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"dtype"}, {"device"}});
