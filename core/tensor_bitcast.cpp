@@ -21,23 +21,29 @@ DType unsigned_of(int bytes) {
   }
 }
 
+// Shifts of unsigned x by a constant: a product or a floor quotient by a power of two, one multiply or
+// divide in a kernel (lshift and rshift take a tensor of counts, which a constant only folds through
+// when nothing pads it).
+Tensor shl(const Tensor& x, int bits) { return x.mul(Tensor::scalar_like(x, int64_t{1} << bits)); }
+Tensor shr(const Tensor& x, int bits) { return x.floordiv(Tensor::scalar_like(x, int64_t{1} << bits)); }
+
 // The bits of float16 values are composed from those of the float32 that holds each value exactly
 // (and back): some backends keep float16 in float registers, where its bytes are not at hand.
 struct Bits {
   Tensor x;  // uint32
   Tensor k(int64_t v) const { return Tensor::scalar_like(x, v); }
-  Tensor field(int shift, int64_t mask) const { return bitwise_and(rshift(x, shift), k(mask)); }
+  Tensor field(int shift, int64_t mask) const { return bitwise_and(shr(x, shift), k(mask)); }
 };
 
 Tensor half_to_bits(const Tensor& h) {
   const Bits b{h.cast(DType::Float32).bitcast(DType::UInt32)};
   const Tensor e = b.field(23, 0xff), m = b.field(0, 0x7fffff);
-  const Tensor normal = bitwise_or(lshift(e.sub(b.k(112)), 10), rshift(m, 13));
+  const Tensor normal = bitwise_or(shl(e.sub(b.k(112)), 10), shr(m, 13));
   // a float16 subnormal is exact in float32 with exponent 103 to 112: its mantissa, the implicit bit
   // included, shifted down to units of 2^-24
   const Tensor is_sub = e.ge(b.k(103)).logical_and(e.le(b.k(112)));
   const Tensor sub = rshift(bitwise_or(m, b.k(0x800000)), is_sub.where(b.k(126).sub(e), b.k(0)));
-  const Tensor special = bitwise_or(b.k(0x7c00), rshift(m, 13));  // inf and nan, the payload kept
+  const Tensor special = bitwise_or(b.k(0x7c00), shr(m, 13));  // inf and nan, the payload kept
   const Tensor mag = e.eq(b.k(255)).where(special, e.ge(b.k(113)).where(normal, is_sub.where(sub, b.k(0))));
   return bitwise_or(b.field(16, 0x8000), mag).cast(DType::UInt16);
 }
@@ -45,11 +51,11 @@ Tensor half_to_bits(const Tensor& h) {
 Tensor bits_to_half(const Tensor& bits) {
   const Bits b{bits.cast(DType::UInt32)};
   const Tensor e = b.field(10, 0x1f), m = b.field(0, 0x3ff);
-  const Tensor normal = bitwise_or(lshift(e.add(b.k(112)), 23), lshift(m, 13));
-  const Tensor special = bitwise_or(b.k(0x7f800000), lshift(m, 13));
+  const Tensor normal = bitwise_or(shl(e.add(b.k(112)), 23), shl(m, 13));
+  const Tensor special = bitwise_or(b.k(0x7f800000), shl(m, 13));
   const Tensor sub = m.cast(DType::Float32).mul(Tensor::full({}, 0x1p-24, DType::Float32, bits.device())).bitcast(DType::UInt32);
   const Tensor mag = e.eq(b.k(31)).where(special, e.eq(b.k(0)).where(sub, normal));
-  return bitwise_or(lshift(b.field(15, 1), 31), mag).bitcast(DType::Float32).cast(DType::Float16);
+  return bitwise_or(shl(b.field(15, 1), 31), mag).bitcast(DType::Float32).cast(DType::Float16);
 }
 
 std::vector<std::optional<Range>> last_item(int ndim, int64_t i) {
@@ -82,11 +88,11 @@ Tensor Tensor::bitcast(DType t) const {
     const Tensor parts = bits.reshape(grouped).cast(wide);
     Tensor joined = parts.shrink(last_item(parts.ndim(), 0)).squeeze(-1);
     for (int64_t i = 1; i < k; i++)
-      joined = bitwise_or(joined, lshift(parts.shrink(last_item(parts.ndim(), i)).squeeze(-1), 8 * i * from));
+      joined = bitwise_or(joined, shl(parts.shrink(last_item(parts.ndim(), i)).squeeze(-1), static_cast<int>(8 * i * from)));
     return joined.bitcast(t);
   }
   std::vector<Tensor> pieces;
-  for (int64_t i = 0; i < from / to; i++) pieces.push_back(rshift(bits, 8 * i * to).cast(wide));
+  for (int64_t i = 0; i < from / to; i++) pieces.push_back(shr(bits, static_cast<int>(8 * i * to)).cast(wide));
   return stack(pieces, -1).flatten(-2).bitcast(t);
 }
 
