@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "core/compile_parallel.h"
 #include "core/context.h"
@@ -182,7 +183,7 @@ void run_copy(const ScheduleItem& item) {
     std::vector<BufferRef> bufs{buf};
     if (!item.inputs.empty()) bufs.push_back(item.inputs[0]->buffer);
     const auto* host = std::get_if<std::shared_ptr<const HostData>>(&n->arg);
-    capture()->push_back(Launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr});
+    capture()->push_back(Launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr, n->shape, node_sym(*n)});
   }
   record(std::move(r));
 }
@@ -213,7 +214,7 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
   if (capture()) {
     std::vector<BufferRef> held{buf};
     for (const LazyRef& in : item.inputs) held.push_back(in->buffer);
-    capture()->push_back(Launch{r, program, std::move(held), nullptr});
+    capture()->push_back(Launch{r, program, std::move(held), nullptr, out->shape, node_sym(*out)});
   }
   if (in_place) {
     // the tensor now reads its buffer, as a leaf: what made its value (a whole training step) is let go
@@ -268,7 +269,7 @@ double now_us() {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
-void capture_launches(std::vector<Launch>* into) { capture() = into; }
+std::vector<Launch>* capture_launches(std::vector<Launch>* into) { return std::exchange(capture(), into); }
 
 void record_runs(std::vector<RunRecord> runs) {
   last() = {};

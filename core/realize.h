@@ -76,9 +76,14 @@ struct Launch {
   std::shared_ptr<Program> program;      // null for a copy
   std::vector<BufferRef> buffers;        // the output, then what it reads (a copy from the host reads none)
   std::shared_ptr<const HostData> host;  // a copy from the host: its values
+  // The output's shape and its symbolic dims: a replay for other values of their Variables sizes the
+  // buffer it makes from them.
+  Shape shape;
+  std::vector<ExprRef> sym;
 };
-// While set, every kernel and copy that realize() runs is also appended here (null: none).
-void capture_launches(std::vector<Launch>* into);
+// While set, every kernel and copy that realize() runs is also appended here (null: none). Returns
+// what was set before, for the caller to set back.
+std::vector<Launch>* capture_launches(std::vector<Launch>* into);
 // Records runs that did not come from a schedule (a replay): they become the last realization's runs.
 void record_runs(std::vector<RunRecord> runs);
 
