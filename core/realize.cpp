@@ -1,6 +1,7 @@
 #include "core/realize.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -88,6 +89,11 @@ Programs& programs() {
   return p;
 }
 
+std::atomic<int64_t>& built() {
+  static std::atomic<int64_t> n{0};
+  return n;
+}
+
 // The program of each kernel record (null for a copy): those this process has not compiled yet are
 // compiled in parallel, each source once.
 std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) {
@@ -108,6 +114,7 @@ std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) 
     waiting.emplace_back(i, job_of[key]);
   }
   compile_parallel(jobs);
+  built() += static_cast<int64_t>(jobs.size());
   for (const auto& [i, j] : waiting) {
     out[i] = jobs[j].result;
     recs[i].cached = jobs[j].cached;
@@ -263,6 +270,8 @@ void check_index_width(const std::vector<ScheduleItem>& schedule) {
 }
 
 }  // namespace
+
+int64_t programs_built() { return built(); }
 
 double now_us() {
   static const auto start = std::chrono::steady_clock::now();

@@ -66,6 +66,10 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
 // gone), with the program this process compiled for it.
 std::vector<double> time_again(const KernelRecord& k, int n);
 
+// How many kernel programs this process has built: compiled, or loaded from the on-disk compile cache.
+// A kernel whose source this process built before runs that program and adds none.
+int64_t programs_built();
+
 // Copies `buf` out to host memory at dst and records the read-back as a copy to HOST (in the history and
 // for the listener, after the realize that made the buffer; not in the last realization's runs).
 void read_back(void* dst, const Buffer& buf);
