@@ -27,13 +27,21 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
   std::vector<std::vector<const Buffer*>> bound(batch.launches.size());
   for (size_t i = 0; i < bound.size(); i++)
     for (const size_t slot : batch.args[i]) bound[i].push_back(slot_buffers[slot]);
-  std::vector<double> seconds(batch.launches.size());
+  // every kernel is queued before the first is waited for; a copy waits for the kernels before it
+  std::vector<PendingRun> pending(batch.launches.size());
   for (size_t i = 0; i < bound.size(); i++) {
     // one load of a flag: Ctrl-C stops a long replay between launches
     check_interrupt();
     const Launch& l = batch.launches[i];
-    seconds[i] = l.program ? l.program->run(bound[i], l.record.kernel.program->dims, vars[i]) : copy(l, bound[i]);
+    if (l.program) {
+      pending[i] = l.program->start(bound[i], l.record.kernel.program->dims, vars[i]);
+    } else {
+      const double seconds = copy(l, bound[i]);
+      pending[i] = [seconds] { return seconds; };
+    }
   }
+  std::vector<double> seconds;
+  for (const PendingRun& p : pending) seconds.push_back(p());
   return seconds;
 }
 

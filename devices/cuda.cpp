@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -22,9 +23,60 @@ namespace {
 
 using namespace cuda;
 
+// The two events that time one launch. A replay queues many launches before it waits for the first,
+// so each launch takes a pair from the pool and gives it back once its time has been read.
+class EventPool : public std::enable_shared_from_this<EventPool> {
+ public:
+  struct Pair {
+    Pair(std::shared_ptr<EventPool> from, CUevent s, CUevent e) : pool(std::move(from)), start(s), end(e) {}
+    ~Pair() { pool->give_back(start, end); }
+    Pair(const Pair&) = delete;
+    Pair& operator=(const Pair&) = delete;
+    std::shared_ptr<EventPool> pool;
+    CUevent start, end;
+  };
+
+  EventPool(std::shared_ptr<const Driver> api, CUcontext ctx) : api_(std::move(api)), ctx_(ctx) {}
+  ~EventPool() {
+    api_->cuCtxSetCurrent(ctx_);
+    for (CUevent e : all_) api_->cuEventDestroy(e);
+  }
+  EventPool(const EventPool&) = delete;
+  EventPool& operator=(const EventPool&) = delete;
+
+  // With the context current.
+  std::shared_ptr<const Pair> take() {
+    const std::lock_guard lock(mutex_);
+    if (free_.size() < 2) {
+      for (int i = 0; i < 2; i++) {
+        CUevent e = nullptr;
+        api_->check(api_->cuEventCreate(&e, 0), "cuEventCreate");
+        all_.push_back(e);
+        free_.push_back(e);
+      }
+    }
+    auto pair = std::make_shared<Pair>(shared_from_this(), free_[free_.size() - 2], free_.back());
+    free_.resize(free_.size() - 2);
+    return pair;
+  }
+
+ private:
+  void give_back(CUevent start, CUevent end) {
+    const std::lock_guard lock(mutex_);
+    free_.push_back(start);
+    free_.push_back(end);
+  }
+
+  std::shared_ptr<const Driver> api_;
+  CUcontext ctx_;
+  std::mutex mutex_;
+  std::vector<CUevent> all_, free_;
+};
+
 struct Context {
   std::shared_ptr<const Driver> api;
   CUcontext ctx = nullptr;
+  std::shared_ptr<EventPool> events;
   // Every call comes from whichever thread asks; each makes the context current first.
   void use() const { api->check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
 };
@@ -34,20 +86,19 @@ class CudaProgram : public Program {
   CudaProgram(Context c, CUmodule module, CUfunction fn, bool local_ids, int64_t max_threads,
               std::array<int64_t, 3> max_block, std::array<int64_t, 3> max_grid)
       : c_(std::move(c)), module_(module), fn_(fn), local_ids_(local_ids), max_threads_(max_threads),
-        max_block_(max_block), max_grid_(max_grid) {
-    c_.api->check(c_.api->cuEventCreate(&start_, 0), "cuEventCreate");
-    c_.api->check(c_.api->cuEventCreate(&end_, 0), "cuEventCreate");
-  }
+        max_block_(max_block), max_grid_(max_grid) {}
   ~CudaProgram() override {
     c_.api->cuCtxSetCurrent(c_.ctx);
-    c_.api->cuEventDestroy(start_);
-    c_.api->cuEventDestroy(end_);
     c_.api->cuModuleUnload(module_);
   }
   CudaProgram(const CudaProgram&) = delete;
   CudaProgram& operator=(const CudaProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
+    return start(bufs, dims, vars)();
+  }
+
+  PendingRun start(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     c_.use();
     std::vector<CUdeviceptr> ptrs;
     for (const Buffer* b : bufs) ptrs.push_back(reinterpret_cast<CUdeviceptr>(b->mem.get()));
@@ -60,30 +111,34 @@ class CudaProgram : public Program {
       if (g.groups[a] > max_grid_[a])
         fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[a], "xyz"[a], g.groups[a]);
     const Driver& d = *c_.api;
-    d.check(d.cuEventRecord(start_, nullptr), "cuEventRecord");
+    const std::shared_ptr<const EventPool::Pair> events = c_.events->take();
+    d.check(d.cuEventRecord(events->start, nullptr), "cuEventRecord");
     d.check(d.cuLaunchKernel(fn_, static_cast<unsigned>(g.groups[0]), static_cast<unsigned>(g.groups[1]),
                              static_cast<unsigned>(g.groups[2]), static_cast<unsigned>(g.threads[0]),
                              static_cast<unsigned>(g.threads[1]), static_cast<unsigned>(g.threads[2]), 0, nullptr,
                              args.data(), nullptr),
             "cuLaunchKernel");
-    d.check(d.cuEventRecord(end_, nullptr), "cuEventRecord");
-    CUresult waited = 0;
-    wait_for_gpu([&] {
-      const CUresult r = d.cuEventQuery(end_);
-      if (r != kCudaNotReady) waited = r;
-      return r != kCudaNotReady;
-    });
-    d.check(waited, "running the kernel");
-    float ms = 0;
-    d.check(d.cuEventElapsedTime(&ms, start_, end_), "cuEventElapsedTime");
-    return ms * 1e-3;
+    d.check(d.cuEventRecord(events->end, nullptr), "cuEventRecord");
+    return [c = c_, events] {
+      c.use();
+      const Driver& api = *c.api;
+      CUresult waited = 0;
+      wait_for_gpu([&] {
+        const CUresult r = api.cuEventQuery(events->end);
+        if (r != kCudaNotReady) waited = r;
+        return r != kCudaNotReady;
+      });
+      api.check(waited, "running the kernel");
+      float ms = 0;
+      api.check(api.cuEventElapsedTime(&ms, events->start, events->end), "cuEventElapsedTime");
+      return ms * 1e-3;
+    };
   }
 
  private:
   Context c_;
   CUmodule module_;
   CUfunction fn_;
-  CUevent start_ = nullptr, end_ = nullptr;
   bool local_ids_;
   int64_t max_threads_;
   std::array<int64_t, 3> max_block_, max_grid_;
@@ -115,6 +170,7 @@ class CudaDevice : public Device {
       description_ = fmt::format("{} ({}), PTX compiled by the CUDA {}.{} driver", name, arch_, version / 1000, version % 1000 / 10);
     }
     d.check(d.cuDevicePrimaryCtxRetain(&c_.ctx, dev_), "cuDevicePrimaryCtxRetain");
+    c_.events = std::make_shared<EventPool>(c_.api, c_.ctx);
     c_.use();
     max_threads_ = std::min(attribute(kMaxThreadsPerBlock), 256);
     max_block_ = {attribute(kMaxBlockDimX), attribute(kMaxBlockDimY), attribute(kMaxBlockDimZ)};

@@ -33,11 +33,20 @@ if(Python3_Interpreter_FOUND)
     get_filename_component(stem ${script} NAME_WE)
     get_filename_component(dir ${script} DIRECTORY)
     get_filename_component(group ${dir} NAME)
+    # an example's own run is the one example_<name> recorded (example_run.cmake)
+    if(group STREQUAL "examples")
+      set(ours --events ${EXAMPLE_EVENTS}/${stem}.jsonl)
+    else()
+      set(ours --tinyrepl $<TARGET_FILE:tinyrepl>)
+    endif()
     add_test(NAME peer_${group}_${stem}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/peer/run_peer.py
-                     --tinyrepl $<TARGET_FILE:tinyrepl> --cache ${TINYREPL_TEST_CACHE}/peer ${script})
+                     ${ours} --cache ${TINYREPL_TEST_CACHE}/peer ${script})
     set_tests_properties(peer_${group}_${stem} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
                          ENVIRONMENT "XDG_CACHE_HOME=${TINYREPL_TEST_CACHE}")
+    if(group STREQUAL "examples")
+      set_tests_properties(peer_${group}_${stem} PROPERTIES FIXTURES_REQUIRED example_${stem})
+    endif()
   endforeach()
   # random sessions, ten seeds per test so that CTest runs them side by side
   foreach(first 1 11 21)

@@ -118,9 +118,11 @@ void report(const char* name, const std::vector<Step>& all) {
 int main(int argc, char** argv) {
   tr::register_devices();
   const int n = argc > 1 ? std::max(3, std::atoi(argv[1])) : 30;
+  // a second argument, plain or jit, runs that half alone (for a profiler)
+  const std::string only = argc > 2 ? argv[2] : "";
   std::printf("spirals training step (MLP 2-64-1, 512 points, float64, Adam) on %s; medians of calls 3..%d\n",
               tr::settings().device.c_str(), n);
-  report("plain", steps(false, n));
-  report("@jit", steps(true, n));
+  if (only != "jit") report("plain", steps(false, n));
+  if (only != "plain") report("@jit", steps(true, n));
   return 0;
 }

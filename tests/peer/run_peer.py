@@ -2,8 +2,10 @@
 """Peer check: a .tg script prints the same values under tinyrepl and under tinygrad 0.14.0.
 
     run_peer.py --tinyrepl PATH FILE.tg...
+    run_peer.py --events EVENTS.jsonl FILE.tg
 
-Each FILE.tg runs twice: `tinyrepl run --json FILE.tg` (its print events), and as Python under tinygrad
+Each FILE.tg runs twice: `tinyrepl run --json FILE.tg` (its print events; with --events, a run recorded
+by tests/example_run.cmake), and as Python under tinygrad
 on its CPU device through prelude.py. The .tg text is Python once the prelude's names exist; the few
 things that are not plain Python are translated here, each said out loud in the report:
   - a meta command line (`:kernels x`, `:noopt on`, ...) only shows the engine's views or changes how
@@ -106,11 +108,21 @@ def load_tinygrad():
 
 # ---- tinyrepl's side ------------------------------------------------------------------------------
 
-def tinyrepl_prints(binary, path):
+def tinyrepl_run(binary, path):
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "NOOPT", "BEAM", "DEV")}
     r = subprocess.run([binary, "run", "--json", path], capture_output=True, text=True, env=env, timeout=600)
+    return r.returncode, r.stdout, r.stderr
+
+
+def recorded_run(events):
+    """A run that tests/example_run.cmake recorded: it exists only when the run exited 0."""
+    with open(events) as f:
+        return 0, f.read(), ""
+
+
+def tinyrepl_prints(status, stdout, stderr):
     prints, errors = [], []
-    for line in r.stdout.splitlines():
+    for line in stdout.splitlines():
         try:
             ev = json.loads(line)
         except json.JSONDecodeError:
@@ -121,7 +133,7 @@ def tinyrepl_prints(binary, path):
             prints.append({"line": ev.get("line"), "values": values, "text": ev.get("text", "")})
         elif ev.get("event") in ("error", "assert") and not ev.get("ok", False):
             errors.append(ev)
-    return r.returncode, prints, errors, r.stderr
+    return status, prints, errors, stderr
 
 
 NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
@@ -355,13 +367,13 @@ def compare_value(ours, theirs, text):
     return None
 
 
-def check_file(binary, tinygrad, path, verbose):
+def check_file(run, tinygrad, path, verbose):
     name = os.path.relpath(path)
     notes, problems = [], []
     with open(path) as f:
         source = f.read()
     excluded_lines, excluded_values = exclusions_for(path, source, problems)
-    status, ours, errors, stderr = tinyrepl_prints(binary, path)
+    status, ours, errors, stderr = tinyrepl_prints(*run)
     if status != 0:
         problems.append(f"tinyrepl exited {status}: {stderr.strip() or errors}")
     ran = True
@@ -415,16 +427,23 @@ def check_file(binary, tinygrad, path, verbose):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tinyrepl", required=True, help="the tinyrepl binary")
+    ap.add_argument("--tinyrepl", help="the tinyrepl binary")
     ap.add_argument("--verbose", action="store_true", help="also show what tinygrad printed")
     ap.add_argument("--cache", help="a directory that keeps tinygrad's side of each program (see TinygradSide)")
+    ap.add_argument("--events", help="tinyrepl's side of the one FILE.tg, recorded by tests/example_run.cmake, "
+                                     "instead of running --tinyrepl")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    if not args.tinyrepl and not args.events:
+        ap.error("--tinyrepl or --events is required")
+    if args.events and len(args.files) != 1:
+        ap.error("--events holds the run of one FILE.tg")
     require_tinygrad()
     tinygrad = TinygradSide(args.cache)
     ok = True
     for f in args.files:
-        ok = check_file(args.tinyrepl, tinygrad, f, args.verbose) and ok
+        run = recorded_run(args.events) if args.events else tinyrepl_run(args.tinyrepl, f)
+        ok = check_file(run, tinygrad, f, args.verbose) and ok
     sys.exit(0 if ok else 1)
 
 
