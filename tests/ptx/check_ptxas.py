@@ -34,7 +34,8 @@ def sources(events):
                 event = json.loads(line)
             except ValueError:
                 continue
-            if event.get("event") == "source" and event.get("backend") == "ptx":
+            # a kernel the PTX renderer refuses (a Variable argument) has an "error" instead of a text
+            if event.get("event") == "source" and event.get("backend") == "ptx" and "text" in event:
                 found.setdefault(event["text"], event["kernel"])
     return found
 
