@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/device.h"
-#include "core/error.h"
 #include "core/render/render.h"
 #include "core/value_str.h"
 #include "viz/backend_lowering.h"
@@ -135,17 +134,9 @@ std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector
 }
 
 std::string backend_source(const KernelRecord& r, std::string_view backend) {
-  const std::string comment = backend == "llvm" ? "; " : "// ";
   const BackendLowering lowering = lowering_for_backend(r, backend);
-  std::string text;
-  try {
-    text = render(backend, lowering.program);
-  } catch (const Error& e) {
-    // a renderer that cannot take this kernel says so in its tab; the kernel itself ran elsewhere
-    if (e.kind() != "render") throw;
-    return comment + e.what() + "\n";
-  }
-  if (!lowering.note.empty()) text = comment + lowering.note + "\n" + text;
+  std::string text = render(backend, lowering.program);
+  if (!lowering.note.empty()) text = (backend == "llvm" ? "; " : "// ") + lowering.note + "\n" + text;
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }

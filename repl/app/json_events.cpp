@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "core/error.h"
 #include "core/render/render.h"
 #include "repl/value_json.h"
 #include "viz/timings.h"
@@ -102,13 +101,7 @@ Json source_json(const KernelRecord& k, std::string_view backend, const Location
   Json j = event_json("source", &at);
   j["kernel"] = k.name;
   j["backend"] = backend;
-  try {
-    j["text"] = render(backend, *k.program);
-  } catch (const Error& e) {
-    // a renderer that cannot take this kernel (PTX and a Variable argument) says why instead
-    if (e.kind() != "render") throw;
-    j["error"] = e.what();
-  }
+  j["text"] = render(backend, *k.program);
   return j;
 }
 

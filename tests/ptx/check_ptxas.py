@@ -34,8 +34,7 @@ def sources(events):
                 event = json.loads(line)
             except ValueError:
                 continue
-            # a kernel the PTX renderer refuses (a Variable argument) has an "error" instead of a text
-            if event.get("event") == "source" and event.get("backend") == "ptx" and "text" in event:
+            if event.get("event") == "source" and event.get("backend") == "ptx":
                 found.setdefault(event["text"], event["kernel"])
     return found
 
