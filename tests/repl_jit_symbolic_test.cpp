@@ -91,6 +91,21 @@ TEST_F(JitVariables, ABoundVariableArgumentPassesItsValue) {
             std::string::npos);
 }
 
+TEST_F(JitVariables, ReturnedViewsAndAssignsFollowTheValue) {
+  run("n = Variable('n', 1, 8)\nx = tensor(list(range(32)), dtype=float32).reshape(8, 4).realize()\n"
+      "acc = zeros(4).contiguous().realize()\n"
+      "@jit\ndef f(a, v):\n  acc.assign(acc + a[:v].sum(0))\n  return (a[:v] * 2).T, realize(acc * 1)\n");
+  for (int v = 1; v <= 6; v++) {
+    run(fmt::format("t, q = f(x, n.bind({}))", v));
+    EXPECT_EQ(repr("t.shape"), fmt::format("(4, {})", v));
+    EXPECT_EQ(repr("t.tolist()"), repr(fmt::format("((x[:{}] * 2).T).tolist()", v)));
+  }
+  EXPECT_EQ(summary("f").replays, 4);
+  // column c gains the sum over i < v of 4i + c for v = 1..6
+  EXPECT_EQ(repr("acc.tolist()"), "[140.0, 161.0, 182.0, 203.0]");
+  EXPECT_EQ(repr("q.tolist()"), "[140.0, 161.0, 182.0, 203.0]");
+}
+
 TEST_F(JitVariables, ACaptureWhoseCallsSharedTheValueCapturesAgain) {
   run("n = Variable('n', 1, 16)\nx = Tensor.arange(16).float().realize()\n"
       "@jit\ndef f(a):\n  return (a + 1).sum()\n"
