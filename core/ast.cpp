@@ -47,6 +47,13 @@ AstRef ast_load(int idx, DType dtype, ShapeTracker st) {
   return intern(AstNode{AstOp::Load, dtype, {}, Op::Add, idx, std::move(st), {}, {}});
 }
 AstRef ast_const(ConstValue v, DType dtype, ShapeTracker st) {
+  // A constant reads no memory, so through one view its strides and offset say nothing. Set to 0 they
+  // make equal constants one node whatever view they were read through: a size-1 symbolic dim keeps
+  // the stride of that view, and would otherwise give a kernel for n = 1 of its own.
+  if (st.views().size() == 1) {
+    const View& only = st.views()[0];
+    st = ShapeTracker({View::make(only.shape, std::vector<int64_t>(only.shape.size(), 0), 0, only.mask, only.sym)});
+  }
   return intern(AstNode{AstOp::Const, dtype, {}, Op::Add, -1, std::move(st), v, {}});
 }
 AstRef ast_arange(DType dtype, ShapeTracker st) {

@@ -24,15 +24,19 @@ enum class SlotKind : uint8_t {
 
 struct Slot {
   SlotKind kind;
-  BufferRef captured;
+  BufferRef captured;  // Scratch: the one in use, made again when another value needs another size
   size_t input = 0;
   std::weak_ptr<TensorState> state;
+  // Scratch and Fresh: the shape the buffer holds and its symbolic dims, which size it per value
+  Shape shape{};
+  std::vector<ExprRef> sym{};
 };
 
 // A tensor that a replay hands out (a returned one) or points at its new buffer (one assign() replaced).
 struct Placement {
   size_t slot;
   Shape base_shape;
+  std::vector<ExprRef> base_sym;     // the base's symbolic dims: they follow the replay's values
   std::optional<ShapeTracker> view;  // the tensor's view of the buffer, when it is not the whole of it
 };
 
@@ -50,7 +54,16 @@ class CapturedJit {
   std::vector<Rebind> rebinds;
   std::vector<JitInputInfo> infos;
   std::vector<std::string> keys;
+  VarVals vals;                     // the values the capture ran with
+  std::vector<std::string> serves;  // the Variables it replays for any value of (sorted)
   int replays = 0;
+};
+
+// What a plain call ran, for the capture after it to compare with.
+class PlainCall {
+ public:
+  VarVals vals;
+  std::vector<std::shared_ptr<const std::string>> sources;  // per launch, its kernel's source (null: a copy)
 };
 
 namespace {
@@ -66,14 +79,50 @@ Registry& registry() {
   return r;
 }
 
-LazyRef placed(const Placement& p, const BufferRef& buf) {
-  const LazyRef base = make_leaf(buf, buf->dtype, p.base_shape, buf->device);
-  return p.view ? make_view(base, *p.view) : base;
+LazyRef placed(const Placement& p, const BufferRef& buf, const VarVals& vals) {
+  const Shape shape = rebound_shape(p.base_shape, p.base_sym, vals);
+  const LazyRef base = make_leaf(buf, buf->dtype, shape, buf->device);
+  if (p.view) return make_view(base, rebound(*p.view, vals));
+  return p.base_sym.empty() ? base : make_view(base, ShapeTracker::contiguous(shape, p.base_sym));
 }
 
 Placement placement(const LazyRef& node, size_t slot) {
   const LazyRef base = base_of(node);
-  return Placement{slot, base->shape, node->is_view() ? std::optional<ShapeTracker>(node->st()) : std::nullopt};
+  return Placement{slot, base->shape, node_sym(*base),
+                   node->is_view() ? std::optional<ShapeTracker>(node->st()) : std::nullopt};
+}
+
+int64_t size_for(const Slot& s, const VarVals& vals) { return prod(rebound_shape(s.shape, s.sym, vals)); }
+
+// The Variables whose value differs between the plain call and the capture after it, when both ran
+// kernels of the same sources in the same order: no kernel holds their value, so any value replays.
+std::vector<std::string> served(const PlainCall& plain, const std::vector<Launch>& captured, const VarVals& vals) {
+  if (plain.sources.size() != captured.size()) return {};
+  for (size_t i = 0; i < captured.size(); i++) {
+    const std::shared_ptr<const std::string>& a = plain.sources[i];
+    const std::shared_ptr<const std::string>& b = captured[i].record.kernel.source;
+    if (captured[i].record.is_copy != !a || (a && *a != *b)) return {};
+  }
+  std::vector<std::string> out;
+  for (const auto& [name, value] : vals) {
+    const std::optional<int64_t> before = value_of(plain.vals, name);
+    if (before && *before != value) out.push_back(name);
+  }
+  return out;
+}
+
+// Each launch's Variable values for a replay: vals' where it has them, the captured ones otherwise.
+std::vector<std::vector<int32_t>> launch_vars(const JitBatch& batch, const VarVals& vals) {
+  std::vector<std::vector<int32_t>> out;
+  for (const Launch& l : batch.launches) {
+    std::vector<int32_t> v = l.record.kernel.vars;
+    if (l.record.kernel.program)
+      for (size_t i = 0; i < v.size(); i++)
+        if (const std::optional<int64_t> now = value_of(vals, l.record.kernel.program->vars[i]))
+          v[i] = static_cast<int32_t>(*now);
+    out.push_back(std::move(v));
+  }
+  return out;
 }
 
 const Buffer* buffer_of(const Tensor& t) { return base_of(t.node())->buffer.get(); }
@@ -120,6 +169,7 @@ Jit::Jit(std::string name) : name_(std::move(name)) {
 
 Jit::~Jit() {
   if (capturing_) abandon_capture();
+  if (recording_) stop_recording();
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
   std::erase(r.jits, this);
@@ -127,21 +177,24 @@ Jit::~Jit() {
 
 Jit::Phase Jit::phase() const {
   if (captured_) return Phase::Replay;
-  return calls_ == 0 ? Phase::Run : Phase::Capture;
+  return plain_ ? Phase::Capture : Phase::Run;
 }
 
-std::vector<JitInputInfo> Jit::prepare(const std::vector<Tensor>& inputs, const std::vector<std::string>& keys) const {
+JitArgs Jit::prepare(const std::vector<Tensor>& inputs, const std::vector<std::string>& keys, const VarVals& bound) {
   std::vector<Tensor> lazy;
   for (const Tensor& t : inputs)
     if (!t.realized()) lazy.push_back(t);
   if (!lazy.empty()) Tensor::realize_together(lazy);
-  std::vector<JitInputInfo> infos;
+  JitArgs args{{}, bound};
+  std::vector<JitInputInfo>& infos = args.infos;
   for (size_t i = 0; i < inputs.size(); i++) {
     for (size_t j = 0; j < i; j++)
       if (inputs[i].is(inputs[j])) fail("jit", "duplicate inputs to JIT: {} got one tensor twice", name_);
-    infos.push_back(JitInputInfo{inputs[i].node()->st(), inputs[i].dtype(), inputs[i].device()});
+    VarVals vals;
+    infos.push_back(JitInputInfo{unbind(inputs[i].node()->st(), vals), inputs[i].dtype(), inputs[i].device()});
+    merge_vals(args.vals, vals);
   }
-  if (!captured_) return infos;
+  if (!captured_) return args;
   if (keys != captured_->keys)
     fail("jit", "args mismatch in JIT: {} was captured with tensors as arguments {}, now {}", name_,
          fmt::join(captured_->keys, ", "), fmt::join(keys, ", "));
@@ -149,8 +202,41 @@ std::vector<JitInputInfo> Jit::prepare(const std::vector<Tensor>& inputs, const 
     if (infos[i] != captured_->infos[i])
       fail("jit", "args mismatch in JIT: input {} of {} was {} when captured, now {}", captured_->keys.size() > i ? captured_->keys[i] : std::to_string(i),
            name_, jit_input_str(captured_->infos[i]), jit_input_str(infos[i]));
-  return infos;
+  for (const auto& [name, value] : captured_->vals)
+    if (!value_of(args.vals, name))
+      fail("jit", "args mismatch in JIT: {} was captured with Variable {} bound to {}, now it is not given", name_, name, value);
+  for (const auto& [name, value] : args.vals) {
+    const std::optional<int64_t> was = value_of(captured_->vals, name);
+    if (was && *was != value && !std::binary_search(captured_->serves.begin(), captured_->serves.end(), name)) {
+      captured_.reset();
+      recaptures_++;
+      break;
+    }
+  }
+  return args;
 }
+
+void Jit::begin_run() {
+  recording_ = std::make_unique<std::vector<Launch>>();
+  recording_before_ = capture_launches(recording_.get());
+}
+
+void Jit::stop_recording() {
+  capture_launches(recording_before_);
+  recording_before_ = nullptr;
+  recording_.reset();
+}
+
+void Jit::finish_run(const VarVals& vals) {
+  auto plain = std::make_unique<PlainCall>();
+  plain->vals = vals;
+  for (const Launch& l : *recording_) plain->sources.push_back(l.record.is_copy ? nullptr : l.record.kernel.source);
+  stop_recording();
+  plain_ = std::move(plain);
+  calls_++;
+}
+
+void Jit::abandon_run() { stop_recording(); }
 
 void Jit::begin_capture() {
   Registry& r = registry();
@@ -163,20 +249,20 @@ void Jit::begin_capture() {
   const std::vector<Tensor> live = Tensor::live();
   unshare(live, [](const Tensor& t) { return t.state_; });
   for (const Tensor& t : live) held_before_.emplace_back(buffer_of(t), t.state_);
-  capturing_ = std::make_unique<std::vector<Launch>>();
-  capture_launches(capturing_.get());
+  capturing_ = true;
+  begin_run();
 }
 
 void Jit::abandon_capture() {
-  capture_launches(nullptr);
-  capturing_.reset();
+  stop_recording();
+  capturing_ = false;
   held_before_.clear();
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
   r.capturing--;
 }
 
-void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, std::vector<JitInputInfo> infos,
+void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, JitArgs args,
                          std::vector<std::string> keys) {
   try {
     if (!outputs.empty()) Tensor::realize_together(outputs);
@@ -185,7 +271,7 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
     throw;
   }
   auto c = std::make_unique<CapturedJit>();
-  c->batch.launches = std::move(*capturing_);
+  c->batch.launches = std::move(*recording_);
   const auto before = std::move(held_before_);
   abandon_capture();
   if (c->batch.launches.empty()) fail("jit", "didn't JIT anything! {} ran no kernel when it was captured", name_);
@@ -200,13 +286,14 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
   for (const auto& [buf, state] : before)
     if (buf) held_by.emplace(buf, state);
   std::map<const Buffer*, size_t> slot_of;
-  const auto slot = [&](const BufferRef& b) {
+  // a made buffer is first seen as the output of the launch that made it
+  const auto slot = [&](const BufferRef& b, const Launch* maker) {
     const auto [it, added] = slot_of.emplace(b.get(), c->slots.size());
     if (!added) return it->second;
     Slot s{SlotKind::Fixed, b, 0, {}};
     const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const Tensor& t) { return buffer_of(t) == b.get(); });
     const auto held = held_by.find(b.get());
-    if (made.contains(b.get())) s.kind = SlotKind::Scratch;
+    if (made.contains(b.get())) s = Slot{SlotKind::Scratch, b, 0, {}, maker->shape, maker->sym};
     else if (input != inputs.end()) s = Slot{SlotKind::Input, b, static_cast<size_t>(input - inputs.begin()), {}};
     else if (held != held_by.end()) s = Slot{SlotKind::Held, b, 0, held->second};
     c->slots.push_back(std::move(s));
@@ -214,14 +301,14 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
   };
   for (const Launch& l : c->batch.launches) {
     std::vector<size_t> args;
-    for (const BufferRef& b : l.buffers) args.push_back(slot(b));
+    for (const BufferRef& b : l.buffers) args.push_back(slot(b, &l));
     c->batch.args.push_back(std::move(args));
   }
   const auto escape = [&](size_t s) {
     if (c->slots[s].kind == SlotKind::Scratch) c->slots[s].kind = SlotKind::Fresh;
   };
   for (const Tensor& t : outputs) {
-    const size_t s = slot(base_of(t.node())->buffer);
+    const size_t s = slot(base_of(t.node())->buffer, nullptr);
     escape(s);
     c->outputs.push_back(placement(t.node(), s));
   }
@@ -231,24 +318,28 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
     if (!state) continue;
     const BufferRef& now = base_of(state->node)->buffer;
     if (!now || !made.contains(now.get())) continue;
-    const size_t s = slot(now);
+    const size_t s = slot(now, nullptr);
     escape(s);
     const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const Tensor& t) { return t.state_ == state; });
     c->rebinds.push_back(Rebind{placement(state->node, s),
                                 input == inputs.end() ? std::nullopt : std::optional<size_t>(input - inputs.begin()), weak});
   }
   c->batch.slots = c->slots.size();
-  c->infos = std::move(infos);
+  c->serves = plain_ ? served(*plain_, c->batch.launches, args.vals) : std::vector<std::string>{};
+  c->infos = std::move(args.infos);
+  c->vals = std::move(args.vals);
   c->keys = std::move(keys);
   captured_ = std::move(c);
+  plain_.reset();
   calls_++;
+  captured_on_ = calls_;
 }
 
-std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs) {
+std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs, const VarVals& vals) {
   CapturedJit& c = *captured_;
   std::vector<BufferRef> bound(c.slots.size());
   for (size_t i = 0; i < c.slots.size(); i++) {
-    const Slot& s = c.slots[i];
+    Slot& s = c.slots[i];
     switch (s.kind) {
       case SlotKind::Input: bound[i] = base_of(inputs[s.input].node())->buffer; break;
       case SlotKind::Held: {
@@ -262,18 +353,24 @@ std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs) {
         bound[i] = checked_held(s, base_of(t.node())->buffer, name_);
         break;
       }
-      case SlotKind::Fixed:
-      case SlotKind::Scratch: bound[i] = s.captured; break;
-      case SlotKind::Fresh: bound[i] = device(s.captured->device).alloc(s.captured->dtype, s.captured->size); break;
+      case SlotKind::Fixed: bound[i] = s.captured; break;
+      case SlotKind::Scratch:
+        if (const int64_t size = size_for(s, vals); size != s.captured->size)
+          s.captured = device(s.captured->device).alloc(s.captured->dtype, size);
+        bound[i] = s.captured;
+        break;
+      case SlotKind::Fresh: bound[i] = device(s.captured->device).alloc(s.captured->dtype, size_for(s, vals)); break;
     }
   }
+  const std::vector<std::vector<int32_t>> vars = launch_vars(c.batch, vals);
   const double start = now_us();
-  const std::vector<double> seconds = run_batch(c.batch, pointers(bound));
+  const std::vector<double> seconds = run_batch(c.batch, pointers(bound), vars);
   std::vector<RunRecord> runs;
   double at = start;
   for (size_t i = 0; i < seconds.size(); i++) {
     RunRecord r = c.batch.launches[i].record;
     r.replayed = true;
+    r.kernel.vars = vars[i];
     r.start_us = at;
     at += seconds[i] * 1e6;
     (r.is_copy ? r.copy.seconds : r.kernel.seconds) = seconds[i];
@@ -282,10 +379,10 @@ std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs) {
   }
   record_runs(std::move(runs));
   std::vector<Tensor> out;
-  for (const Placement& p : c.outputs) out.emplace_back(placed(p, bound[p.slot]));
+  for (const Placement& p : c.outputs) out.emplace_back(placed(p, bound[p.slot], vals));
   for (const Rebind& r : c.rebinds) {
     const std::shared_ptr<TensorState> state = r.input ? inputs[*r.input].state_ : r.state.lock();
-    if (state) state->node = placed(r.at, bound[r.at.slot]);
+    if (state) state->node = placed(r.at, bound[r.at.slot], vals);
   }
   c.replays++;
   calls_++;
@@ -297,9 +394,10 @@ std::vector<JitSummary> jit_summaries() {
   const std::lock_guard lock(r.mutex);
   std::vector<JitSummary> out;
   for (const Jit* j : r.jits) {
-    JitSummary s{j->name(), j->calls(), 0, {}};
+    JitSummary s{j->name(), j->calls(), 0, {}, j->captured_on(), j->recaptures(), {}};
     if (const CapturedJit* c = j->captured()) {
       s.replays = c->replays;
+      s.serves = c->serves;
       for (const Launch& l : c->batch.launches) s.launches.push_back(l.record);
     }
     out.push_back(std::move(s));

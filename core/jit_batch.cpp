@@ -22,7 +22,8 @@ double copy(const Launch& l, const std::vector<const Buffer*>& bufs) {
 
 }  // namespace
 
-std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers) {
+std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
+                              const std::vector<std::vector<int32_t>>& vars) {
   std::vector<std::vector<const Buffer*>> bound(batch.launches.size());
   for (size_t i = 0; i < bound.size(); i++)
     for (const size_t slot : batch.args[i]) bound[i].push_back(slot_buffers[slot]);
@@ -33,7 +34,7 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
     check_interrupt();
     const Launch& l = batch.launches[i];
     if (l.program) {
-      pending[i] = l.program->start(bound[i], l.record.kernel.program->dims, l.record.kernel.vars);
+      pending[i] = l.program->start(bound[i], l.record.kernel.program->dims, vars[i]);
     } else {
       const double seconds = copy(l, bound[i]);
       pending[i] = [seconds] { return seconds; };

@@ -1,10 +1,12 @@
 #include "core/realize.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "core/compile_parallel.h"
 #include "core/context.h"
@@ -87,6 +89,11 @@ Programs& programs() {
   return p;
 }
 
+std::atomic<int64_t>& built() {
+  static std::atomic<int64_t> n{0};
+  return n;
+}
+
 // The program of each kernel record (null for a copy): those this process has not compiled yet are
 // compiled in parallel, each source once.
 std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) {
@@ -107,6 +114,7 @@ std::vector<std::shared_ptr<Program>> compiled(std::vector<KernelRecord>& recs) 
     waiting.emplace_back(i, job_of[key]);
   }
   compile_parallel(jobs);
+  built() += static_cast<int64_t>(jobs.size());
   for (const auto& [i, j] : waiting) {
     out[i] = jobs[j].result;
     recs[i].cached = jobs[j].cached;
@@ -182,7 +190,7 @@ void run_copy(const ScheduleItem& item) {
     std::vector<BufferRef> bufs{buf};
     if (!item.inputs.empty()) bufs.push_back(item.inputs[0]->buffer);
     const auto* host = std::get_if<std::shared_ptr<const HostData>>(&n->arg);
-    capture()->push_back(Launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr});
+    capture()->push_back(Launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr, n->shape, node_sym(*n)});
   }
   record(std::move(r));
 }
@@ -213,7 +221,7 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
   if (capture()) {
     std::vector<BufferRef> held{buf};
     for (const LazyRef& in : item.inputs) held.push_back(in->buffer);
-    capture()->push_back(Launch{r, program, std::move(held), nullptr});
+    capture()->push_back(Launch{r, program, std::move(held), nullptr, out->shape, node_sym(*out)});
   }
   if (in_place) {
     // the tensor now reads its buffer, as a leaf: what made its value (a whole training step) is let go
@@ -263,12 +271,14 @@ void check_index_width(const std::vector<ScheduleItem>& schedule) {
 
 }  // namespace
 
+int64_t programs_built() { return built(); }
+
 double now_us() {
   static const auto start = std::chrono::steady_clock::now();
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
-void capture_launches(std::vector<Launch>* into) { capture() = into; }
+std::vector<Launch>* capture_launches(std::vector<Launch>* into) { return std::exchange(capture(), into); }
 
 void record_runs(std::vector<RunRecord> runs) {
   last() = {};

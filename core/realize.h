@@ -66,6 +66,10 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
 // gone), with the program this process compiled for it.
 std::vector<double> time_again(const KernelRecord& k, int n);
 
+// How many kernel programs this process has built: compiled, or loaded from the on-disk compile cache.
+// A kernel whose source this process built before runs that program and adds none.
+int64_t programs_built();
+
 // Copies `buf` out to host memory at dst and records the read-back as a copy to HOST (in the history and
 // for the listener, after the realize that made the buffer; not in the last realization's runs).
 void read_back(void* dst, const Buffer& buf);
@@ -76,9 +80,14 @@ struct Launch {
   std::shared_ptr<Program> program;      // null for a copy
   std::vector<BufferRef> buffers;        // the output, then what it reads (a copy from the host reads none)
   std::shared_ptr<const HostData> host;  // a copy from the host: its values
+  // The output's shape and its symbolic dims: a replay for other values of their Variables sizes the
+  // buffer it makes from them.
+  Shape shape;
+  std::vector<ExprRef> sym;
 };
-// While set, every kernel and copy that realize() runs is also appended here (null: none).
-void capture_launches(std::vector<Launch>* into);
+// While set, every kernel and copy that realize() runs is also appended here (null: none). Returns
+// what was set before, for the caller to set back.
+std::vector<Launch>* capture_launches(std::vector<Launch>* into);
 // Records runs that did not come from a schedule (a replay): they become the last realization's runs.
 void record_runs(std::vector<RunRecord> runs);
 

@@ -124,4 +124,38 @@ std::vector<ExprRef> kernel_vars(const std::vector<const ShapeTracker*>& tracker
   return out;
 }
 
+std::optional<int64_t> value_of(const VarVals& vals, const std::string& name) {
+  const auto it = std::find_if(vals.begin(), vals.end(), [&](const auto& p) { return p.first == name; });
+  return it == vals.end() ? std::nullopt : std::optional<int64_t>(it->second);
+}
+
+void merge_vals(VarVals& into, const VarVals& from) {
+  for (const auto& [name, value] : from) {
+    const std::optional<int64_t> had = value_of(into, name);
+    if (had && *had != value) fail("value", "Variable {} is bound to {} and to {}", name, *had, value);
+    if (!had) into.insert(std::upper_bound(into.begin(), into.end(), std::make_pair(name, value)), {name, value});
+  }
+}
+
+Shape rebound_shape(const Shape& shape, const std::vector<ExprRef>& sym, const VarVals& vals) {
+  Shape out = shape;
+  for (size_t k = 0; k < sym.size() && k < out.size(); ++k)
+    if (sym[k])
+      if (const std::optional<int64_t> v = value_of(vals, sym[k]->name)) out[k] = *v;
+  return out;
+}
+
+ShapeTracker rebound(const ShapeTracker& st, const VarVals& vals) {
+  const View& top = st.views().back();
+  if (top.sym.empty()) return st;
+  const Shape shape = rebound_shape(top.shape, top.sym, vals);
+  std::optional<std::vector<Range>> mask = top.mask;
+  if (mask)
+    for (size_t k = 0; k < shape.size(); ++k)
+      if ((*mask)[k] == Range{0, top.shape[k]}) (*mask)[k] = {0, shape[k]};
+  std::vector<View> views = st.views();
+  views.back() = View::make(shape, top.strides, top.offset, std::move(mask), top.sym);
+  return ShapeTracker(std::move(views));
+}
+
 }  // namespace tr

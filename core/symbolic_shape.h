@@ -4,6 +4,7 @@
 // Variable; a kernel's trackers hold only the Variable (their shape entry becomes its largest value),
 // so one compiled kernel serves every value, and the value travels with the launch.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,5 +37,15 @@ LazyRef bind_sizes(const LazyRef& x, const std::vector<ExprRef>& sym);
 ShapeTracker unbind(const ShapeTracker& st, VarVals& vals);
 // The Variables of a kernel's trackers, each once, sorted by name.
 std::vector<ExprRef> kernel_vars(const std::vector<const ShapeTracker*>& trackers);
+
+// The value vals gives Variable `name`, if any.
+std::optional<int64_t> value_of(const VarVals& vals, const std::string& name);
+// Adds from's values to into (one Variable with two values is an error).
+void merge_vals(VarVals& into, const VarVals& from);
+// shape with each dim that sym names resized to its Variable's value in vals (one vals lacks keeps
+// its size): what a tensor over symbolic dims is for other values of its Variables.
+Shape rebound_shape(const Shape& shape, const std::vector<ExprRef>& sym, const VarVals& vals);
+// st with the symbolic dims of its last view resized so; a mask over the whole dim follows it.
+ShapeTracker rebound(const ShapeTracker& st, const VarVals& vals);
 
 }  // namespace tr

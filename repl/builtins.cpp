@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/random.h"
+#include "core/realize.h"
 #include "core/tensor_own_buffer.h"
 #include "core/tensor_random_derived.h"
 
@@ -181,6 +182,11 @@ std::vector<Tensor> some_tensors(const CallArgs& call) {
 
 Value kernels_fn(const CallArgs& call, const PrintSink&) { return int64_t{count_kernels(some_tensors(call))}; }
 
+Value compiles_fn(const CallArgs& call, const PrintSink&) {
+  bind(call, {});
+  return programs_built();
+}
+
 // Returns its tensors, as tinygrad's realize returns its tensor: one, or a tuple of several.
 Value realize_fn(const CallArgs& call, const PrintSink&) {
   const std::vector<Tensor> xs = some_tensors(call);
@@ -228,6 +234,7 @@ const std::map<std::string, Builtin, std::less<>>& table() {
       {"minimum", elementwise_pair<&Tensor::minimum>},
       {"allclose", allclose_fn},
       {"kernels", kernels_fn},
+      {"compiles", compiles_fn},
       {"realize", realize_fn},
       {"manual_seed", manual_seed_fn},
       {"print", print_fn},

@@ -7,6 +7,7 @@
 #include "core/jit.h"
 #include "repl/jit_call.h"
 #include "repl/session.h"
+#include "repl/symbolic_variable.h"
 
 namespace tr::repl {
 namespace {
@@ -14,6 +15,7 @@ namespace {
 struct Inputs {
   std::vector<Tensor> tensors;
   std::vector<std::string> keys;  // a position or a keyword, for each argument that is a tensor
+  VarVals bound;                  // the bound Variables among the arguments: a replay passes their values on
 };
 
 Inputs inputs_of(const CallArgs& args) {
@@ -36,6 +38,9 @@ Inputs inputs_of(const CallArgs& args) {
       in.keys.push_back(k->name);
     }
   }
+  for (const Value* v : values)
+    if (const SymbolicVariable* var = variable_of(*v); var && var->value)
+      merge_vals(in.bound, {{var->var->name, *var->value}});
   for (const Value* v : values)
     if (const std::vector<Value>* items = sequence_items(*v))
       for (const Value& item : *items)
@@ -93,15 +98,22 @@ Value Session::call_jit(const Function& f, const CallArgs& args) {
   if (jit_capturing())
     fail_at(args.span, "jit", "having TinyJit inside another TinyJit is not supported ({} was called while another was captured)",
             jit.name());
-  const Inputs in = inputs_of(args);
-  std::vector<JitInputInfo> infos = at(args.span, [&] { return jit.prepare(in.tensors, in.keys); });
+  const Inputs in = at(args.span, [&] { return inputs_of(args); });
+  JitArgs prepared = at(args.span, [&] { return jit.prepare(in.tensors, in.keys, in.bound); });
   switch (jit.phase()) {
     case Jit::Phase::Run: {
-      const Value v = run_call(f, args);
-      std::vector<Tensor> outs;
-      returned_tensors(v, outs, false, args.span);
-      if (!outs.empty()) at(args.span, [&] { Tensor::realize_together(outs); });
-      jit.count_call();
+      jit.begin_run();
+      Value v;
+      try {
+        v = run_call(f, args);
+        std::vector<Tensor> outs;
+        returned_tensors(v, outs, false, args.span);
+        if (!outs.empty()) at(args.span, [&] { Tensor::realize_together(outs); });
+      } catch (...) {
+        jit.abandon_run();
+        throw;
+      }
+      jit.finish_run(prepared.vals);
       return v;
     }
     case Jit::Phase::Capture: {
@@ -115,12 +127,12 @@ Value Session::call_jit(const Function& f, const CallArgs& args) {
         jit.abandon_capture();
         throw;
       }
-      at(args.span, [&] { jit.finish_capture(in.tensors, outs, std::move(infos), in.keys); });
+      at(args.span, [&] { jit.finish_capture(in.tensors, outs, std::move(prepared), in.keys); });
       f.jit->returned = v;
       return v;
     }
     case Jit::Phase::Replay: {
-      const std::vector<Tensor> outs = at(args.span, [&] { return jit.replay(in.tensors); });
+      const std::vector<Tensor> outs = at(args.span, [&] { return jit.replay(in.tensors, prepared.vals); });
       return with_tensors(f.jit->returned, outs);
     }
   }

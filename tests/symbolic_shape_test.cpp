@@ -106,6 +106,7 @@ TEST(SymbolicShape, EveryBackendTakesTheVariableAsAnArgument) {
       {"opencl", {"const int n", "ridx0 < n"}},
       {"cuda", {"const int n", "ridx0 < n"}},
       {"metal", {"constant int& n [[buffer(2)]]", "ridx0 < n"}},
+      {"ptx", {".param .u64 data1,\n\t.param .u32 n\n", "ld.param.u32 %r", "[n]"}},
   };
   for (const auto& [backend, parts] : expected) {
     const std::string src = render(backend, p);

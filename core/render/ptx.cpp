@@ -82,9 +82,12 @@ class PtxRenderer {
 
   std::string run() {
     for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
+    // the buffers, then the Variables' values: the order in which the launch passes them
     std::vector<std::string> params;
     for (const UOp& u : u_)
       if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("\t.param .u64 {}", uop_name(u)));
+    for (const UOp& u : u_)
+      if (u.kind == UOpKind::DefineVar) params.push_back(fmt::format("\t.param .u32 {}", uop_name(u)));
     return fmt::format("{}\n.visible .entry {}(\n{}\n)\n{{\n{}{}\tret;\n}}\n", kHeader, p_.name, fmt::join(params, ",\n"), shared_,
                        code_.text());
   }
@@ -112,7 +115,12 @@ class PtxRenderer {
         r_[i] = {p};
         return;
       }
-      case UOpKind::DefineVar: fail("render", "the PTX renderer does not take a Variable argument ({}) yet", uop_name(u));
+      case UOpKind::DefineVar: {
+        const std::string v = reg(u.dtype);
+        inst(fmt::format("ld.param.u32 {}, [{}]", v, uop_name(u)));
+        r_[i] = {v};
+        return;
+      }
       case UOpKind::DefineLocal: {
         shared_ += fmt::format("\t.shared .align 16 .b8 {}[{}];\n", uop_name(u), std::max<int64_t>(u.size * itemsize(u.dtype), 1));
         const std::string p = code_.reg(PtxReg::B64);

@@ -55,6 +55,7 @@ const std::vector<Group>& function_groups() {
         {"allclose", "allclose(a, b, rtol=1e-5, atol=1e-8)  True when |a-b| <= atol + rtol*|b| everywhere"}}},
       {"running",
        {{"kernels", "kernels(x, ...)  how many kernels realizing x would run now, without running them"},
+        {"compiles", "compiles()  how many kernel programs this process has built (compiled, or loaded from the disk cache)"},
         {"realize", "realize(x, ...)  run what x needs, all in one schedule"},
         {"print", "print(value, ...)  realize tensors and print them as numpy does"},
         {"Context", "Context(TRAINING=1)  training mode, as `with Context(TRAINING=1):` or @Context(TRAINING=1) on a def"},

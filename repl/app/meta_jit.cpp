@@ -1,5 +1,6 @@
 // :jit — the @jit functions, what each captured and how often it replayed.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/jit.h"
 #include "repl/app/meta_commands.h"
@@ -10,14 +11,20 @@ namespace {
 std::string plural(int n, std::string_view one, std::string_view many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 
 std::string jit_text(const JitSummary& s) {
+  if (s.launches.empty() && s.recaptures > 0)
+    return fmt::format("{}: {}, its capture dropped {} for a new value of a Variable; the call after the next plain one "
+                       "captures again\n", s.name, plural(s.calls, "call", "calls"), plural(s.recaptures, "time", "times"));
   if (s.launches.empty())
     return fmt::format("{}: {}, not captured yet (the second call captures)\n", s.name, plural(s.calls, "call", "calls"));
   int kernels = 0;
   for (const RunRecord& r : s.launches) kernels += !r.is_copy;
-  std::string out = fmt::format("{}: {}, captured {} and {} on call 2, replayed {}\n", s.name,
+  std::string out = fmt::format("{}: {}, captured {} and {} on call {}, replayed {}", s.name,
                                 plural(s.calls, "call", "calls"), plural(kernels, "kernel", "kernels"),
-                                plural(static_cast<int>(s.launches.size()) - kernels, "copy", "copies"),
+                                plural(static_cast<int>(s.launches.size()) - kernels, "copy", "copies"), s.captured_on,
                                 plural(s.replays, "time", "times"));
+  if (!s.serves.empty()) out += fmt::format(", for any value of {}", fmt::join(s.serves, ", "));
+  if (s.recaptures > 0) out += fmt::format(" (captured again {})", plural(s.recaptures, "time", "times"));
+  out += "\n";
   for (size_t i = 0; i < s.launches.size(); i++) {
     const RunRecord& r = s.launches[i];
     const std::string what = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;

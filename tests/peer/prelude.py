@@ -12,6 +12,9 @@ Where tinyrepl and tinygrad differ on purpose, the prelude says so instead of hi
   - kernels(x): the count is tinyrepl's own fusion decision; tinygrad's scheduler is another one.
     kernels() returns a KernelCount placeholder; asserts that use it are not evaluated and a print
     of it is not compared (run_peer.py lists each such line as excluded, with this reason).
+  - compiles(): the count of programs tinyrepl's process built; tinygrad keeps no such count. It is a
+    KernelCount placeholder too, and asserts that use it are not evaluated.
+  - Variable(name, lo, hi) is tinygrad's own Variable, and .bind(v) its bind.
   - x.lt/le/gt/ge: SPEC section 2 has them as methods; tinygrad 0.14.0 spells them < <= > >= only, so
     the prelude adds the four methods as those operators.
 """
@@ -21,6 +24,7 @@ import math
 import numpy as np
 from tinygrad import Tensor as _T
 from tinygrad import TinyJit as _TinyJit
+from tinygrad import Variable as _Variable
 from tinygrad import dtypes
 from tinygrad import nn as _nn
 from tinygrad.dtype import DType
@@ -49,11 +53,13 @@ _NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, 
 # ---- what print() records -------------------------------------------------------------------------
 
 PRINTS = []  # one entry per print(...) / x.numpy(): {"line": N, "values": [...]}
-SKIPPED_ASSERTS = []  # (line, reason)
+SKIPPED_ASSERTS = []  # (line, the assert, why it is not evaluated)
 FAILED_ASSERTS = []  # (line, message)
 EVALUATED_ASSERTS = [0]
 current_line = [0]
 
+COMPILES_REASON = ("compile counts are tinyrepl's own (compiles(): the programs its process built); tinygrad "
+                   "0.14 keeps no such count")
 KERNELS_REASON = ("kernel counts are tinyrepl's own fusion decisions (kernels()); tinygrad 0.14's scheduler "
                   "makes its own, so they are not compared")
 
@@ -121,8 +127,8 @@ def assert_(line, value, message=None):
         FAILED_ASSERTS.append((line, message or "assertion failed"))
 
 
-def skip_assert(line, reason):
-    SKIPPED_ASSERTS.append((line, reason))
+def skip_assert(line, text, reason):
+    SKIPPED_ASSERTS.append((line, text, reason))
 
 
 # ---- creation -------------------------------------------------------------------------------------
@@ -318,6 +324,10 @@ def kernels(*xs):
     return KernelCount()
 
 
+def compiles():
+    return KernelCount()
+
+
 def realize(*xs):
     """Returns its tensors, as tinyrepl's realize does: one, or a tuple of several."""
     xs[0].realize(*xs[1:])
@@ -368,8 +378,8 @@ NAMES = {
     "print": print_, "tensor": tensor, "Tensor": tensor, "zeros": zeros, "ones": ones, "full": full,
     "arange": arange, "linspace": linspace, "eye": eye, "rand": rand, "randn": randn, "manual_seed": manual_seed,
     "zeros_like": zeros_like, "ones_like": ones_like, "full_like": full_like, "where": where,
-    "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "realize": realize,
-    "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit, "Context": _Context,
+    "maximum": maximum, "minimum": minimum, "allclose": allclose, "kernels": kernels, "compiles": compiles, "realize": realize,
+    "dtypes": dtypes, "nn": _nn, "jit": jit, "TinyJit": jit, "Context": _Context, "Variable": _Variable,
     "uniform": uniform, "normal": normal, "randint": randint, "glorot_uniform": glorot_uniform,
     "kaiming_uniform": kaiming_uniform, "kaiming_normal": kaiming_normal, "scaled_uniform": scaled_uniform,
     "empty": empty, "randperm": randperm,

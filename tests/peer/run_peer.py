@@ -164,9 +164,12 @@ class Translate(ast.NodeTransformer):
         return node
 
 
-def uses_kernels(node):
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "kernels"
-               for n in ast.walk(node))
+def engine_count(node):
+    """Why an assert on tinyrepl's own counts (kernels(), compiles()) is not evaluated; None for others."""
+    names = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    if "kernels" in names:
+        return "KERNELS_REASON"
+    return "COMPILES_REASON" if "compiles" in names else None
 
 
 def call(name, *args):
@@ -198,8 +201,9 @@ def translate(source, notes, excluded_lines):
         if stmt.lineno in excluded_lines:
             body.append(call("_excluded", line, ast.Constant(excluded_lines[stmt.lineno])))
         elif isinstance(stmt, ast.Assert):
-            if uses_kernels(stmt.test):
-                body.append(call("_skip_assert", line, ast.Constant(ast.get_source_segment(source, stmt) or "")))
+            if reason := engine_count(stmt.test):
+                body.append(call("_skip_assert", line, ast.Constant(ast.get_source_segment(source, stmt) or ""),
+                                 ast.Constant(reason)))
             else:
                 body.append(call("_assert", line, Translate().visit(stmt.test), stmt.msg or ast.Constant(None)))
         else:
@@ -243,7 +247,7 @@ def tinygrad_prints(prelude, source, notes, excluded_lines):
         prelude.current_line[0] = n
 
     base = dict(prelude.NAMES)
-    base.update({"_line": line, "_assert": prelude.assert_, "_skip_assert": lambda n, text: prelude.skip_assert(n, text),
+    base.update({"_line": line, "_assert": prelude.assert_, "_skip_assert": lambda n, text, reason: prelude.skip_assert(n, text, getattr(prelude, reason)),
                  "_numpy": prelude.numpy_, "_reset": reset,
                  "_excluded": lambda n, why: prelude.PRINTS.append({"line": n, "excluded": why})})
     reset()
@@ -256,7 +260,7 @@ def tinygrad_prints(prelude, source, notes, excluded_lines):
         sys.stdout = stdout
     prints = [{**p, "values": [{"excluded": v.reason} if isinstance(v, prelude.Excluded) else v for v in p["values"]]}
               if "values" in p else p for p in prelude.PRINTS]
-    skipped = [(line, text, prelude.KERNELS_REASON) for line, text in prelude.SKIPPED_ASSERTS]
+    skipped = list(prelude.SKIPPED_ASSERTS)
     return {"prints": prints, "failed": list(prelude.FAILED_ASSERTS), "skipped": skipped,
             "asserts": prelude.EVALUATED_ASSERTS[0], "shown": shown.getvalue(), "notes": notes}
 
@@ -411,7 +415,7 @@ def check_file(run, tinygrad, path, verbose):
     if ran and compared + asserts == 0:
         problems.append("no printed value was compared and no assert evaluated: this check would prove nothing")
     print(f"{'DIFFERS' if problems else 'agrees '} {name}: {compared} printed values compared, {excluded} excluded; "
-          f"{asserts} asserts hold under tinygrad too, {len(skipped)} kernel-count asserts not evaluated")
+          f"{asserts} asserts hold under tinygrad too, {len(skipped)} asserts on tinyrepl's own counts not evaluated")
     for n in notes:
         print(f"  note: {n}")
     for p in problems:
