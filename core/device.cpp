@@ -29,18 +29,19 @@ std::map<std::string, Opened>& opened() {
 Opened& open(const std::string& name) {
   static std::mutex mu;
   std::lock_guard lock(mu);
-  const std::string canon = canonical_device(name);
+  const DeviceName id = parse_device_name(name);
+  const std::string canon = device_name(id);
   auto it = opened().find(canon);
   if (it != opened().end()) return it->second;
   Opened o;
-  const auto e = std::find_if(entries().begin(), entries().end(), [&](const DeviceEntry& d) { return d.name == canon; });
+  const auto e = std::find_if(entries().begin(), entries().end(), [&](const DeviceEntry& d) { return d.name == id.kind; });
   if (e == entries().end()) {
     std::string known;
     for (const DeviceEntry& d : entries()) known += (known.empty() ? "" : ", ") + d.name;
     o.error = fmt::format("unknown device '{}' (devices: {})", name, known);
   } else {
     try {
-      o.device = e->open();
+      o.device = e->open(id.index);
     } catch (const Error& err) {
       o.error = err.what();
     }
@@ -66,14 +67,6 @@ Device& device(const std::string& name) {
 
 std::string device_status(const std::string& name) { return open(name).error; }
 
-std::string canonical_device(const std::string& name) {
-  std::string up = name;
-  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  if (const auto colon = up.find(':'); colon != std::string::npos) up.resize(colon);
-  if (up == "GPU" || up == "CL") return "OPENCL";
-  if (up == "CLANG" || up == "C") return "CPU";
-  return up;
-}
 
 std::vector<BufferRef> zeroed_buffers(Device& dev, const std::vector<std::pair<DType, int64_t>>& sizes) {
   std::vector<BufferRef> out;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/buffer.h"
+#include "core/device_name.h"
 #include "core/uops.h"
 
 namespace tr {
@@ -54,8 +55,10 @@ std::vector<BufferRef> zeroed_buffers(Device& dev, const std::vector<std::pair<D
 std::vector<const Buffer*> pointers(const std::vector<BufferRef>& bufs);
 
 struct DeviceEntry {
-  std::string name;
-  std::function<std::unique_ptr<Device>()> open;  // throws tr::Error("device", why) when it cannot
+  std::string name;  // the kind, with no index
+  // Opens instance `index` of the kind (the N of NAME:N), a device apart from the others, named
+  // device_name({name, index}); throws tr::Error("device", why) when it cannot.
+  std::function<std::unique_ptr<Device>(int index)> open;
 };
 
 void register_device(DeviceEntry entry);
@@ -64,6 +67,5 @@ const std::vector<DeviceEntry>& registered_devices();
 Device& device(const std::string& name);
 // Why a device cannot open, or "" when it can (opens it to find out).
 std::string device_status(const std::string& name);
-std::string canonical_device(const std::string& name);  // "cpu" -> "CPU", "gpu"/"cl" -> "OPENCL"
 
 }  // namespace tr

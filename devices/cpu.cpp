@@ -19,7 +19,7 @@ namespace {
 
 class CpuDevice : public HostMemoryDevice {
  public:
-  CpuDevice() : HostMemoryDevice("CPU", "c"), target_(host_cpu_target()), pool_(host_cores() - 1) {
+  explicit CpuDevice(int index) : HostMemoryDevice(device_name({"CPU", index}), "c"), target_(host_cpu_target()), pool_(host_cores() - 1) {
     const char* cc = std::getenv("CC");
     compiler_ = cc && *cc ? cc : "cc";
     std::string version;
@@ -61,6 +61,6 @@ class CpuDevice : public HostMemoryDevice {
 
 }  // namespace
 
-std::unique_ptr<Device> open_cpu() { return std::make_unique<CpuDevice>(); }
+std::unique_ptr<Device> open_cpu(int index) { return std::make_unique<CpuDevice>(index); }
 
 }  // namespace tr

@@ -146,14 +146,18 @@ class CudaProgram : public Program {
 
 class CudaDevice : public Device {
  public:
-  explicit CudaDevice(CudaCode code) : code_(code) {
+  CudaDevice(CudaCode code, int index) : code_(code) {
+    const std::string kind = code == CudaCode::Nvrtc ? "CUDA" : "NV";
+    name_ = device_name({kind, index});
     c_.api = Driver::load();
     const Driver& d = *c_.api;
     d.check(d.cuInit(0), "cuInit");
     int count = 0;
     d.check(d.cuDeviceGetCount(&count), "cuDeviceGetCount");
     if (count == 0) fail("device", "the NVIDIA driver sees no CUDA device");
-    d.check(d.cuDeviceGet(&dev_, 0), "cuDeviceGet");
+    if (index >= count)
+      fail("device", "there is no {}: the NVIDIA driver sees {} GPU(s), {}:0 to {}:{}", name_, count, kind, kind, count - 1);
+    d.check(d.cuDeviceGet(&dev_, index), "cuDeviceGet");
     char name[256] = {};
     d.check(d.cuDeviceGetName(name, sizeof name, dev_), "cuDeviceGetName");
     const int major = attribute(kComputeCapabilityMajor), minor = attribute(kComputeCapabilityMinor);
@@ -164,7 +168,6 @@ class CudaDevice : public Device {
     } else {
       int version = 0;
       d.check(d.cuDriverGetVersion(&version), "cuDriverGetVersion");
-      name_ = "NV";
       backend_ = "ptx";
       arch_ = fmt::format("sm_{}{}", major, minor);
       description_ = fmt::format("{} ({}), PTX compiled by the CUDA {}.{} driver", name, arch_, version / 1000, version % 1000 / 10);
@@ -234,7 +237,7 @@ class CudaDevice : public Device {
 
  private:
   CudaCode code_;
-  std::string name_ = "CUDA", backend_ = "cuda", description_, arch_;
+  std::string name_, backend_ = "cuda", description_, arch_;
   Context c_;
   CUdevice dev_ = 0;
   int64_t max_threads_ = 1;
@@ -271,8 +274,8 @@ class CudaDevice : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> open_cuda_device(CudaCode code) { return std::make_unique<CudaDevice>(code); }
+std::unique_ptr<Device> open_cuda_device(CudaCode code, int index) { return std::make_unique<CudaDevice>(code, index); }
 
-std::unique_ptr<Device> open_cuda() { return open_cuda_device(CudaCode::Nvrtc); }
+std::unique_ptr<Device> open_cuda(int index) { return open_cuda_device(CudaCode::Nvrtc, index); }
 
 }  // namespace tr

@@ -13,7 +13,7 @@ namespace tr {
 
 enum class CudaCode : uint8_t { Nvrtc, Ptx };
 
-std::unique_ptr<Device> open_cuda_device(CudaCode code);
+std::unique_ptr<Device> open_cuda_device(CudaCode code, int index);
 
 // Loads PTX text into a module of the current context; a PTX the driver refuses throws
 // tr::Error("compile") with the driver's own message.

@@ -48,7 +48,7 @@ std::string entry_wrapper(const UOpProgram& p, bool typed) {
 
 class LlvmDevice : public HostMemoryDevice {
  public:
-  LlvmDevice() : HostMemoryDevice("LLVM", "llvm"), target_(host_cpu_target()), pool_(host_cores() - 1) {
+  explicit LlvmDevice(int index) : HostMemoryDevice(device_name({"LLVM", index}), "llvm"), target_(host_cpu_target()), pool_(host_cores() - 1) {
     const char* cc = std::getenv("TINYREPL_CLANG");
     clang_ = cc && *cc ? cc : "clang";
     std::string version;
@@ -90,6 +90,6 @@ class LlvmDevice : public HostMemoryDevice {
 
 }  // namespace
 
-std::unique_ptr<Device> open_llvm() { return std::make_unique<LlvmDevice>(); }
+std::unique_ptr<Device> open_llvm(int index) { return std::make_unique<LlvmDevice>(index); }
 
 }  // namespace tr

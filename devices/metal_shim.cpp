@@ -110,7 +110,7 @@ class ShimProgram : public Program {
 
 class ShimDevice : public HostMemoryDevice {
  public:
-  ShimDevice() : HostMemoryDevice(kMetalShim, "metal"), header_dir_(TINYREPL_METAL_SHIM_DIR) {
+  explicit ShimDevice(int index) : HostMemoryDevice(device_name({kMetalShim, index}), "metal"), header_dir_(TINYREPL_METAL_SHIM_DIR) {
     const char* cxx = std::getenv("CXX");
     compiler_ = cxx && *cxx ? cxx : "c++";
     std::string version;
@@ -153,6 +153,6 @@ class ShimDevice : public HostMemoryDevice {
 
 }  // namespace
 
-std::unique_ptr<Device> open_metal_shim() { return std::make_unique<ShimDevice>(); }
+std::unique_ptr<Device> open_metal_shim(int index) { return std::make_unique<ShimDevice>(index); }
 
 }  // namespace tr

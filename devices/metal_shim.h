@@ -11,6 +11,6 @@
 namespace tr {
 
 inline constexpr const char* kMetalShim = "METALSHIM";
-std::unique_ptr<Device> open_metal_shim();
+std::unique_ptr<Device> open_metal_shim(int index);
 
 }  // namespace tr

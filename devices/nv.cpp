@@ -21,6 +21,6 @@ CUmodule load_ptx(const Driver& d, const std::string& ptx, const std::string& ke
   return module;
 }
 
-std::unique_ptr<Device> open_nv() { return open_cuda_device(CudaCode::Ptx); }
+std::unique_ptr<Device> open_nv(int index) { return open_cuda_device(CudaCode::Ptx, index); }
 
 }  // namespace tr

@@ -126,7 +126,7 @@ class ClProgram : public Program {
 
 class ClDevice : public Device {
  public:
-  ClDevice() {
+  explicit ClDevice(int index) : name_(device_name({"OPENCL", index})) {
     cl_uint n = 0;
     const cl_int found = clGetPlatformIDs(0, nullptr, &n);
     if (found != CL_SUCCESS || n == 0)
@@ -134,16 +134,23 @@ class ClDevice : public Device {
            found == CL_SUCCESS ? "0 platforms" : cl_error(found));
     std::vector<cl_platform_id> platforms(n);
     clGetPlatformIDs(n, platforms.data(), nullptr);
-    // the first GPU of any platform, else the first device of any kind
+    // OPENCL:N is the N-th GPU of all platforms, else (no GPU) the N-th device of any kind
+    std::vector<cl_device_id> found_devices;
     for (cl_device_type type : {cl_device_type{CL_DEVICE_TYPE_GPU}, cl_device_type{CL_DEVICE_TYPE_ALL}}) {
       for (cl_platform_id p : platforms) {
         cl_uint count = 0;
-        if (clGetDeviceIDs(p, type, 1, &device_, &count) == CL_SUCCESS && count > 0) break;
-        device_ = nullptr;
+        if (clGetDeviceIDs(p, type, 0, nullptr, &count) != CL_SUCCESS || count == 0) continue;
+        std::vector<cl_device_id> ids(count);
+        if (clGetDeviceIDs(p, type, count, ids.data(), nullptr) == CL_SUCCESS)
+          found_devices.insert(found_devices.end(), ids.begin(), ids.end());
       }
-      if (device_) break;
+      if (!found_devices.empty()) break;
     }
-    if (!device_) fail("device", "no OpenCL device on {} platform(s)", n);
+    if (found_devices.empty()) fail("device", "no OpenCL device on {} platform(s)", n);
+    if (index >= static_cast<int>(found_devices.size()))
+      fail("device", "there is no {}: the OpenCL drivers show {} device(s), OPENCL:0 to OPENCL:{}", name_,
+           found_devices.size(), found_devices.size() - 1);
+    device_ = found_devices[static_cast<size_t>(index)];
     cl_int err = CL_SUCCESS;
     context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     check(err, "clCreateContext");
@@ -236,7 +243,7 @@ class ClDevice : public Device {
   }
 
  private:
-  std::string name_ = "OPENCL", backend_ = "opencl", description_;
+  std::string name_, backend_ = "opencl", description_;
   cl_device_id device_ = nullptr;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
@@ -286,6 +293,6 @@ class ClDevice : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> open_opencl() { return std::make_unique<ClDevice>(); }
+std::unique_ptr<Device> open_opencl(int index) { return std::make_unique<ClDevice>(index); }
 
 }  // namespace tr

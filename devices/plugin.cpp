@@ -130,7 +130,11 @@ std::string load_device_plugin(const std::string& path) {
   const auto& known = registered_devices();
   if (std::any_of(known.begin(), known.end(), [&](const DeviceEntry& e) { return e.name == name; }))
     fail("device", "a device named {} exists already", name);
-  register_device({name, [lib] { return std::make_unique<PluginDevice>(lib); }});
+  // the C interface holds one state per library: one device
+  register_device({name, [lib, name](int index) -> std::unique_ptr<Device> {
+                     if (index > 0) fail("device", "there is no {}: a plug-in device has one instance", device_name({name, index}));
+                     return std::make_unique<PluginDevice>(lib);
+                   }});
   return name;
 }
 

@@ -9,16 +9,16 @@
 
 namespace tr {
 
-std::unique_ptr<Device> open_cpu();
-std::unique_ptr<Device> open_llvm();
-std::unique_ptr<Device> open_cuda();
+std::unique_ptr<Device> open_cpu(int index);
+std::unique_ptr<Device> open_llvm(int index);
+std::unique_ptr<Device> open_cuda(int index);
 std::unique_ptr<Device> open_metal();
-std::unique_ptr<Device> open_nv();
+std::unique_ptr<Device> open_nv(int index);
 
 #ifdef TINYREPL_HAS_OPENCL
-std::unique_ptr<Device> open_opencl();
+std::unique_ptr<Device> open_opencl(int index);
 #else
-static std::unique_ptr<Device> open_opencl() {
+static std::unique_ptr<Device> open_opencl(int) {
   fail("device", "this build has no OpenCL: it was configured with TINYREPL_OPENCL=OFF or without an OpenCL ICD loader");
 }
 #endif
@@ -28,7 +28,7 @@ void register_devices() {
   register_device({"LLVM", open_llvm});
   register_device({"OPENCL", open_opencl});
   register_device({"CUDA", open_cuda});
-  register_device({"METAL", open_metal});
+  register_device({"METAL", [](int) { return open_metal(); }});
   register_device({"NV", open_nv});
   // the Metal renderer's checking device, for tests that run the program itself
   if (const char* shim = std::getenv("TINYREPL_METAL_SHIM"); shim && std::string(shim) == "1")

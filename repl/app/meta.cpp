@@ -12,7 +12,7 @@ const std::vector<MetaCommand>& meta_commands() {
       {"help", ":help [TOPIC]", "commands, functions, methods, dtypes, keys, debug, json; or one name", meta::help},
       {"quit", ":quit", "leave (Ctrl-D too); the history is saved to ~/.tinyrepl_history", meta::quit},
       {"vars", ":vars", "the names with shape, dtype, device and whether realized", meta::vars},
-      {"device", ":device [NAME | load PATH]", "list the devices and whether each opens, set the default device, or load a device plug-in", meta::device},
+      {"device", ":device [NAME[:N] | load PATH]", "list the devices and whether each opens, set the default device (CPU:1 a second CPU), or load a device plug-in", meta::device},
       {"render", ":render [LIST|none]", "backends whose source is shown, e.g. c,opencl,metal,cuda; none: the device's own",
        meta::render},
       {"debug", ":debug [N]", "the DEBUG level, 0..6 (:help debug)", meta::debug},

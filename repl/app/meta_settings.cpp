@@ -26,10 +26,12 @@ Status device(Host& h, const MetaCall& c) {
   }
   std::string out;
   for (const DeviceEntry& d : registered_devices()) {
-    const std::string why = device_status(d.name);
-    out += fmt::format("{} {:<8} {}\n", d.name == s.device ? "*" : " ", d.name,
-                       why.empty() ? "available" : "unavailable: " + why);
-    if (why.empty()) out += tr::device(d.name).target().str();
+    // the default's own instance where it is one (CPU:1), else the kind's first
+    const bool is_default = parse_device_name(s.device).kind == d.name;
+    const std::string name = is_default ? s.device : d.name;
+    const std::string why = device_status(name);
+    out += fmt::format("{} {:<8} {}\n", is_default ? "*" : " ", name, why.empty() ? "available" : "unavailable: " + why);
+    if (why.empty()) out += tr::device(name).target().str();
   }
   out += "(* the default; :device NAME changes it; every backend renders on any machine: :src K BACKEND)\n";
   h.show(c.name(), out);

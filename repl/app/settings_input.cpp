@@ -29,8 +29,9 @@ std::string_view trimmed(std::string_view s) {
 
 std::string usable_device(std::string_view name) {
   const std::string canon = canonical_device(std::string(trimmed(name)));
+  const std::string kind = parse_device_name(canon).kind;
   const auto& known = registered_devices();
-  if (std::none_of(known.begin(), known.end(), [&](const DeviceEntry& d) { return d.name == canon; })) {
+  if (std::none_of(known.begin(), known.end(), [&](const DeviceEntry& d) { return d.name == kind; })) {
     std::vector<std::string> names;
     for (const DeviceEntry& d : known) names.push_back(d.name);
     fail("device", "unknown device '{}' (devices: {})", name, fmt::join(names, ", "));
