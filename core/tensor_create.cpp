@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/random.h"
 #include "core/tensor.h"
 
@@ -109,7 +110,13 @@ Tensor drawn(const Shape& shape, std::optional<uint64_t> seed, DType dtype, cons
   const uint64_t n = static_cast<uint64_t>(data.size());
   const uint64_t s = seed.value_or(generator().seed);
   const uint64_t first = seed ? 0 : advance_generator(n, per_element);
-  for (uint64_t i = 0; i < n; i++) data.set(static_cast<int64_t>(i), Draw(s, first + i));
+  // a draw of many millions takes seconds on the host (tens of seconds in a sanitizer build): Ctrl-C
+  // must reach it
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  for (uint64_t i = 0; i < n; i++) {
+    if (i % kChunk == 0) check_interrupt();
+    data.set(static_cast<int64_t>(i), Draw(s, first + i));
+  }
   return Tensor::from_host(std::move(data), shape, device);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "repl/call_stack.h"
 #include "repl/host_array.h"
 #include "repl/operators.h"
 #include "repl/value_format.h"
@@ -55,6 +56,12 @@ bool is_simple(const Stmt& s) {
 }  // namespace
 
 Outcome Session::execute(const Stmt& stmt, const SourceRef& source) {
+  Outcome outcome;
+  run_on_call_stack([&] { outcome = execute_here(stmt, source); });
+  return outcome;
+}
+
+Outcome Session::execute_here(const Stmt& stmt, const SourceRef& source) {
   source_ = source;
   scope_ = nullptr;
   depth_ = 0;

@@ -32,7 +32,7 @@ using Outcome = std::variant<std::monostate, Shown, AssertResult, Meta>;
 // assert in a loop, a meta command in a function). It may throw to stop the program there.
 using OutcomeSink = std::function<void(const Outcome&, const Stmt&)>;
 
-// Python's limit on nested calls; deeper recursion is an error, never a stack overflow.
+// Python's limit on nested calls; deeper recursion is an error, never a stack overflow (repl/call_stack.h).
 constexpr int kMaxCallDepth = 1000;
 
 class Session {
@@ -67,6 +67,7 @@ class Session {
  private:
   enum class Flow : uint8_t { Next, Break, Continue, Return };
 
+  Outcome execute_here(const Stmt& stmt, const SourceRef& source);
   Flow run_block(const std::vector<Stmt>& body);
   Flow run(const Stmt& stmt);
   Outcome simple(const Stmt& stmt);

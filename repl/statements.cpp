@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/interrupt.h"
+#include "repl/call_stack.h"
 #include "repl/indexing.h"
 #include "repl/iteration.h"
 #include "repl/nn.h"
@@ -180,6 +181,9 @@ Value Session::run_call(const Function& f, const CallArgs& args) {
   const Def& d = *f.def;
   if (depth_ >= kMaxCallDepth) {
     fail_at(args.span, "recursion", "maximum recursion depth exceeded ({} nested calls)", kMaxCallDepth);
+  }
+  if (stack_left() < kStackReserve) {
+    fail_at(args.span, "recursion", "maximum recursion depth exceeded (the stack is full after {} nested calls)", depth_);
   }
   const auto param = [&](DefParamKind kind) {
     const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const DefParam& q) { return q.kind == kind; });

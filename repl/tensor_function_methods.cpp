@@ -353,7 +353,8 @@ void add_sizes_and_likes(MethodTable& t) {
     return is_float(x.dtype());
   };
   t["size"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    const Arg* d = bind(call, {{"dim"}}).find("dim");
+    const Bound b = bind(call, {{"dim"}});
+    const Arg* d = b.find("dim");
     if (!d || d->value.is<NoneValue>()) return shape_value(x.shape());
     return x.shape()[static_cast<size_t>(resolve_dim(to_dim(*d), x.ndim()))];
   };

@@ -1,10 +1,12 @@
 // The language's blocks end to end: functions, loops, branches, unpacking, scoping, decorators, and
 // errors inside functions with their call chain.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <string>
 #include <vector>
 
+#include "repl/call_stack.h"
 #include "tests/session_testing.h"
 
 namespace tr::repl {
@@ -72,6 +74,32 @@ TEST_F(Blocks, RecursionAndItsLimit) {
   EXPECT_STREQ(e.what(), "maximum recursion depth exceeded (1000 nested calls)");
   EXPECT_EQ(e.calls().size(), static_cast<size_t>(kMaxCallDepth));
   EXPECT_EQ(repr("fact(3)"), "6");  // the session goes on
+}
+
+// Whatever thread evaluates, recursion stops before its stack ends: here an expression evaluated
+// directly (not as a statement, which gets a stack for 1000 calls) on a thread with room for a few calls.
+TEST_F(Blocks, RecursionStopsBeforeASmallStackEnds) {
+  run("def forever(n): return forever(n + 1)");
+  std::string what;
+  const auto deep = [&] {
+    try {
+      session.evaluate(*parse_expression("forever(0)"));
+    } catch (const SourceError& e) {
+      what = e.what();
+    }
+  };
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, kStackReserve + (size_t{128} << 10)), 0);
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(
+                &thread, &attr, [](void* f) -> void* { return (*static_cast<decltype(deep)*>(f))(), nullptr; },
+                const_cast<void*>(static_cast<const void*>(&deep))),
+            0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  EXPECT_TRUE(what.starts_with("maximum recursion depth exceeded (the stack is full after ")) << what;
+  EXPECT_EQ(repr("1 + 1"), "2");
 }
 
 TEST_F(Blocks, DecoratorsApplyToTheFunctionValue) {

@@ -173,7 +173,7 @@ expect_screen 'tinyrepl exited with 0' "Ctrl-D leaves with status 0"
 start
 line 'x = arange(3) + 1; print(x)'
 expect REPL '^\[1 2 3\]' "x is made"
-line 'r = rand(4096,4096) @ rand(4096,4096); print(r[0,0])'
+line 'a = ones(4096,4096).contiguous(); r = a @ a; print(r[0,0])'
 expect_screen 'running kernel' "the status line shows the running kernel"
 keys F1
 expect Keys 'zoom' "F1 shows the keys while a statement runs"
