@@ -24,8 +24,8 @@
 namespace tr {
 namespace {
 
-std::vector<RunRecord>& records() {
-  static std::vector<RunRecord> r;
+RunHistory& records() {
+  static RunHistory r;
   return r;
 }
 
@@ -129,9 +129,9 @@ std::vector<Launch>*& capture() {
 }
 
 void record(RunRecord r) {
-  records().push_back(r);
+  records().add(r);
   last().runs.push_back(std::move(r));
-  if (listener()) listener()(records().back());
+  if (listener()) listener()(last().runs.back());
 }
 
 KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std::vector<std::pair<DType, int64_t>> bufs) {
@@ -286,7 +286,7 @@ void record_runs(std::vector<RunRecord> runs) {
 }
 
 void set_run_listener(std::function<void(const RunRecord&)> l) { listener() = std::move(l); }
-const std::vector<RunRecord>& history() { return records(); }
+const RunHistory& history() { return records(); }
 const Realization& last_realization() { return last(); }
 void clear_history() {
   records().clear();
@@ -301,8 +301,8 @@ void read_back(void* dst, const Buffer& buf) {
                       .from = buf.device,
                       .to = "HOST",
                       .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
-  records().push_back(r);
-  if (listener()) listener()(records().back());
+  records().add(r);
+  if (listener()) listener()(r);
 }
 
 KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {

@@ -1,6 +1,6 @@
 #pragma once
 // Runs a schedule: allocates, applies opts, lowers, renders, compiles, launches and times each item.
-// Every run leaves a record that DEBUG output, --json, the trace and the Timings pane read.
+// Every run leaves a record (core/run_record.h) in the history (core/run_history.h).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -10,41 +10,11 @@
 #include "core/device.h"
 #include "core/kernel.h"
 #include "core/lazy.h"
+#include "core/run_history.h"
 #include "core/schedule.h"
 #include "core/uops.h"
 
 namespace tr {
-
-struct KernelRecord {
-  std::string name;
-  std::string device;
-  AstRef ast;     // as scheduled, before opts (PADTO pads the trackers of kernel.ast)
-  Kernel kernel;
-  // What lowering made, never changed after: every copy of the record (a replay's, the history's, the
-  // panes') shares one, so recording a run costs no copy of its UOps or its source.
-  std::shared_ptr<const UOpProgram> program;
-  std::shared_ptr<const std::string> source;  // rendered for the device's backend
-  std::string reason;  // why the scheduler ended this kernel where it did
-  std::vector<std::pair<DType, int64_t>> buffers;  // dtype and size of each argument, output first
-  std::vector<int32_t> vars;  // each Variable's value, in the program's argument order
-  double seconds = 0;
-  std::vector<double> repeats;  // the seconds of each run after the first (--repeat N, :time K N)
-  bool cached = false;  // the compiled program came from the on-disk cache
-};
-
-struct CopyRecord {
-  int64_t bytes = 0;
-  std::string from, to;
-  double seconds = 0;
-};
-
-struct RunRecord {
-  bool is_copy = false;
-  bool replayed = false;  // launched by a jitted function's replay (core/jit), not from a schedule
-  KernelRecord kernel{};
-  CopyRecord copy{};
-  double start_us = 0;  // since the process started: the trace's time axis
-};
 
 struct Realization {
   std::vector<ScheduleItem> schedule;
@@ -94,8 +64,8 @@ void record_runs(std::vector<RunRecord> runs);
 // Called with each record as soon as its item has run (DEBUG output prints from here).
 void set_run_listener(std::function<void(const RunRecord&)> listener);
 
-// Every record since the process started (or since clear_history), in order.
-const std::vector<RunRecord>& history();
+// The records since the process started (or since clear_history), in order.
+const RunHistory& history();
 const Realization& last_realization();
 void clear_history();
 double now_us();

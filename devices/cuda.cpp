@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/buffer_pool.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/render/render.h"
@@ -22,6 +23,9 @@ namespace tr {
 namespace {
 
 using namespace cuda;
+
+// Device memory kept for reuse at most; an allocation that fails releases it all and tries again.
+constexpr size_t kPoolLimit = size_t{1} << 30;
 
 // The two events that time one launch. A replay queues many launches before it waits for the first,
 // so each launch takes a pair from the pool and gives it back once its time has been read.
@@ -174,6 +178,10 @@ class CudaDevice : public Device {
     }
     d.check(d.cuDevicePrimaryCtxRetain(&c_.ctx, dev_), "cuDevicePrimaryCtxRetain");
     c_.events = std::make_shared<EventPool>(c_.api, c_.ctx);
+    pool_ = std::make_shared<BufferPool>(kPoolLimit, [c = c_](void* q) {
+      c.api->cuCtxSetCurrent(c.ctx);
+      c.api->cuMemFree(reinterpret_cast<CUdeviceptr>(q));
+    });
     c_.use();
     max_threads_ = std::min(attribute(kMaxThreadsPerBlock), 256);
     max_block_ = {attribute(kMaxBlockDimX), attribute(kMaxBlockDimY), attribute(kMaxBlockDimZ)};
@@ -193,13 +201,18 @@ class CudaDevice : public Device {
     check_alloc(size, dtype);
     c_.use();
     const size_t bytes = std::max<size_t>(static_cast<size_t>(size) * itemsize(dtype), 1);
-    CUdeviceptr p = 0;
-    if (const CUresult r = c_.api->cuMemAlloc(&p, bytes); r != 0)
-      fail("memory", "cannot allocate {} bytes on CUDA: {}", bytes, c_.api->error(r));
-    const Context c = c_;
-    return std::make_shared<Buffer>(Buffer{name_, dtype, size, std::shared_ptr<void>(reinterpret_cast<void*>(p), [c](void* q) {
-                                             c.api->cuCtxSetCurrent(c.ctx);
-                                             c.api->cuMemFree(reinterpret_cast<CUdeviceptr>(q));
+    auto p = reinterpret_cast<CUdeviceptr>(pool_->take(bytes));
+    if (!p) {
+      CUresult r = c_.api->cuMemAlloc(&p, bytes);
+      if (r != 0) {
+        pool_->release_all();
+        r = c_.api->cuMemAlloc(&p, bytes);
+      }
+      if (r != 0) fail("memory", "cannot allocate {} bytes on CUDA: {}", bytes, c_.api->error(r));
+    }
+    return std::make_shared<Buffer>(Buffer{name_, dtype, size,
+                                           std::shared_ptr<void>(reinterpret_cast<void*>(p), [pool = pool_, bytes](void* q) {
+                                             pool->give(bytes, q);
                                            })});
   }
 
@@ -239,6 +252,7 @@ class CudaDevice : public Device {
   CudaCode code_;
   std::string name_, backend_ = "cuda", description_, arch_;
   Context c_;
+  std::shared_ptr<BufferPool> pool_;  // freed buffers for reuse: cuMemFree waits for the device
   CUdevice dev_ = 0;
   int64_t max_threads_ = 1;
   std::array<int64_t, 3> max_block_{1, 1, 1}, max_grid_{1, 1, 1};

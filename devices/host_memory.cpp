@@ -2,46 +2,18 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 #include "core/error.h"
 
 namespace tr {
 
-// Freed allocations wait here to be reused by the next buffer of the same size: touching fresh
-// pages costs more than many kernels, and repeated realizes of one shape are the common case.
-struct HostMemoryDevice::Pool {
-  std::mutex mu;
-  std::multimap<size_t, void*> free;
-  size_t held = 0;
-  static constexpr size_t kLimit = size_t{1} << 30;
-
-  ~Pool() {
-    for (auto& [bytes, p] : free) std::free(p);
-  }
-  void* take(size_t bytes) {
-    std::lock_guard lock(mu);
-    const auto it = free.find(bytes);
-    if (it == free.end()) return nullptr;
-    void* p = it->second;
-    free.erase(it);
-    held -= bytes;
-    return p;
-  }
-  void give(size_t bytes, void* p) {
-    std::lock_guard lock(mu);
-    if (held + bytes > kLimit) {
-      std::free(p);
-      return;
-    }
-    free.emplace(bytes, p);
-    held += bytes;
-  }
-};
+// Up to 1 GiB of freed buffers stay for reuse (core/buffer_pool.h).
+constexpr size_t kPoolLimit = size_t{1} << 30;
 
 HostMemoryDevice::HostMemoryDevice(std::string name, std::string backend)
-    : name_(std::move(name)), backend_(std::move(backend)), pool_(std::make_shared<Pool>()) {}
+    : name_(std::move(name)),
+      backend_(std::move(backend)),
+      pool_(std::make_shared<BufferPool>(kPoolLimit, [](void* p) { std::free(p); })) {}
 
 BufferRef HostMemoryDevice::alloc(DType dtype, int64_t size) {
   check_alloc(size, dtype);
@@ -49,8 +21,12 @@ BufferRef HostMemoryDevice::alloc(DType dtype, int64_t size) {
   const size_t bytes = (static_cast<size_t>(size) * itemsize(dtype) + 63) / 64 * 64 + 64;
   void* p = pool_->take(bytes);
   if (!p) p = std::aligned_alloc(64, bytes);
+  if (!p) {
+    pool_->release_all();
+    p = std::aligned_alloc(64, bytes);
+  }
   if (!p) fail("memory", "cannot allocate {} bytes on {}", bytes, name());
-  std::shared_ptr<Pool> pool = pool_;
+  std::shared_ptr<BufferPool> pool = pool_;
   return std::make_shared<Buffer>(Buffer{name(), dtype, size, std::shared_ptr<void>(p, [pool, bytes](void* q) {
                                            pool->give(bytes, q);
                                          })});

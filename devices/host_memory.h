@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "core/buffer_pool.h"
 #include "core/device.h"
 
 namespace tr {
@@ -18,9 +19,8 @@ class HostMemoryDevice : public Device {
   void copyout(void* dst, const Buffer& src) override;
 
  private:
-  struct Pool;
   std::string name_, backend_;
-  std::shared_ptr<Pool> pool_;  // shared with every buffer's deleter, so it outlives the device
+  std::shared_ptr<BufferPool> pool_;
 };
 
 }  // namespace tr

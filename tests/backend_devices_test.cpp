@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/buffer_pool.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/render/render.h"
@@ -185,6 +186,28 @@ TEST(Plugin, RunsCompileErrorsAndBadLibraries) {
                               "cannot load the device plug-in /nonexistent/plugin.so"));
   EXPECT_TRUE(testing::throws([] { load_device_plugin("libm.so.6"); }, "device", "libm.so.6 is not a device plug-in: it has no tinyrepl_device_open"));
   EXPECT_TRUE(testing::throws([] { load_device_plugin(TINYREPL_CPU_PLUGIN); }, "device", "a device named PLUGCPU exists already"));
+}
+
+// Every device's freed buffers wait in a pool for the next allocation of their size, up to a limit.
+TEST(BufferPool, GivesBackOneOfTheSizeAskedAndReleasesPastItsLimit) {
+  std::vector<void*> released;
+  int a = 0, b = 0, c = 0;
+  {
+    BufferPool pool(96, [&](void* p) { released.push_back(p); });
+    pool.give(64, &a);
+    pool.give(32, &b);
+    pool.give(32, &c);  // past 96 bytes held: released at once
+    EXPECT_EQ(released, std::vector<void*>{&c});
+    EXPECT_EQ(pool.take(16), nullptr);
+    EXPECT_EQ(pool.take(64), &a);
+    EXPECT_EQ(pool.take(64), nullptr);
+    pool.give(64, &a);
+    pool.release_all();  // as an allocation that ran out of memory does before it tries again
+    EXPECT_EQ(released.size(), 3u);
+    EXPECT_EQ(pool.take(32), nullptr);
+    pool.give(32, &b);
+  }
+  EXPECT_EQ(released.back(), &b) << "the pool releases what it holds when it goes";
 }
 
 TEST(GpuLaunch, LocalDimsAreTheKernelsOwn) {

@@ -27,7 +27,7 @@ class JitVariables : public testing::SessionTest {
   };
   static Counts counts() {
     Counts c;
-    for (const RunRecord& r : history())
+    for (const RunRecord& r : history().since(0))
       if (!r.is_copy) (r.replayed ? c.replayed : c.lowered)++;
     return c;
   }
@@ -53,7 +53,7 @@ TEST_F(JitVariables, OneCaptureReplaysForEveryValue) {
   // f's two kernels were lowered by calls 1 and 2 only (the checks above lower their own kernels,
   // none of them f's); calls 3..16 replayed them with n's value
   size_t f_lowered = 0;
-  for (const RunRecord& r : history())
+  for (const RunRecord& r : history().since(0))
     if (!r.is_copy && !r.replayed && r.kernel.program->vars == std::vector<std::string>{"n"}) f_lowered++;
   EXPECT_EQ(f_lowered, 2u * 2u);
   EXPECT_EQ(counts().replayed, 2u * 14u);
@@ -73,7 +73,7 @@ TEST_F(JitVariables, ReplaysCompileAndLowerNothing) {
   EXPECT_EQ(counts(), (Counts{before.lowered, before.replayed + 30}));
   // each replay passed its own value as the kernel's argument
   std::vector<int32_t> passed, expected;
-  for (const RunRecord& r : history())
+  for (const RunRecord& r : history().since(0))
     if (r.replayed) passed.push_back(r.kernel.vars.at(0));
   for (int v = 3; v <= 32; v++) expected.push_back(v);
   EXPECT_EQ(passed, expected);

@@ -29,12 +29,12 @@ TEST_F(JitCalls, CapturesOnTheSecondCallAndReplaysFromTheThird) {
   run("r2 = dot(tensor([1., 1., 1.]), tensor([2., 2., 2.]))");
   EXPECT_EQ(last_runs().second, 0u);
   run("a = tensor([1., 0., 2.]).realize(); b = tensor([3., 3., 3.]).realize()");
-  const size_t at = history().size();
+  const size_t at = history().count();
   run("r3 = dot(a, b)");
   // a replay schedules nothing and launches only what the capture ran: one kernel, replayed
   EXPECT_TRUE(last_realization().schedule.empty());
   EXPECT_EQ(last_runs(), (std::pair<size_t, size_t>{1, 1}));
-  EXPECT_EQ(history().size(), at + 1);
+  EXPECT_EQ(history().count(), at + 1);
   EXPECT_EQ(repr("r1.item()"), "32.0");
   EXPECT_EQ(repr("r2.item()"), "6.0");
   EXPECT_EQ(repr("r3.item()"), "9.0");

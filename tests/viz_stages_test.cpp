@@ -7,6 +7,7 @@
 #include "core/tensor.h"
 #include "tests/tensor_testing.h"
 #include "viz/stages.h"
+#include "viz/timings.h"
 
 namespace tr {
 namespace {
@@ -80,6 +81,28 @@ TEST(VizStages, PassesTextNamesEachPassInOrderAndEndsWithTheFinalListing) {
   EXPECT_EQ(count(text, "CONST"), 3u);
   EXPECT_EQ(uops_text(p).rfind(print_uops(p.uops), 0), 0u);
   EXPECT_NE(uops_text(p).find("launch: global [1, 1, 1] local [1, 1, 1]"), std::string::npos);
+}
+
+// A long run of replays keeps the newest records only, numbered on; the totals count every one.
+TEST(RunHistoryBound, KeepsTheNewestRecordsAndCountsThemAll) {
+  RunHistory h;
+  const size_t n = RunHistory::kKept + 10;
+  for (size_t i = 0; i < n; i++)
+    h.add(RunRecord{.is_copy = true, .copy = CopyRecord{.bytes = 4, .from = "HOST", .to = "CPU", .seconds = 1e-6}});
+  EXPECT_EQ(h.count(), n);
+  EXPECT_EQ(h.since(0).size(), RunHistory::kKept);
+  EXPECT_EQ(h.since(n - 3).size(), 3u);
+  EXPECT_TRUE(h.since(n).empty());
+  EXPECT_EQ(h.totals().copies, static_cast<int64_t>(n));
+  EXPECT_EQ(h.totals().kernels, 0);
+  EXPECT_NEAR(h.totals().seconds, static_cast<double>(n) * 1e-6, 1e-9);
+  const RunTotals before = h.totals();
+  h.add(RunRecord{.is_copy = true, .copy = CopyRecord{.bytes = 4, .from = "CPU", .to = "HOST", .seconds = 2e-6}});
+  EXPECT_EQ(h.totals().since(before).copies, 1);
+  EXPECT_EQ(totals_line(h.totals().since(before)), "total: 0 kernels, 1 copy, 0.000 GFLOP, 0.000 GB, 0.002 ms\n");
+  h.clear();
+  EXPECT_EQ(h.count(), 0u);
+  EXPECT_EQ(h.totals().copies, 0);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 namespace tr {
 
 RunRates rates(const RunRecord& r) {
-  const double s = r.is_copy ? r.copy.seconds : r.kernel.seconds;
+  const double s = run_seconds(r);
   const double t = std::max(s, 1e-12);
   if (r.is_copy) return {s, 0, r.copy.bytes / t / 1e9};
   return {s, r.kernel.program->flops / t / 1e9, r.kernel.program->bytes / t / 1e9};
@@ -24,20 +24,16 @@ std::optional<Spread> spread(const std::vector<double>& repeats) {
   return Spread{sorted.front(), median, static_cast<int>(n)};
 }
 
+std::string totals_line(const RunTotals& t) {
+  return fmt::format("total: {} kernel{}, {} cop{}, {:.3f} GFLOP, {:.3f} GB, {:.3f} ms\n", t.kernels,
+                     t.kernels == 1 ? "" : "s", t.copies, t.copies == 1 ? "y" : "ies", static_cast<double>(t.flops) / 1e9,
+                     static_cast<double>(t.bytes) / 1e9, t.seconds * 1e3);
+}
+
 std::string timings_table(const std::vector<RunRecord>& runs, int width) {
   if (runs.empty()) return "no kernel has run yet\n";
-  double longest = 0, total = 0;
-  int64_t flops = 0, bytes = 0;
-  int kernels = 0;
-  for (const RunRecord& r : runs) {
-    longest = std::max(longest, rates(r).seconds);
-    total += rates(r).seconds;
-    if (!r.is_copy) {
-      kernels++;
-      flops += r.kernel.program->flops;
-      bytes += r.kernel.program->bytes;
-    }
-  }
+  double longest = 0;
+  for (const RunRecord& r : runs) longest = std::max(longest, run_seconds(r));
   // the repeats' columns only when some kernel was run again
   const bool repeated = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return !r.kernel.repeats.empty(); });
   std::string out = fmt::format("{:<24} {:<7} {:>11} {:>9} {:>8}{}\n", "kernel", "device", "time", "GFLOPS", "GB/s",
@@ -57,10 +53,7 @@ std::string timings_table(const std::vector<RunRecord>& runs, int width) {
     out += fmt::format("{:<24} {:<7} {} {:>9} {:>8.2f}{} {}\n", name, device, time_str(x.seconds),
                        r.is_copy ? "-" : fmt::format("{:.2f}", x.gflops), x.gbs, repeats, bars);
   }
-  const size_t copies = runs.size() - kernels;
-  out += fmt::format("total: {} kernel{}, {} cop{}, {:.3f} GFLOP, {:.3f} GB, {:.3f} ms\n", kernels, kernels == 1 ? "" : "s",
-                     copies, copies == 1 ? "y" : "ies", flops / 1e9, bytes / 1e9, total * 1e3);
-  return out;
+  return out + totals_line(RunTotals::of(runs));
 }
 
 }  // namespace tr

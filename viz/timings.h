@@ -20,7 +20,8 @@ struct Spread {
 };
 std::optional<Spread> spread(const std::vector<double>& repeats);
 
-// `width` is the bar's room in columns (0: no bars).
+// `width` is the bar's room in columns (0: no bars). Its last line is the totals_line of the runs.
 std::string timings_table(const std::vector<RunRecord>& runs, int width = 20);
+std::string totals_line(const RunTotals& totals);
 
 }  // namespace tr

@@ -72,7 +72,8 @@ Host::Host(HostConfig config, std::ostream& out, std::ostream& err)
       reporter_(make_reporter(config, out, err)),
       session_([this](const PrintEvent& e) { reporter_->print(e, at_); },
                [this](const Outcome& o, const Stmt& s) { nested_outcome(o, s); }),
-      first_run_(history().size()) {
+      first_run_(history().count()),
+      first_totals_(history().totals()) {
   set_run_listener([this](const RunRecord& r) { on_run(r); });
 }
 
@@ -192,12 +193,11 @@ void Host::report(const std::string& kind, const std::string& message, Span span
 
 void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}, {}}); }
 
-void Host::finish() { reporter_->finish(session_runs()); }
+void Host::finish() { reporter_->finish(session_totals()); }
 
-std::vector<RunRecord> Host::session_runs() const {
-  const std::vector<RunRecord>& all = history();
-  return {all.begin() + static_cast<long>(std::min(first_run_, all.size())), all.end()};
-}
+std::vector<RunRecord> Host::session_runs() const { return history().since(first_run_); }
+
+RunTotals Host::session_totals() const { return history().totals().since(first_totals_); }
 
 void Host::show(std::string_view command, std::string_view text) { reporter_->output(command, text, at_); }
 

@@ -47,8 +47,10 @@ class Host {
   // What the last statement that ran anything ran: the schedules of its realizes one after another
   // (print(x) realizes x, then maybe a contiguous copy to read it), with their runs.
   const Realization& last_run() const { return last_; }
-  // Every kernel and copy this host has run (the process may have run others before it).
+  // The kernels and copies this host has run that the history keeps (the process may have run others
+  // before it), and the totals of all it has run.
   std::vector<RunRecord> session_runs() const;
+  RunTotals session_totals() const;
   void show(std::string_view command, std::string_view text);
   // Between the stages of :step: false when the person wants to stop. Only a person at a terminal is
   // asked (set_pause); a script or a pipe gets every stage.
@@ -85,7 +87,8 @@ class Host {
   bool fresh_runs_ = false;    // a realize ran since look_at_runs
   Location at_;
   SourceRef running_;  // the source of the top-level statement running
-  size_t first_run_ = 0;  // history() before this host
+  size_t first_run_ = 0;    // history().count() before this host
+  RunTotals first_totals_;  // history().totals() before this host
   int depth_ = 0;            // scripts running inside scripts (:run)
   std::vector<std::string> statements_;
   std::function<bool(std::string_view)> pause_;

@@ -135,22 +135,12 @@ Json output_json(std::string_view command, std::string_view text, const Location
   return j;
 }
 
-Json summary_json(const std::vector<RunRecord>& runs) {
-  int kernels = 0;
-  int64_t flops = 0, bytes = 0;
-  double seconds = 0;
-  for (const RunRecord& r : runs) {
-    seconds += rates(r).seconds;
-    if (r.is_copy) continue;
-    kernels++;
-    flops += r.kernel.program->flops;
-    bytes += r.kernel.program->bytes;
-  }
+Json summary_json(const RunTotals& t) {
   Json j = event_json("summary", nullptr);
-  j["kernels"] = kernels;
-  j["gflops"] = seconds > 0 ? rounded(flops / seconds / 1e9, 6) : 0.0;
-  j["gbs"] = seconds > 0 ? rounded(bytes / seconds / 1e9, 6) : 0.0;
-  j["ms"] = rounded(seconds * 1e3, 6);
+  j["kernels"] = t.kernels;
+  j["gflops"] = t.seconds > 0 ? rounded(static_cast<double>(t.flops) / t.seconds / 1e9, 6) : 0.0;
+  j["gbs"] = t.seconds > 0 ? rounded(static_cast<double>(t.bytes) / t.seconds / 1e9, 6) : 0.0;
+  j["ms"] = rounded(t.seconds * 1e3, 6);
   return j;
 }
 

@@ -23,6 +23,6 @@ Json source_json(const KernelRecord& k, std::string_view backend, const Location
 Json assert_json(const Location& at, const Diagnostic* failure);
 Json error_json(const Diagnostic& d);
 Json output_json(std::string_view command, std::string_view text, const Location& at);
-Json summary_json(const std::vector<RunRecord>& runs);
+Json summary_json(const RunTotals& totals);
 
 }  // namespace tr::repl

@@ -35,6 +35,6 @@ void JsonReporter::output(std::string_view command, std::string_view text, const
   emit(output_json(command, text, at));
 }
 
-void JsonReporter::finish(const std::vector<RunRecord>& runs) { emit(summary_json(runs)); }
+void JsonReporter::finish(const RunTotals& totals) { emit(summary_json(totals)); }
 
 }  // namespace tr::repl

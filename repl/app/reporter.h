@@ -41,7 +41,7 @@ class Reporter {
   // What a meta command shows, or an interactive session's echo of a value.
   virtual void output(std::string_view command, std::string_view text, const Location& at) = 0;
   // The end of a script or session: DEBUG's avg line, --json's summary of the session's runs.
-  virtual void finish(const std::vector<RunRecord>& runs) = 0;
+  virtual void finish(const RunTotals& totals) = 0;
 };
 
 }  // namespace tr::repl

@@ -51,7 +51,7 @@ void TextReporter::output(std::string_view, std::string_view text, const Locatio
 }
 
 // DebugOutput has counted the runs as they came, at the levels they came at
-void TextReporter::finish(const std::vector<RunRecord>&) {
+void TextReporter::finish(const RunTotals&) {
   const auto quiet = hold_bar();
   out_ << debug_.summary(settings().debug) << std::flush;
 }

@@ -23,7 +23,7 @@ class TextReporter : public Reporter {
   void assertion(const Location& at, const Diagnostic* failure) override;
   void error(const Diagnostic& d) override;
   void output(std::string_view command, std::string_view text, const Location& at) override;
-  void finish(const std::vector<RunRecord>& runs) override;
+  void finish(const RunTotals& totals) override;
 
  private:
   std::unique_lock<std::mutex> hold_bar();

@@ -79,16 +79,14 @@ std::vector<Step> steps(bool jit, int n) {
   const std::vector<tr::repl::Stmt> call = tr::repl::parse_program("loss = train_step()");
   std::vector<Step> out;
   for (int i = 0; i < n; i++) {
-    const size_t first = tr::history().size();
+    const size_t first = tr::history().count();
     const auto t0 = std::chrono::steady_clock::now();
     s.execute(call[0]);
     const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     double inside = 0;
-    for (size_t r = first; r < tr::history().size(); r++) {
-      const tr::RunRecord& rec = tr::history()[r];
-      inside += (rec.is_copy ? rec.copy.seconds : rec.kernel.seconds) * 1e3;
-    }
-    out.push_back({wall, inside, tr::history().size() - first});
+    const std::vector<tr::RunRecord> ran = tr::history().since(first);
+    for (const tr::RunRecord& rec : ran) inside += tr::run_seconds(rec) * 1e3;
+    out.push_back({wall, inside, ran.size()});
   }
   return out;
 }

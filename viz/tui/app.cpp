@@ -386,7 +386,7 @@ void App::submit(const std::string& typed) {
 
 void App::execute(const std::string& line) {
   running_ = line;
-  history_before_ = history().size();
+  history_before_ = history().count();
   clear_interrupt();  // a Ctrl-C answered before this line is not this line's
   worker_.start([this, line] { return host_.execute(line); });
 }
@@ -395,9 +395,9 @@ void App::finish(const std::string& line, const TuiOutput& out, size_t before) {
   quit_ = out.quit;
   stale_ = true;
   top_[static_cast<int>(PaneId::Repl)] = kFar;  // the newest output, at the bottom
-  const std::vector<RunRecord>& h = history();
-  if (h.size() > before) adopt_runs({h.begin() + static_cast<std::ptrdiff_t>(before), h.end()});
-  else if (h.size() < before) adopt_runs({});  // the history was cleared
+  const RunHistory& h = history();
+  if (h.count() > before) adopt_runs(h.since(before));
+  else if (h.count() < before) adopt_runs({});  // the history was cleared
   if (out.schedule) adopt_items(*out.schedule);
   std::string text = out.text;
   if (out.view && out.view->kernel >= 0 && out.view->kernel < static_cast<int>(items_.size())) {
@@ -412,9 +412,8 @@ void App::finish(const std::string& line, const TuiOutput& out, size_t before) {
 
 void App::adopt_runs(std::vector<RunRecord> runs) {
   runs_ = std::move(runs);
-  const std::vector<RunRecord>& h = history();
-  const std::vector<std::string> table = split_lines(h.empty() ? "" : timings_table(h, 0));
-  session_total_ = table.empty() ? "" : table.back();
+  const RunTotals& t = history().totals();
+  session_total_ = t.kernels + t.copies == 0 ? "" : split_lines(totals_line(t)).front();
 }
 
 void App::adopt_items(std::vector<TuiItem> items) {

@@ -95,7 +95,7 @@ class App {
   TuiHost& host_;
   Worker worker_;
   std::string running_;                // the line the worker runs
-  size_t history_before_ = 0;          // history().size() when it started
+  size_t history_before_ = 0;          // history().count() when it started
   std::deque<std::string> waiting_;    // lines typed while it runs, run after it in order
   InputLine input_;
   std::string unfinished_;  // lines typed so far of an input that continues (an open bracket)
