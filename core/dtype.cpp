@@ -140,8 +140,11 @@ double round_to(DType t, double x) {
     case DType::Float16: return half_bits_to_float(half_bits(x));
     case DType::Float32: return static_cast<float>(x);
     case DType::Float64: return x;
-    default: return static_cast<double>(wrap_to(t, as_int(ConstValue{x})));
+    // bool and the integers hold whole numbers: x truncated, then wrapped to t's width
+    case DType::Bool: case DType::Int8: case DType::UInt8: case DType::Int16: case DType::UInt16:
+    case DType::Int32: case DType::UInt32: case DType::Int64: case DType::UInt64: break;
   }
+  return static_cast<double>(wrap_to(t, as_int(ConstValue{x})));
 }
 
 int64_t wrap_to(DType t, int64_t x) {
@@ -153,8 +156,10 @@ int64_t wrap_to(DType t, int64_t x) {
     case DType::UInt16: return static_cast<uint16_t>(x);
     case DType::Int32: return static_cast<int32_t>(x);
     case DType::UInt32: return static_cast<uint32_t>(x);
-    default: return x;
+    // 64-bit integers hold every int64_t as it is; floats have no integer width to wrap to
+    case DType::Int64: case DType::UInt64: case DType::Float16: case DType::Float32: case DType::Float64: break;
   }
+  return x;
 }
 
 ConstValue cast_const(const ConstValue& v, DType t) {

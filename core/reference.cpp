@@ -90,7 +90,12 @@ class Evaluator {
         return out;
       }
       case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(n);
-      default: break;
+      // elementwise: below, one element at a time (exec_alu refuses MulAcc, which no lazy graph holds)
+      case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
+      case Op::Cast: case Op::Bitcast:
+      case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
+      case Op::And: case Op::Or: case Op::Xor:
+      case Op::Where: case Op::MulAcc: break;
     }
     std::vector<const Values*> srcs;
     for (const LazyRef& s : n.srcs) srcs.push_back(&eval(s));

@@ -260,7 +260,13 @@ class Scheduler {
           return own != s.own_values_.end() ? build(own->second, st) : src(b, 1, st);
         }
         case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st);
-        default: break;
+        // elementwise: fused below. A copy has its own buffer (loaded above) and src() builds the base
+        // of a view, so neither reaches here; no lazy graph holds MulAcc.
+        case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
+        case Op::Cast: case Op::Bitcast:
+        case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
+        case Op::And: case Op::Or: case Op::Xor:
+        case Op::Where: case Op::MulAcc: case Op::Copy: case Op::View: break;
       }
       fused.push_back(b->id);
       std::vector<AstRef> srcs;

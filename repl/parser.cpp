@@ -66,8 +66,10 @@ bool starts_expression(const Token& t) {
     case TokenKind::Op:
       return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
              t.text == "...";
-    default: return false;
+    case TokenKind::Newline: case TokenKind::Indent: case TokenKind::Dedent:
+    case TokenKind::Meta: case TokenKind::End: break;
   }
+  return false;
 }
 
 // As deep as Python's parser lets brackets nest; the parser, the evaluator and the engine each
@@ -748,7 +750,8 @@ class Parser {
         if (t.is_op("{")) return dict();
         if (t.is_op("...")) return node(EllipsisLiteral{}, next().span);
         break;
-      default: break;
+      case TokenKind::Newline: case TokenKind::Indent: case TokenKind::Dedent:
+      case TokenKind::Meta: case TokenKind::End: break;
     }
     unexpected(t);
   }

@@ -12,23 +12,31 @@ namespace {
 
 constexpr DType kIndex = DType::Int32;
 
-ConstValue reduce_identity(Op op, DType t) {
-  switch (op) {
-    case Op::Sum: return int64_t{0};
-    case Op::Prod: return int64_t{1};
-    default: break;
-  }
-  if (is_float(t)) return -std::numeric_limits<double>::infinity();
-  if (t == DType::Bool || is_unsigned(t)) return int64_t{0};
-  return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
-}
-
+// The op that folds each value into a reduce's accumulator.
 Op reduce_combine(Op op) {
   switch (op) {
     case Op::Sum: return Op::Add;
     case Op::Prod: return Op::Mul;
-    default: return Op::Max;
+    case Op::ReduceMax: break;
+    // an AST's REDUCE holds none of these: they go with ReduceMax only to keep the switch complete
+    case Op::Const: case Op::Arange: case Op::Copy:
+    case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
+    case Op::Cast: case Op::Bitcast:
+    case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
+    case Op::And: case Op::Or: case Op::Xor:
+    case Op::Where: case Op::MulAcc: case Op::View: case Op::Contiguous: case Op::Assign: break;
   }
+  return Op::Max;
+}
+
+// The value the accumulator starts from: the identity of the op that folds into it.
+ConstValue reduce_identity(Op op, DType t) {
+  const Op combine = reduce_combine(op);
+  if (combine == Op::Add) return int64_t{0};
+  if (combine == Op::Mul) return int64_t{1};
+  if (is_float(t)) return -std::numeric_limits<double>::infinity();
+  if (t == DType::Bool || is_unsigned(t)) return int64_t{0};
+  return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
 }
 
 bool reduce_role(DimRole r) { return r == DimRole::Reduce || r == DimRole::Unroll || r == DimRole::Group; }

@@ -276,7 +276,9 @@ class Renderer {
         if (is_int(from) && is_int(t)) return fmt::format("(({}){})", lang_.type(t), s[0]);
         return lang_.bitcast(from, t, s[0]);
       }
-      default: break;
+      // no ALU op of a kernel: a cast is its own UOp kind, and the lowering leaves no source, reduce or structure op
+      case Op::Const: case Op::Arange: case Op::Copy: case Op::Cast:
+      case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: break;
     }
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
   }

@@ -51,8 +51,11 @@ std::string cuda_vector_type(DType t, int n) {
     case DType::Int8: return fmt::format("char{}", n);
     case DType::Int64: return fmt::format("longlong{}", n);
     case DType::UInt64: return fmt::format("ulonglong{}", n);
-    default: return fmt::format("{}{}", short_name(t), n);
+    // the rest are named after the short name: uchar4, int2, float3, and this file's half4 and bool4
+    case DType::Bool: case DType::UInt8: case DType::Int16: case DType::UInt16: case DType::Int32: case DType::UInt32:
+    case DType::Float16: case DType::Float32: case DType::Float64: break;
   }
+  return fmt::format("{}{}", short_name(t), n);
 }
 
 std::string cuda_vector_decl(DType t, int n) {

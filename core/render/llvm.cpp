@@ -365,7 +365,9 @@ class LlvmRenderer {
       case Op::Sin: return math("sin", u, s[0]);
       case Op::Sqrt: return math("sqrt", u, s[0]);
       case Op::Trunc: return math("trunc", u, s[0]);
-      default: break;
+      // no ALU op of a kernel: a cast is its own UOp kind, and the lowering leaves no source, reduce or structure op
+      case Op::Const: case Op::Arange: case Op::Copy: case Op::Cast:
+      case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: break;
     }
     fail("type", "LLVM IR cannot render the ALU op {}", op_name(u.alu));
   }

@@ -90,8 +90,10 @@ class CommandLineReader {
       case Mode::Script: return fmt::format("the script '{}'", o_.file);
       case Mode::Code: return "-e";
       case Mode::Plain: return "--plain";
-      default: return "another form";
+      // set_mode never asks about these: Repl is the form when none is chosen, and --help and --version win
+      case Mode::Repl: case Mode::Help: case Mode::Version: break;
     }
+    return "another form";
   }
 
   const std::vector<std::string>& args_;
