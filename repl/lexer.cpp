@@ -270,8 +270,13 @@ std::string describe(const Token& t) {
     case TokenKind::End: return "end of input";
     case TokenKind::String: return fmt::format("string '{}'", t.text);
     case TokenKind::Meta: return fmt::format("meta command '{}'", t.text);
-    default: return fmt::format("token '{}'", t.text);
+    case TokenKind::Name:
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::Keyword:
+    case TokenKind::Op: break;
   }
+  return fmt::format("token '{}'", t.text);
 }
 
 }  // namespace tr::repl

@@ -15,8 +15,10 @@ inline int exit_code(Status s) {
     case Status::AssertFailed: return 1;
     case Status::Error: return 2;
     case Status::Interrupted: return 130;
-    default: return 0;
+    case Status::Ok:
+    case Status::Quit: break;
   }
+  return 0;
 }
 
 }  // namespace tr::repl
