@@ -34,4 +34,16 @@ void BufferPool::release_all() {
   for (const auto& entry : all) release_(entry.second);
 }
 
+std::shared_ptr<void> BufferPool::acquire(const std::shared_ptr<BufferPool>& pool, size_t bytes,
+                                         const std::function<void*(size_t)>& allocate) {
+  void* p = pool->take(bytes);
+  if (!p) p = allocate(bytes);
+  if (!p) {
+    pool->release_all();
+    p = allocate(bytes);
+  }
+  if (!p) return nullptr;
+  return std::shared_ptr<void>(p, [pool, bytes](void* q) { pool->give(bytes, q); });
+}
+
 }  // namespace tr

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace tr {
@@ -24,6 +25,12 @@ class BufferPool {
   void give(size_t bytes, void* p);
   // Releases everything held: before an allocation that ran out of memory tries again.
   void release_all();
+
+  // `bytes` of memory: one waiting in the pool, else what `allocate` gives (null: out of memory, and
+  // then the pool is released and `allocate` asked once more). The memory goes back to the pool when
+  // the last reference to it goes. Null when `allocate` failed twice.
+  static std::shared_ptr<void> acquire(const std::shared_ptr<BufferPool>& pool, size_t bytes,
+                                       const std::function<void*(size_t)>& allocate);
 
  private:
   std::mutex mu_;

@@ -201,19 +201,14 @@ class CudaDevice : public Device {
     check_alloc(size, dtype);
     c_.use();
     const size_t bytes = std::max<size_t>(static_cast<size_t>(size) * itemsize(dtype), 1);
-    auto p = reinterpret_cast<CUdeviceptr>(pool_->take(bytes));
-    if (!p) {
-      CUresult r = c_.api->cuMemAlloc(&p, bytes);
-      if (r != 0) {
-        pool_->release_all();
-        r = c_.api->cuMemAlloc(&p, bytes);
-      }
-      if (r != 0) fail("memory", "cannot allocate {} bytes on CUDA: {}", bytes, c_.api->error(r));
-    }
-    return std::make_shared<Buffer>(Buffer{name_, dtype, size,
-                                           std::shared_ptr<void>(reinterpret_cast<void*>(p), [pool = pool_, bytes](void* q) {
-                                             pool->give(bytes, q);
-                                           })});
+    CUresult r = 0;
+    std::shared_ptr<void> mem = BufferPool::acquire(pool_, bytes, [&](size_t n) -> void* {
+      CUdeviceptr p = 0;
+      r = c_.api->cuMemAlloc(&p, n);
+      return r == 0 ? reinterpret_cast<void*>(p) : nullptr;
+    });
+    if (!mem) fail("memory", "cannot allocate {} bytes on CUDA: {}", bytes, c_.api->error(r));
+    return std::make_shared<Buffer>(Buffer{name_, dtype, size, std::move(mem)});
   }
 
   void copyin(const Buffer& dst, const void* src) override {

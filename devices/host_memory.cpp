@@ -19,17 +19,9 @@ BufferRef HostMemoryDevice::alloc(DType dtype, int64_t size) {
   check_alloc(size, dtype);
   // 64-byte alignment keeps vector loads aligned; never zero bytes
   const size_t bytes = (static_cast<size_t>(size) * itemsize(dtype) + 63) / 64 * 64 + 64;
-  void* p = pool_->take(bytes);
-  if (!p) p = std::aligned_alloc(64, bytes);
-  if (!p) {
-    pool_->release_all();
-    p = std::aligned_alloc(64, bytes);
-  }
-  if (!p) fail("memory", "cannot allocate {} bytes on {}", bytes, name());
-  std::shared_ptr<BufferPool> pool = pool_;
-  return std::make_shared<Buffer>(Buffer{name(), dtype, size, std::shared_ptr<void>(p, [pool, bytes](void* q) {
-                                           pool->give(bytes, q);
-                                         })});
+  std::shared_ptr<void> mem = BufferPool::acquire(pool_, bytes, [](size_t n) { return std::aligned_alloc(64, n); });
+  if (!mem) fail("memory", "cannot allocate {} bytes on {}", bytes, name());
+  return std::make_shared<Buffer>(Buffer{name(), dtype, size, std::move(mem)});
 }
 
 // An empty tensor's host data may have no storage at all, and memcpy takes no null pointer.

@@ -210,6 +210,25 @@ TEST(BufferPool, GivesBackOneOfTheSizeAskedAndReleasesPastItsLimit) {
   EXPECT_EQ(released.back(), &b) << "the pool releases what it holds when it goes";
 }
 
+// A device's allocation: from the pool first; when memory runs out, the pool is released and the
+// allocation tried once more; the memory goes back to the pool with its last reference.
+TEST(BufferPool, AcquireReleasesThePoolWhenMemoryRunsOut) {
+  std::vector<void*> released;
+  int held = 0, fresh = 0;
+  const auto pool = std::make_shared<BufferPool>(64, [&](void* p) { released.push_back(p); });
+  pool->give(32, &held);
+  int asked = 0;
+  const auto out_of_memory_once = [&](size_t) -> void* { return asked++ == 0 ? nullptr : &fresh; };
+  {
+    const std::shared_ptr<void> mem = BufferPool::acquire(pool, 16, out_of_memory_once);
+    EXPECT_EQ(mem.get(), &fresh);
+    EXPECT_EQ(asked, 2);
+    EXPECT_EQ(released, std::vector<void*>{&held}) << "the pool was released before the second try";
+  }
+  EXPECT_EQ(pool->take(16), &fresh) << "the memory went back to the pool";
+  EXPECT_EQ(BufferPool::acquire(pool, 16, [](size_t) -> void* { return nullptr; }), nullptr);
+}
+
 TEST(GpuLaunch, LocalDimsAreTheKernelsOwn) {
   const LaunchDims d{{3, 2, 1}, {4, 8, 1}};
   const Grid g = grid_for(d, true, 256, {1024, 1024, 64});
