@@ -16,6 +16,7 @@ Settings from_environment() {
   s.debug = env_int("DEBUG", 0);
   s.noopt = env_int("NOOPT", 0) != 0;
   s.beam = env_int("BEAM", 0);
+  s.jit = env_int("JIT", 1);
   if (const char* dev = std::getenv("DEV"); dev && *dev) s.device = dev;
   return s;
 }

@@ -86,4 +86,6 @@ std::vector<const Buffer*> pointers(const std::vector<BufferRef>& bufs) {
 
 std::string Device::render(const UOpProgram& program) const { return tr::render(backend(), program); }
 
+std::unique_ptr<LaunchGraph> Device::graph(const std::vector<Program*>&) { return nullptr; }
+
 }  // namespace tr

@@ -32,6 +32,24 @@ class Program {
   }
 };
 
+// One launch of a graph, with the buffers and Variable values of this replay.
+struct GraphLaunch {
+  Program* program;
+  std::vector<const Buffer*> bufs;
+  const LaunchDims* dims;
+  std::vector<int32_t> vars;
+};
+
+// Launches that their device runs as one unit (a CUDA graph; tinygrad's graph runners): made once for
+// a captured sequence of programs, then run at every replay with that replay's buffers and values.
+class LaunchGraph {
+ public:
+  virtual ~LaunchGraph() = default;
+  // Queues the launches, in order, and returns at once; calling the result waits for them and gives
+  // each launch's seconds.
+  virtual std::function<std::vector<double>()> start(const std::vector<GraphLaunch>& launches) = 0;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -47,6 +65,9 @@ class Device {
   virtual void copyout(void* dst, const Buffer& src) = 0;
   // Compiles (or finds in the on-disk cache) the source; `cached` tells which happened.
   virtual std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) = 0;
+  // A graph of these programs (compiled by this device), launched in this order; null where the
+  // device has none, and a replay starts each launch on its own.
+  virtual std::unique_ptr<LaunchGraph> graph(const std::vector<Program*>& programs);
 };
 
 // Fresh buffers of these dtypes and sizes, filled with zeros: what a kernel is timed on away from its

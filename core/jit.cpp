@@ -325,6 +325,7 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
                                 input == inputs.end() ? std::nullopt : std::optional<size_t>(input - inputs.begin()), weak});
   }
   c->batch.slots = c->slots.size();
+  c->batch.graphs = plan_graphs(c->batch.launches);
   c->serves = plain_ ? served(*plain_, c->batch.launches, args.vals) : std::vector<std::string>{};
   c->infos = std::move(args.infos);
   c->vals = std::move(args.vals);
@@ -366,6 +367,7 @@ std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs, const VarVals
   const double start = now_us();
   const std::vector<double> seconds = run_batch(c.batch, pointers(bound), vars);
   std::vector<RunRecord> runs;
+  runs.reserve(seconds.size());
   double at = start;
   for (size_t i = 0; i < seconds.size(); i++) {
     RunRecord r = c.batch.launches[i].record;

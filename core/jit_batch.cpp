@@ -1,11 +1,15 @@
 #include "core/jit_batch.h"
 
+#include <algorithm>
 #include <chrono>
 
+#include "core/context.h"
 #include "core/interrupt.h"
 
 namespace tr {
 namespace {
+
+using PendingRuns = std::function<std::vector<double>()>;
 
 double copy(const Launch& l, const std::vector<const Buffer*>& bufs) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -20,7 +24,30 @@ double copy(const Launch& l, const std::vector<const Buffer*>& bufs) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Starts launch i on its own: a kernel is queued, a copy runs here.
+PendingRuns start_one(const Launch& l, const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars) {
+  if (!l.program) return [seconds = copy(l, bufs)] { return std::vector<double>{seconds}; };
+  return [pending = l.program->start(bufs, l.record.kernel.program->dims, vars)] { return std::vector<double>{pending()}; };
+}
+
 }  // namespace
+
+std::vector<GraphSegment> plan_graphs(const std::vector<Launch>& launches) {
+  std::vector<GraphSegment> out;
+  if (settings().jit == 2) return out;
+  for (size_t first = 0; first < launches.size();) {
+    size_t end = first;
+    std::vector<Program*> programs;
+    while (end < launches.size() && launches[end].program &&
+           launches[end].record.kernel.device == launches[first].record.kernel.device)
+      programs.push_back(launches[end++].program.get());
+    if (programs.size() >= 2)
+      if (std::unique_ptr<LaunchGraph> g = device(launches[first].record.kernel.device).graph(programs))
+        out.push_back(GraphSegment{first, end, std::move(g)});
+    first = std::max(end, first + 1);
+  }
+  return out;
+}
 
 std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
                               const std::vector<std::vector<int32_t>>& vars) {
@@ -28,20 +55,26 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
   for (size_t i = 0; i < bound.size(); i++)
     for (const size_t slot : batch.args[i]) bound[i].push_back(slot_buffers[slot]);
   // every kernel is queued before the first is waited for; a copy waits for the kernels before it
-  std::vector<PendingRun> pending(batch.launches.size());
-  for (size_t i = 0; i < bound.size(); i++) {
+  std::vector<PendingRuns> pending;
+  auto segment = batch.graphs.begin();
+  for (size_t i = 0; i < bound.size();) {
     // one load of a flag: Ctrl-C stops a long replay between launches
     check_interrupt();
-    const Launch& l = batch.launches[i];
-    if (l.program) {
-      pending[i] = l.program->start(bound[i], l.record.kernel.program->dims, vars[i]);
+    if (segment != batch.graphs.end() && segment->first == i) {
+      std::vector<GraphLaunch> launches;
+      for (; i < segment->end; i++)
+        launches.push_back(GraphLaunch{batch.launches[i].program.get(), std::move(bound[i]),
+                                       &batch.launches[i].record.kernel.program->dims, vars[i]});
+      pending.push_back(segment->graph->start(launches));
+      ++segment;
     } else {
-      const double seconds = copy(l, bound[i]);
-      pending[i] = [seconds] { return seconds; };
+      pending.push_back(start_one(batch.launches[i], bound[i], vars[i]));
+      i++;
     }
   }
   std::vector<double> seconds;
-  for (const PendingRun& p : pending) seconds.push_back(p());
+  for (const PendingRuns& p : pending)
+    for (const double s : p()) seconds.push_back(s);
   return seconds;
 }
 

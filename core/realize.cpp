@@ -137,7 +137,7 @@ void record(RunRecord r) {
 KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std::vector<std::pair<DType, int64_t>> bufs) {
   KernelRecord rec;
   rec.device = dev.name();
-  rec.kernel = k;
+  rec.kernel = std::make_shared<const Kernel>(k);
   rec.name = unique_name(k.base_name(), k.ast);
   UOpProgram program = codegen(k, dev.target(), rec.name);
   program.bytes = bytes_touched(k.ast, bufs);
@@ -282,6 +282,7 @@ std::vector<Launch>* capture_launches(std::vector<Launch>* into) { return std::e
 
 void record_runs(std::vector<RunRecord> runs) {
   last() = {};
+  last().runs.reserve(runs.size());
   for (RunRecord& r : runs) record(std::move(r));
 }
 
@@ -331,10 +332,10 @@ std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec) {
   static std::deque<Lowered> kept;
   const std::lock_guard lock(mutex);
   for (const Lowered& l : kept)
-    if (l.ast == rec.kernel.ast && l.opts == rec.kernel.opts && l.device == rec.device) return l.passes;
+    if (l.ast == rec.kernel->ast && l.opts == rec.kernel->opts && l.device == rec.device) return l.passes;
   if (kept.size() == kKept) kept.pop_front();
-  kept.push_back({rec.kernel.ast, rec.kernel.opts, rec.device,
-                  codegen(rec.kernel, device(rec.device).target(), rec.name, true).passes});
+  kept.push_back({rec.kernel->ast, rec.kernel->opts, rec.device,
+                  codegen(*rec.kernel, device(rec.device).target(), rec.name, true).passes});
   return kept.back().passes;
 }
 

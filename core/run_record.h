@@ -15,9 +15,9 @@ struct KernelRecord {
   std::string name;
   std::string device;
   AstRef ast;     // as scheduled, before opts (PADTO pads the trackers of kernel.ast)
-  Kernel kernel;
   // What lowering made, never changed after: every copy of the record (a replay's, the history's, the
-  // panes') shares one, so recording a run costs no copy of its UOps or its source.
+  // panes') shares one, so recording a run costs no copy of its kernel, its UOps or its source.
+  std::shared_ptr<const Kernel> kernel;
   std::shared_ptr<const UOpProgram> program;
   std::shared_ptr<const std::string> source;  // rendered for the device's backend
   std::string reason;  // why the scheduler ended this kernel where it did

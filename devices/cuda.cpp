@@ -85,6 +85,23 @@ struct Context {
   void use() const { api->check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
 };
 
+// Waits for the work before an event, looking at Ctrl-C between two questions to the driver.
+void wait_for_event(const Driver& d, CUevent event) {
+  CUresult waited = 0;
+  wait_for_gpu([&] {
+    const CUresult r = d.cuEventQuery(event);
+    if (r != kCudaNotReady) waited = r;
+    return r != kCudaNotReady;
+  });
+  d.check(waited, "running the kernel");
+}
+
+double elapsed(const Driver& d, CUevent start, CUevent end) {
+  float ms = 0;
+  d.check(d.cuEventElapsedTime(&ms, start, end), "cuEventElapsedTime");
+  return ms * 1e-3;
+}
+
 class CudaProgram : public Program {
  public:
   CudaProgram(Context c, CUmodule module, CUfunction fn, bool local_ids, int64_t max_threads,
@@ -104,40 +121,55 @@ class CudaProgram : public Program {
 
   PendingRun start(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     c_.use();
-    std::vector<CUdeviceptr> ptrs;
-    for (const Buffer* b : bufs) ptrs.push_back(reinterpret_cast<CUdeviceptr>(b->mem.get()));
-    std::vector<void*> args;
-    for (CUdeviceptr& p : ptrs) args.push_back(&p);
-    std::vector<int32_t> values = vars;
-    for (int32_t& v : values) args.push_back(&v);
-    const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_block_);
-    for (int a = 0; a < 3; a++)
-      if (g.groups[a] > max_grid_[a])
-        fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[a], "xyz"[a], g.groups[a]);
+    LaunchArgs a = args_for(bufs, dims, vars);
     const Driver& d = *c_.api;
     const std::shared_ptr<const EventPool::Pair> events = c_.events->take();
     d.check(d.cuEventRecord(events->start, nullptr), "cuEventRecord");
-    d.check(d.cuLaunchKernel(fn_, static_cast<unsigned>(g.groups[0]), static_cast<unsigned>(g.groups[1]),
-                             static_cast<unsigned>(g.groups[2]), static_cast<unsigned>(g.threads[0]),
-                             static_cast<unsigned>(g.threads[1]), static_cast<unsigned>(g.threads[2]), 0, nullptr,
-                             args.data(), nullptr),
+    const KernelNodeParams p = a.params(fn_);
+    d.check(d.cuLaunchKernel(p.func, p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1], p.block[2], p.shared_bytes,
+                             nullptr, p.params, nullptr),
             "cuLaunchKernel");
     d.check(d.cuEventRecord(events->end, nullptr), "cuEventRecord");
     return [c = c_, events] {
       c.use();
-      const Driver& api = *c.api;
-      CUresult waited = 0;
-      wait_for_gpu([&] {
-        const CUresult r = api.cuEventQuery(events->end);
-        if (r != kCudaNotReady) waited = r;
-        return r != kCudaNotReady;
-      });
-      api.check(waited, "running the kernel");
-      float ms = 0;
-      api.check(api.cuEventElapsedTime(&ms, events->start, events->end), "cuEventElapsedTime");
-      return ms * 1e-3;
+      wait_for_event(*c.api, events->end);
+      return elapsed(*c.api, events->start, events->end);
     };
   }
+
+  // What one launch passes: its grid and its arguments (the buffers' addresses, then each Variable's value).
+  struct LaunchArgs {
+    Grid grid;
+    std::vector<CUdeviceptr> ptrs;
+    std::vector<int32_t> values;
+    std::vector<void*> pointers{};  // to each argument, as the driver takes them; filled by params()
+
+    bool operator==(const LaunchArgs& o) const { return grid == o.grid && ptrs == o.ptrs && values == o.values; }
+    KernelNodeParams params(CUfunction fn) {
+      pointers.clear();
+      for (CUdeviceptr& p : ptrs) pointers.push_back(&p);
+      for (int32_t& v : values) pointers.push_back(&v);
+      KernelNodeParams k;
+      k.func = fn;
+      for (int a = 0; a < 3; a++) {
+        k.grid[a] = static_cast<unsigned>(grid.groups[a]);
+        k.block[a] = static_cast<unsigned>(grid.threads[a]);
+      }
+      k.params = pointers.data();
+      return k;
+    }
+  };
+
+  LaunchArgs args_for(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) const {
+    LaunchArgs a{grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_block_), {}, vars};
+    for (int axis = 0; axis < 3; axis++)
+      if (a.grid.groups[axis] > max_grid_[axis])
+        fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[axis], "xyz"[axis], a.grid.groups[axis]);
+    for (const Buffer* b : bufs) a.ptrs.push_back(reinterpret_cast<CUdeviceptr>(b->mem.get()));
+    return a;
+  }
+
+  CUfunction function() const { return fn_; }
 
  private:
   Context c_;
@@ -146,6 +178,83 @@ class CudaProgram : public Program {
   bool local_ids_;
   int64_t max_threads_;
   std::array<int64_t, 3> max_block_, max_grid_;
+};
+
+// A replay's run of kernels as one CUDA graph: each kernel between two event records, which time it.
+// The graph is instantiated at its first launch; a later one updates only the kernels whose buffers,
+// Variable values or grid changed since the launch before (outputs mostly come back from the buffer
+// pool at the same address, so most replays update nothing).
+class CudaGraph : public LaunchGraph {
+ public:
+  CudaGraph(Context c, std::vector<const CudaProgram*> programs) : c_(std::move(c)), programs_(std::move(programs)) {}
+  ~CudaGraph() override {
+    const Driver& d = *c_.api;
+    d.cuCtxSetCurrent(c_.ctx);
+    if (exec_) d.cuGraphExecDestroy(exec_);
+    if (graph_) d.cuGraphDestroy(graph_);
+    for (CUevent e : events_) d.cuEventDestroy(e);
+  }
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+
+  std::function<std::vector<double>()> start(const std::vector<GraphLaunch>& launches) override {
+    c_.use();
+    const Driver& d = *c_.api;
+    std::vector<CudaProgram::LaunchArgs> args;
+    for (size_t i = 0; i < launches.size(); i++)
+      args.push_back(programs_[i]->args_for(launches[i].bufs, *launches[i].dims, launches[i].vars));
+    if (!exec_) {
+      build(args);
+    } else {
+      for (size_t i = 0; i < args.size(); i++) {
+        if (args[i] == last_[i]) continue;
+        const KernelNodeParams p = args[i].params(programs_[i]->function());
+        d.check(d.cuGraphExecKernelNodeSetParams(exec_, kernels_[i], &p), "cuGraphExecKernelNodeSetParams");
+      }
+    }
+    last_ = std::move(args);
+    d.check(d.cuGraphLaunch(exec_, nullptr), "cuGraphLaunch");
+    return [this] {
+      c_.use();
+      wait_for_event(*c_.api, events_.back());
+      std::vector<double> seconds;
+      for (size_t i = 0; i < kernels_.size(); i++) seconds.push_back(elapsed(*c_.api, events_[2 * i], events_[2 * i + 1]));
+      return seconds;
+    };
+  }
+
+ private:
+  void build(std::vector<CudaProgram::LaunchArgs>& args) {
+    const Driver& d = *c_.api;
+    d.check(d.cuGraphCreate(&graph_, 0), "cuGraphCreate");
+    CUgraphNode last = nullptr;
+    const auto event_node = [&] {
+      CUevent e = nullptr;
+      d.check(d.cuEventCreate(&e, 0), "cuEventCreate");
+      events_.push_back(e);
+      CUgraphNode node = nullptr;
+      d.check(d.cuGraphAddEventRecordNode(&node, graph_, &last, last ? 1 : 0, e), "cuGraphAddEventRecordNode");
+      last = node;
+    };
+    for (size_t i = 0; i < args.size(); i++) {
+      event_node();
+      const KernelNodeParams p = args[i].params(programs_[i]->function());
+      CUgraphNode node = nullptr;
+      d.check(d.cuGraphAddKernelNode(&node, graph_, &last, 1, &p), "cuGraphAddKernelNode");
+      kernels_.push_back(node);
+      last = node;
+      event_node();
+    }
+    d.check(d.cuGraphInstantiateWithFlags(&exec_, graph_, 0), "cuGraphInstantiate");
+  }
+
+  Context c_;
+  std::vector<const CudaProgram*> programs_;
+  CUgraph graph_ = nullptr;
+  CUgraphExec exec_ = nullptr;
+  std::vector<CUgraphNode> kernels_;
+  std::vector<CUevent> events_;  // before and after each kernel
+  std::vector<CudaProgram::LaunchArgs> last_;
 };
 
 class CudaDevice : public Device {
@@ -223,6 +332,13 @@ class CudaDevice : public Device {
     c_.use();
     c_.api->check(c_.api->cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src.mem.get()), static_cast<size_t>(src.nbytes())),
                   "cuMemcpyDtoH");
+  }
+
+  std::unique_ptr<LaunchGraph> graph(const std::vector<Program*>& programs) override {
+    if (!c_.api->has_graphs()) return nullptr;
+    std::vector<const CudaProgram*> ours;
+    for (const Program* p : programs) ours.push_back(&dynamic_cast<const CudaProgram&>(*p));
+    return std::make_unique<CudaGraph>(c_, std::move(ours));
   }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {

@@ -15,6 +15,12 @@ void bind(void* lib, F& fn, const char* symbol) {
   if (!fn) fail("device", "libcuda.so.1 has no {}: the NVIDIA driver is too old", symbol);
 }
 
+// A function that older drivers lack: null when missing.
+template <typename F>
+void bind_optional(void* lib, F& fn, const char* symbol) {
+  fn = reinterpret_cast<F>(::dlsym(lib, symbol));
+}
+
 }  // namespace
 
 std::shared_ptr<const Driver> Driver::load() {
@@ -47,7 +53,20 @@ std::shared_ptr<const Driver> Driver::load() {
   bind(handle, d->cuEventElapsedTime, "cuEventElapsedTime");
   bind(handle, d->cuGetErrorName, "cuGetErrorName");
   bind(handle, d->cuGetErrorString, "cuGetErrorString");
+  bind_optional(handle, d->cuGraphCreate, "cuGraphCreate");
+  bind_optional(handle, d->cuGraphDestroy, "cuGraphDestroy");
+  bind_optional(handle, d->cuGraphAddKernelNode, "cuGraphAddKernelNode_v2");
+  bind_optional(handle, d->cuGraphAddEventRecordNode, "cuGraphAddEventRecordNode");
+  bind_optional(handle, d->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+  bind_optional(handle, d->cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2");
+  bind_optional(handle, d->cuGraphLaunch, "cuGraphLaunch");
+  bind_optional(handle, d->cuGraphExecDestroy, "cuGraphExecDestroy");
   return d;
+}
+
+bool Driver::has_graphs() const {
+  return cuGraphCreate && cuGraphDestroy && cuGraphAddKernelNode && cuGraphAddEventRecordNode && cuGraphInstantiateWithFlags &&
+         cuGraphExecKernelNodeSetParams && cuGraphLaunch && cuGraphExecDestroy;
 }
 
 std::string Driver::error(CUresult r) const {

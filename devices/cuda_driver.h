@@ -16,6 +16,21 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
+using CUgraph = struct CUgraph_st*;
+using CUgraphNode = struct CUgraphNode_st*;
+using CUgraphExec = struct CUgraphExec_st*;
+
+// CUDA_KERNEL_NODE_PARAMS_v2 of cuda.h: a kernel node of a graph
+struct KernelNodeParams {
+  CUfunction func = nullptr;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared_bytes = 0;
+  void** params = nullptr;
+  void** extra = nullptr;
+  void* kern = nullptr;
+  CUcontext ctx = nullptr;
+};
 
 // CUdevice_attribute values from cuda.h
 inline constexpr int kMaxThreadsPerBlock = 1;
@@ -55,6 +70,16 @@ struct Driver {
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char**) = nullptr;
+  // graphs (CUDA 12); null when the driver is older, and replays then launch kernel by kernel
+  CUresult (*cuGraphCreate)(CUgraph*, unsigned) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  CUresult (*cuGraphAddKernelNode)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t, const KernelNodeParams*) = nullptr;
+  CUresult (*cuGraphAddEventRecordNode)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t, CUevent) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long) = nullptr;
+  CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec, CUgraphNode, const KernelNodeParams*) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
+  bool has_graphs() const;
 
   // Throws tr::Error("device") saying why libcuda.so.1 (or one of its functions) is missing.
   static std::shared_ptr<const Driver> load();

@@ -10,6 +10,7 @@ namespace tr {
 struct Grid {
   std::array<int64_t, 3> groups{1, 1, 1};   // workgroups per axis
   std::array<int64_t, 3> threads{1, 1, 1};  // threads per workgroup per axis
+  bool operator==(const Grid&) const = default;
 };
 
 // With local ids the kernel fixes both: dims.global counts workgroups, dims.local their threads.

@@ -4,6 +4,7 @@
 // when the call was captured, as in tinygrad.
 #include <algorithm>
 
+#include "core/context.h"
 #include "core/jit.h"
 #include "repl/jit_call.h"
 #include "repl/session.h"
@@ -94,6 +95,7 @@ bool Session::is_jit_decorator(const Expr& e) const {
 }
 
 Value Session::call_jit(const Function& f, const CallArgs& args) {
+  if (settings().jit == 0) return run_call(f, args);
   Jit& jit = f.jit->jit;
   if (jit_capturing())
     fail_at(args.span, "jit", "having TinyJit inside another TinyJit is not supported ({} was called while another was captured)",

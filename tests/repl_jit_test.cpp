@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/context.h"
+#include "core/device.h"
 #include "core/jit.h"
 #include "core/realize.h"
 #include "tests/session_testing.h"
@@ -152,6 +156,102 @@ TEST_F(JitCalls, SelectionsOfADataLengthNeedSizeInside) {
       "pos3(tensor([1., -1., 2.]))\npos3(tensor([3., 1., -2.]))");
   EXPECT_EQ(repr("pos3(tensor([-1., 5., 6.])).tolist()"), "[5.0, 6.0, 0.0]");
   EXPECT_EQ(repr("pos3(tensor([7., -5., -6.])).tolist()"), "[7.0, 0.0, 0.0]");
+}
+
+// The CPU device under another name, with graphs that run each launch on the CPU and count their
+// starts: a replay's consecutive kernels must reach the device as one graph.
+struct GraphCounts {
+  int made = 0, starts = 0;
+  size_t launches = 0;
+};
+
+GraphCounts& graph_counts() {
+  static GraphCounts c;
+  return c;
+}
+
+class CountedGraph : public LaunchGraph {
+ public:
+  std::function<std::vector<double>()> start(const std::vector<GraphLaunch>& launches) override {
+    graph_counts().starts++;
+    graph_counts().launches += launches.size();
+    std::vector<double> seconds;
+    for (const GraphLaunch& l : launches) seconds.push_back(l.program->run(l.bufs, *l.dims, l.vars));
+    return [seconds] { return seconds; };
+  }
+};
+
+class GraphDevice : public Device {
+ public:
+  explicit GraphDevice(Device& cpu) : cpu_(cpu) {}
+  const std::string& name() const override { return name_; }
+  const std::string& backend() const override { return cpu_.backend(); }
+  Target target() const override { return cpu_.target(); }
+  BufferRef alloc(DType dtype, int64_t size) override {
+    const BufferRef b = cpu_.alloc(dtype, size);
+    return std::make_shared<Buffer>(Buffer{name_, b->dtype, b->size, b->mem});
+  }
+  void copyin(const Buffer& dst, const void* src) override { cpu_.copyin(dst, src); }
+  void copyout(void* dst, const Buffer& src) override { cpu_.copyout(dst, src); }
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    return cpu_.compile(program, source, cached);
+  }
+  std::unique_ptr<LaunchGraph> graph(const std::vector<Program*>&) override {
+    graph_counts().made++;
+    return std::make_unique<CountedGraph>();
+  }
+
+ private:
+  std::string name_ = "GRAPHS";
+  Device& cpu_;
+};
+
+class JitGraphs : public JitCalls {
+ protected:
+  void SetUp() override {
+    static const bool registered = [] {
+      // the CPU device opens first: the registry opens one device at a time
+      register_device({"GRAPHS", [cpu = &device("CPU")](int) { return std::make_unique<GraphDevice>(*cpu); }});
+      return true;
+    }();
+    (void)registered;
+    graph_counts() = {};
+    saved_ = settings();
+    settings().device = "GRAPHS";
+  }
+  void TearDown() override { settings() = saved_; }
+
+  // f: an element-wise kernel, then a reduce of it, then a kernel of the reduce
+  void define_and_call(int calls) {
+    run("@jit\ndef f(a):\n  b = (a * 2).contiguous()\n  s = b.sum().contiguous()\n  return (b + s).realize()\n");
+    for (int i = 1; i <= calls; i++) run(fmt::format("y{} = f(tensor([1., 2., {}.]))", i, i));
+  }
+
+ private:
+  Settings saved_;
+};
+
+TEST_F(JitGraphs, AReplaysKernelsReachTheirDeviceAsOneGraph) {
+  define_and_call(4);
+  EXPECT_EQ(last_runs(), (std::pair<size_t, size_t>{3, 3}));
+  EXPECT_EQ(graph_counts().made, 1);
+  EXPECT_EQ(graph_counts().starts, 2);     // calls 3 and 4
+  EXPECT_EQ(graph_counts().launches, 6u);  // the three kernels each time
+  EXPECT_EQ(repr("y4.tolist()"), "[16.0, 18.0, 22.0]");
+  EXPECT_EQ(repr("y3.tolist()"), "[14.0, 16.0, 18.0]");
+}
+
+TEST_F(JitGraphs, Jit2ReplaysLaunchByLaunchAndJit0RunsPlainly) {
+  settings().jit = 2;
+  define_and_call(4);
+  EXPECT_EQ(last_runs(), (std::pair<size_t, size_t>{3, 3}));
+  EXPECT_EQ(graph_counts().made, 0);
+  EXPECT_EQ(repr("y4.tolist()"), "[16.0, 18.0, 22.0]");
+  settings().jit = 0;
+  run("@jit\ndef g(a):\n  return (a + 1).realize()\n");
+  for (int i = 0; i < 3; i++) run("z = g(tensor([1., 2.]))");
+  EXPECT_EQ(last_runs().second, 0u);
+  EXPECT_EQ(repr("z.tolist()"), "[2.0, 3.0]");
 }
 
 }  // namespace

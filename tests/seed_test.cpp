@@ -35,7 +35,7 @@ TEST_F(Seed, DotProductIsOneKernelR2) {
   EXPECT_EQ(std::get<int64_t>(dot.item()), 11);
   const KernelRecord& k = last_realization().runs.back().kernel;
   EXPECT_EQ(k.name, "r_2");
-  EXPECT_EQ(print_ast(k.kernel.ast),
+  EXPECT_EQ(print_ast(k.kernel->ast),
             "  0 ━┳ STORE MemBuffer(idx=0, dtype=int, st=(1,):(0,))\n"
             "  1  ┗━┳ SUM (0,)\n"
             "  2    ┗━┳ MUL\n"

@@ -96,9 +96,9 @@ TEST(SymbolicShape, EveryBackendTakesTheVariableAsAnArgument) {
   const Tensor a = Tensor::ones({64, 8}).contiguous().realize().shrink_to({n, nullptr}, {5, 8});
   a.sum(std::vector<int>{0}).realize();
   const KernelRecord& rec = only_kernel();
-  EXPECT_EQ(rec.kernel.vars.size(), 1u);
+  EXPECT_EQ(rec.kernel->vars.size(), 1u);
   const Target gpu{.gpu = true, .local_memory = 48 << 10, .cores = 1, .max_local = 256};
-  const UOpProgram p = codegen(rec.kernel, gpu, rec.name);
+  const UOpProgram p = codegen(*rec.kernel, gpu, rec.name);
   EXPECT_EQ(p.vars, std::vector<std::string>{"n"});
   const std::map<std::string, std::vector<std::string>> expected{
       {"c", {"const int n", "ridx0 < n"}},

@@ -53,10 +53,10 @@ TEST(VizStages, AstAndOptsTextsShowTheViewsAndTheDimsWithRoles) {
   ASSERT_EQ(items.size(), 1u);
   const KernelRecord k = lower(items[0], "CPU");
   settings().noopt = false;
-  const std::string ast = ast_text(k.kernel);
-  EXPECT_EQ(ast.rfind(print_ast(k.kernel.ast), 0), 0u) << "the tree comes first\n" << ast;
+  const std::string ast = ast_text(*k.kernel);
+  EXPECT_EQ(ast.rfind(print_ast(k.kernel->ast), 0), 0u) << "the tree comes first\n" << ast;
   EXPECT_NE(ast.find("ShapeTracker views:\n  STORE idx=0  view 0: "), std::string::npos) << ast;
-  EXPECT_EQ(opts_text(k.kernel),
+  EXPECT_EQ(opts_text(*k.kernel),
             "full shape (4, 2), reduce axes from 1\n"
             "dims (AXIS for :opt):\n"
             "   0  global  size 4      axis 0 of the full shape\n"

@@ -73,7 +73,7 @@ std::string graph_text(const LazyRef& x) { return print_graph(x); }
 std::string schedule_text(const std::vector<ScheduleItem>& items) { return print_schedule(items); }
 
 std::string kernel_title(int k, const KernelRecord& r) {
-  return fmt::format("kernel {} {} on {} (opts: {})\n", k, r.name, r.device, opts_list(r.kernel));
+  return fmt::format("kernel {} {} on {} (opts: {})\n", k, r.name, r.device, opts_list(*r.kernel));
 }
 
 std::string ast_text(const Kernel& k) { return print_ast(k.ast) + views_text(k.ast); }

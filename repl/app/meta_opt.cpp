@@ -32,7 +32,7 @@ Status opt(Host& h, const MetaCall& c) {
   c.expect(2, 4);
   const int k = kernel_arg(h, c);
   const KernelRecord base = h.focus().kernel(k);
-  std::vector<Opt> opts = base.kernel.opts;
+  std::vector<Opt> opts = base.kernel->opts;
   if (c.arg(1) == "none") {
     c.expect(2, 2);
     opts.clear();
@@ -57,7 +57,7 @@ Status opts(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   const int k = kernel_arg(h, c);
   const KernelRecord& r = h.focus().kernel(k);
-  h.show(c.name(), kernel_title(k, r) + opts_text(r.kernel));
+  h.show(c.name(), kernel_title(k, r) + opts_text(*r.kernel));
   return Status::Ok;
 }
 

@@ -26,8 +26,8 @@ Status step(Host& h, const MetaCall& c) {
     switch (s.stage) {
       case Stage::Graph: return graph_text(x.node());
       case Stage::Schedule: return schedule_text(items);
-      case Stage::Ast: return kernel_title(s.item, kernel(s.item)) + ast_text(kernel(s.item).kernel);
-      case Stage::Opts: return kernel_title(s.item, kernel(s.item)) + opts_text(kernel(s.item).kernel);
+      case Stage::Ast: return kernel_title(s.item, kernel(s.item)) + ast_text(*kernel(s.item).kernel);
+      case Stage::Opts: return kernel_title(s.item, kernel(s.item)) + opts_text(*kernel(s.item).kernel);
       case Stage::Uops: return uops_text(*kernel(s.item).program);
       case Stage::Source: return source_text(kernel(s.item), shown_backends(kernel(s.item), settings().render));
       case Stage::Run: break;

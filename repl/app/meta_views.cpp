@@ -66,7 +66,7 @@ Status ast(Host& h, const MetaCall& c) {
   const int k = kernel_arg(h, c, 0);
   const KernelRecord& r = h.focus().kernel(k);
   if (h.show_view({.stage = Stage::Ast, .kernel = k})) return Status::Ok;
-  h.show(c.name(), kernel_title(k, r) + ast_text(r.kernel));
+  h.show(c.name(), kernel_title(k, r) + ast_text(*r.kernel));
   return Status::Ok;
 }
 

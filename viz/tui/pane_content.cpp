@@ -71,8 +71,8 @@ PaneText copy_placeholder(std::string_view title, int k, const CopyRecord& copy)
 }
 
 PaneText ast_pane(const KernelRecord& k, bool opts_marked) {
-  const std::string head = ast_text(k.kernel) + "\n";
-  PaneText p = pane_text(fmt::format("AST · {}", k.name), head + opts_text(k.kernel), Syntax::Listing);
+  const std::string head = ast_text(*k.kernel) + "\n";
+  PaneText p = pane_text(fmt::format("AST · {}", k.name), head + opts_text(*k.kernel), Syntax::Listing);
   if (opts_marked) {
     p.mark_begin = p.anchor = static_cast<int>(split_lines(head).size());
     p.mark_end = static_cast<int>(p.lines.size());

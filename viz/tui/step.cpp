@@ -108,12 +108,12 @@ std::string StepWalk::explanation() const {
                                 "through a ShapeTracker view (st=). It ends here: {}.", kernel_position(), k->reason);
     case Stage::Opts: {
       std::vector<std::string> opts;
-      for (const Opt& o : k->kernel.opts) opts.push_back(o.str());
+      for (const Opt& o : k->kernel->opts) opts.push_back(o.str());
       const std::string applied = !opts.empty() ? fmt::format("applied: {}", fmt::join(opts, ", "))
                                   : settings().noopt ? "none applied, since NOOPT is on"
                                                      : "none applied: the heuristic found nothing worth splitting";
       return head + fmt::format("the opts of {}: its full shape {} splits into dims with roles (loop, thread, "
-                                "upcast, unroll); {}.", k->name, shape_str(k->kernel.full_shape), applied);
+                                "upcast, unroll); {}.", k->name, shape_str(k->kernel->full_shape), applied);
     }
     case Stage::Uops:
       return head + fmt::format("lowering turns {} into {} UOps: a DEFINE_GLOBAL per buffer, loops or "
