@@ -181,16 +181,18 @@ class CudaProgram : public Program {
 };
 
 // A replay's run of kernels as one CUDA graph: each kernel between two event records, which time it.
-// The graph is instantiated at its first launch; a later one updates only the kernels whose buffers,
-// Variable values or grid changed since the launch before (outputs mostly come back from the buffer
-// pool at the same address, so most replays update nothing).
+// A launch updates only the kernels whose buffers, Variable values or grid differ from what the
+// instance it launches last ran with. A training step's outputs come from the buffer pool and its
+// weights are the last step's outputs, so the addresses alternate between two sets from one step to
+// the next: two instances of the graph, each launched with the set it last ran with, mostly update
+// nothing.
 class CudaGraph : public LaunchGraph {
  public:
   CudaGraph(Context c, std::vector<const CudaProgram*> programs) : c_(std::move(c)), programs_(std::move(programs)) {}
   ~CudaGraph() override {
     const Driver& d = *c_.api;
     d.cuCtxSetCurrent(c_.ctx);
-    if (exec_) d.cuGraphExecDestroy(exec_);
+    for (const Instance& i : instances_) d.cuGraphExecDestroy(i.exec);
     if (graph_) d.cuGraphDestroy(graph_);
     for (CUevent e : events_) d.cuEventDestroy(e);
   }
@@ -203,17 +205,15 @@ class CudaGraph : public LaunchGraph {
     std::vector<CudaProgram::LaunchArgs> args;
     for (size_t i = 0; i < launches.size(); i++)
       args.push_back(programs_[i]->args_for(launches[i].bufs, *launches[i].dims, launches[i].vars));
-    if (!exec_) {
-      build(args);
-    } else {
-      for (size_t i = 0; i < args.size(); i++) {
-        if (args[i] == last_[i]) continue;
-        const KernelNodeParams p = args[i].params(programs_[i]->function());
-        d.check(d.cuGraphExecKernelNodeSetParams(exec_, kernels_[i], &p), "cuGraphExecKernelNodeSetParams");
-      }
+    if (!graph_) build(args);
+    Instance& in = closest(args);
+    for (size_t i = 0; i < args.size(); i++) {
+      if (args[i] == in.last[i]) continue;
+      const KernelNodeParams p = args[i].params(programs_[i]->function());
+      d.check(d.cuGraphExecKernelNodeSetParams(in.exec, kernels_[i], &p), "cuGraphExecKernelNodeSetParams");
     }
-    last_ = std::move(args);
-    d.check(d.cuGraphLaunch(exec_, nullptr), "cuGraphLaunch");
+    in.last = std::move(args);
+    d.check(d.cuGraphLaunch(in.exec, nullptr), "cuGraphLaunch");
     return [this] {
       c_.use();
       wait_for_event(*c_.api, events_.back());
@@ -224,6 +224,13 @@ class CudaGraph : public LaunchGraph {
   }
 
  private:
+  static constexpr size_t kInstances = 2;
+
+  struct Instance {
+    CUgraphExec exec;
+    std::vector<CudaProgram::LaunchArgs> last;  // what it ran with
+  };
+
   void build(std::vector<CudaProgram::LaunchArgs>& args) {
     const Driver& d = *c_.api;
     d.check(d.cuGraphCreate(&graph_, 0), "cuGraphCreate");
@@ -245,16 +252,37 @@ class CudaGraph : public LaunchGraph {
       last = node;
       event_node();
     }
-    d.check(d.cuGraphInstantiateWithFlags(&exec_, graph_, 0), "cuGraphInstantiate");
+    built_with_ = args;
+  }
+
+  // The instance whose last arguments differ from args in the fewest kernels; a new one (as built)
+  // while there are fewer than kInstances and none matches.
+  Instance& closest(const std::vector<CudaProgram::LaunchArgs>& args) {
+    const auto differing = [&](const Instance& in) {
+      size_t n = 0;
+      for (size_t i = 0; i < args.size(); i++) n += args[i] == in.last[i] ? 0 : 1;
+      return n;
+    };
+    Instance* best = nullptr;
+    size_t fewest = args.size() + 1;
+    for (Instance& in : instances_)
+      if (const size_t n = differing(in); n < fewest) {
+        best = &in;
+        fewest = n;
+      }
+    if (fewest == 0 || instances_.size() == kInstances) return *best;
+    CUgraphExec exec = nullptr;
+    c_.api->check(c_.api->cuGraphInstantiateWithFlags(&exec, graph_, 0), "cuGraphInstantiate");
+    return instances_.emplace_back(Instance{exec, built_with_});
   }
 
   Context c_;
   std::vector<const CudaProgram*> programs_;
   CUgraph graph_ = nullptr;
-  CUgraphExec exec_ = nullptr;
+  std::vector<CudaProgram::LaunchArgs> built_with_;
+  std::vector<Instance> instances_;
   std::vector<CUgraphNode> kernels_;
   std::vector<CUevent> events_;  // before and after each kernel
-  std::vector<CudaProgram::LaunchArgs> last_;
 };
 
 class CudaDevice : public Device {
