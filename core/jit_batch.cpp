@@ -24,7 +24,7 @@ double copy(const Launch& l, const std::vector<const Buffer*>& bufs) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Starts launch i on its own: a kernel is queued, a copy runs here.
+// Starts one launch on its own: a kernel is queued, a copy runs here.
 PendingRuns start_one(const Launch& l, const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars) {
   if (!l.program) return [seconds = copy(l, bufs)] { return std::vector<double>{seconds}; };
   return [pending = l.program->start(bufs, l.record.kernel.program->dims, vars)] { return std::vector<double>{pending()}; };
