@@ -182,10 +182,10 @@ class CudaProgram : public Program {
 
 // A replay's run of kernels as one CUDA graph: each kernel between two event records, which time it.
 // A launch updates only the kernels whose buffers, Variable values or grid differ from what the
-// instance it launches last ran with. A training step's outputs come from the buffer pool and its
-// weights are the last step's outputs, so the addresses alternate between two sets from one step to
-// the next: two instances of the graph, each launched with the set it last ran with, mostly update
-// nothing.
+// instance it launches last ran with. The returned tensors get new buffers from the buffer pool at
+// every call while the previous call's are still held, so their addresses alternate between two from
+// one call to the next (the spirals step updated one node at each launch of a single instance, H100):
+// two instances, each launched with the addresses it last ran with, update nothing.
 class CudaGraph : public LaunchGraph {
  public:
   CudaGraph(Context c, std::vector<const CudaProgram*> programs) : c_(std::move(c)), programs_(std::move(programs)) {}
