@@ -9,8 +9,6 @@
 namespace tr {
 namespace {
 
-using PendingRuns = std::function<std::vector<double>()>;
-
 double copy(const Launch& l, const std::vector<const Buffer*>& bufs) {
   const auto t0 = std::chrono::steady_clock::now();
   Device& dst = device(bufs[0]->device);
@@ -22,12 +20,6 @@ double copy(const Launch& l, const std::vector<const Buffer*>& bufs) {
     dst.copyin(*bufs[0], staging.data());
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Starts one launch on its own: a kernel is queued, a copy runs here.
-PendingRuns start_one(const Launch& l, const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars) {
-  if (!l.program) return [seconds = copy(l, bufs)] { return std::vector<double>{seconds}; };
-  return [pending = l.program->start(bufs, l.record.kernel.program->dims, vars)] { return std::vector<double>{pending()}; };
 }
 
 }  // namespace
@@ -55,7 +47,8 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
   for (size_t i = 0; i < bound.size(); i++)
     for (const size_t slot : batch.args[i]) bound[i].push_back(slot_buffers[slot]);
   // every kernel is queued before the first is waited for; a copy waits for the kernels before it
-  std::vector<PendingRuns> pending;
+  std::vector<PendingRun> alone(bound.size());  // the launches started on their own
+  std::vector<std::pair<size_t, std::function<std::vector<double>()>>> graphs;  // each graph's first launch
   auto segment = batch.graphs.begin();
   for (size_t i = 0; i < bound.size();) {
     // one load of a flag: Ctrl-C stops a long replay between launches
@@ -65,16 +58,25 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
       for (; i < segment->end; i++)
         launches.push_back(GraphLaunch{batch.launches[i].program.get(), std::move(bound[i]),
                                        &batch.launches[i].record.kernel.program->dims, vars[i]});
-      pending.push_back(segment->graph->start(launches));
+      graphs.emplace_back(segment->first, segment->graph->start(launches));
       ++segment;
-    } else {
-      pending.push_back(start_one(batch.launches[i], bound[i], vars[i]));
-      i++;
+      continue;
     }
+    const Launch& l = batch.launches[i];
+    if (l.program) {
+      alone[i] = l.program->start(bound[i], l.record.kernel.program->dims, vars[i]);
+    } else {
+      alone[i] = [seconds = copy(l, bound[i])] { return seconds; };
+    }
+    i++;
   }
-  std::vector<double> seconds;
-  for (const PendingRuns& p : pending)
-    for (const double s : p()) seconds.push_back(s);
+  std::vector<double> seconds(bound.size());
+  for (size_t i = 0; i < alone.size(); i++)
+    if (alone[i]) seconds[i] = alone[i]();
+  for (const auto& [first, wait] : graphs) {
+    const std::vector<double> each = wait();
+    std::copy(each.begin(), each.end(), seconds.begin() + static_cast<std::ptrdiff_t>(first));
+  }
   return seconds;
 }
 
