@@ -143,10 +143,10 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   program.bytes = bytes_touched(k.ast, bufs);
   rec.source = std::make_shared<const std::string>(dev.render(program));
   rec.program = std::make_shared<const UOpProgram>(std::move(program));
-  rec.buffers = std::move(bufs);
+  rec.buffers = std::make_shared<const std::vector<std::pair<DType, int64_t>>>(std::move(bufs));
   if (item) {
     rec.ast = item->ast;
-    rec.reason = item->reason;
+    rec.reason = std::make_shared<const std::string>(item->reason);
     for (const std::string& name : rec.program->vars) {
       const auto it = std::find_if(item->vars.begin(), item->vars.end(), [&](const auto& v) { return v.first == name; });
       if (it == item->vars.end()) fail("value", "kernel {} has no value for its Variable {}", rec.name, name);
@@ -343,7 +343,7 @@ std::vector<double> time_again(const KernelRecord& k, int n) {
   Device& dev = device(k.device);
   std::vector<KernelRecord> one{k};
   const std::shared_ptr<Program> program = compiled(one)[0];
-  const std::vector<BufferRef> owned = zeroed_buffers(dev, k.buffers);
+  const std::vector<BufferRef> owned = zeroed_buffers(dev, *k.buffers);
   const std::vector<const Buffer*> bufs = pointers(owned);
   const ProgressScope progress;
   std::vector<double> out;
@@ -359,10 +359,10 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
   Device& dev = device(base.device);
   Kernel k = Kernel::from_ast(base.ast);
   for (const Opt& o : opts) k = apply_opt(k, o, dev.target());
-  KernelRecord rec = lowered(k, dev, nullptr, base.buffers);
+  KernelRecord rec = lowered(k, dev, nullptr, *base.buffers);
   rec.ast = base.ast;
   rec.reason = base.reason;
-  rec.seconds = time_program(dev, *rec.program, *rec.source, rec.buffers, rec.cached);
+  rec.seconds = time_program(dev, *rec.program, *rec.source, *rec.buffers, rec.cached);
   return rec;
 }
 

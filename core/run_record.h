@@ -20,8 +20,8 @@ struct KernelRecord {
   std::shared_ptr<const Kernel> kernel;
   std::shared_ptr<const UOpProgram> program;
   std::shared_ptr<const std::string> source;  // rendered for the device's backend
-  std::string reason;  // why the scheduler ended this kernel where it did
-  std::vector<std::pair<DType, int64_t>> buffers;  // dtype and size of each argument, output first
+  std::shared_ptr<const std::string> reason;  // why the scheduler ended this kernel where it did
+  std::shared_ptr<const std::vector<std::pair<DType, int64_t>>> buffers;  // dtype and size of each argument, output first
   std::vector<int32_t> vars;  // each Variable's value, in the program's argument order
   double seconds = 0;
   std::vector<double> repeats;  // the seconds of each run after the first (--repeat N, :time K N)

@@ -86,14 +86,14 @@ std::string DebugOutput::on_run(const RunRecord& r, int level, const std::vector
   const KernelRecord& k = r.kernel;
   flops_ += k.program->flops;
   bytes_ += k.program->bytes;
-  mem_ += k.buffers.empty() ? 0 : k.buffers[0].second * itemsize(k.buffers[0].first);
+  mem_ += k.buffers->empty() ? 0 : k.buffers->front().second * itemsize(k.buffers->front().first);
   if (level == 1) return out + fmt::format("{}\n", k.name);
   // the kernel's stages, in the order they were made, come before its *** line, as in tinygrad
   if (level >= 3) out += ast_text(*k.kernel) + opts_text(*k.kernel);
   if (level >= 6) out += passes_text(lowering_passes(k));
   if (level >= 5) out += uops_text(*k.program);
   if (level >= 4) out += source_text(k, shown_backends(k, render));
-  out += line(k.device, k.name, color_ ? colored_name(*k.kernel, k.name) : k.name, !k.cached, k.buffers.size(), s, k.program->flops, k.program->bytes);
+  out += line(k.device, k.name, color_ ? colored_name(*k.kernel, k.name) : k.name, !k.cached, k.buffers->size(), s, k.program->flops, k.program->bytes);
   return out + (r.replayed ? " (jit)\n" : k.cached ? " (cached)\n" : "\n");
 }
 
