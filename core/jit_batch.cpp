@@ -44,8 +44,10 @@ std::vector<GraphSegment> plan_graphs(const std::vector<Launch>& launches) {
 std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
                               const std::vector<std::vector<int32_t>>& vars) {
   std::vector<std::vector<const Buffer*>> bound(batch.launches.size());
-  for (size_t i = 0; i < bound.size(); i++)
+  for (size_t i = 0; i < bound.size(); i++) {
+    bound[i].reserve(batch.args[i].size());
     for (const size_t slot : batch.args[i]) bound[i].push_back(slot_buffers[slot]);
+  }
   // every kernel is queued before the first is waited for; a copy waits for the kernels before it
   std::vector<PendingRun> alone(bound.size());  // the launches started on their own
   std::vector<std::pair<size_t, std::function<std::vector<double>()>>> graphs;  // each graph's first launch

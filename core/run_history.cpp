@@ -28,18 +28,20 @@ RunTotals RunTotals::of(const std::vector<RunRecord>& runs) {
 
 void RunHistory::add(const RunRecord& r) {
   totals_.add(r);
-  if (kept_.size() == kKept) {
-    kept_.pop_front();
-    dropped_++;
+  if (kept_.size() < kKept) {
+    kept_.push_back(r);
+  } else {
+    kept_[count_ % kKept] = r;
   }
-  kept_.push_back(r);
+  count_++;
 }
 
 void RunHistory::clear() { *this = {}; }
 
 std::vector<RunRecord> RunHistory::since(size_t from) const {
-  const size_t first = std::clamp(from, dropped_, count()) - dropped_;
-  return {kept_.begin() + static_cast<std::ptrdiff_t>(first), kept_.end()};
+  std::vector<RunRecord> out;
+  for (size_t n = std::clamp(from, count_ - kept_.size(), count_); n < count_; n++) out.push_back(kept_[n % kKept]);
+  return out;
 }
 
 }  // namespace tr

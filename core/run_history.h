@@ -4,7 +4,6 @@
 // totals count every one.
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "core/run_record.h"
@@ -27,14 +26,16 @@ class RunHistory {
   void add(const RunRecord& r);
   void clear();
   // How many were added: the next record's number.
-  size_t count() const { return dropped_ + kept_.size(); }
+  size_t count() const { return count_; }
   // The records numbered `from` on that are still kept.
   std::vector<RunRecord> since(size_t from) const;
   const RunTotals& totals() const { return totals_; }
 
  private:
-  std::deque<RunRecord> kept_;
-  size_t dropped_ = 0;
+  // A ring once full: record n sits at n % kKept, so a new record is copied over the oldest one's
+  // storage (a deque of records this size allocated a node for every record and freed one).
+  std::vector<RunRecord> kept_;
+  size_t count_ = 0;
   RunTotals totals_;
 };
 
