@@ -85,6 +85,8 @@ struct Context {
   void use() const { api->check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
 };
 
+CUdeviceptr address(const Buffer& b) { return reinterpret_cast<CUdeviceptr>(b.mem.get()); }
+
 // Waits for the work before an event, looking at Ctrl-C between two questions to the driver.
 void wait_for_event(const Driver& d, CUevent event) {
   CUresult waited = 0;
@@ -121,7 +123,7 @@ class CudaProgram : public Program {
 
   PendingRun start(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     c_.use();
-    LaunchArgs a = args_for(bufs, dims, vars);
+    LaunchArgs a = args_for(grid_of(dims, vars), bufs, vars);
     const Driver& d = *c_.api;
     const std::shared_ptr<const EventPool::Pair> events = c_.events->take();
     d.check(d.cuEventRecord(events->start, nullptr), "cuEventRecord");
@@ -144,7 +146,13 @@ class CudaProgram : public Program {
     std::vector<int32_t> values;
     std::vector<void*> pointers{};  // to each argument, as the driver takes them; filled by params()
 
-    bool operator==(const LaunchArgs& o) const { return grid == o.grid && ptrs == o.ptrs && values == o.values; }
+    // Whether a launch with this grid, these buffers and these values passes the same (allocates nothing).
+    bool same(const Grid& g, const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars) const {
+      if (!(grid == g) || values != vars || ptrs.size() != bufs.size()) return false;
+      for (size_t i = 0; i < bufs.size(); i++)
+        if (ptrs[i] != address(*bufs[i])) return false;
+      return true;
+    }
     KernelNodeParams params(CUfunction fn) {
       pointers.clear();
       for (CUdeviceptr& p : ptrs) pointers.push_back(&p);
@@ -160,12 +168,17 @@ class CudaProgram : public Program {
     }
   };
 
-  LaunchArgs args_for(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) const {
-    LaunchArgs a{grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_block_), {}, vars};
+  Grid grid_of(const LaunchDims& dims, const std::vector<int32_t>& vars) const {
+    const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_block_);
     for (int axis = 0; axis < 3; axis++)
-      if (a.grid.groups[axis] > max_grid_[axis])
-        fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[axis], "xyz"[axis], a.grid.groups[axis]);
-    for (const Buffer* b : bufs) a.ptrs.push_back(reinterpret_cast<CUdeviceptr>(b->mem.get()));
+      if (g.groups[axis] > max_grid_[axis])
+        fail("device", "CUDA allows {} blocks on axis {}, the kernel needs {}", max_grid_[axis], "xyz"[axis], g.groups[axis]);
+    return g;
+  }
+
+  static LaunchArgs args_for(const Grid& g, const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars) {
+    LaunchArgs a{g, {}, vars};
+    for (const Buffer* b : bufs) a.ptrs.push_back(address(*b));
     return a;
   }
 
@@ -205,17 +218,16 @@ class CudaGraph : public LaunchGraph {
   std::function<std::vector<double>()> start(const std::vector<GraphLaunch>& launches) override {
     c_.use();
     const Driver& d = *c_.api;
-    std::vector<CudaProgram::LaunchArgs> args;
-    for (size_t i = 0; i < launches.size(); i++)
-      args.push_back(programs_[i]->args_for(launches[i].bufs, *launches[i].dims, launches[i].vars));
-    if (!graph_) build(args);
-    Instance& in = closest(args);
-    for (size_t i = 0; i < args.size(); i++) {
-      if (args[i] == in.last[i]) continue;
-      const KernelNodeParams p = args[i].params(programs_[i]->function());
+    std::vector<Grid> grids;
+    for (size_t i = 0; i < launches.size(); i++) grids.push_back(programs_[i]->grid_of(*launches[i].dims, launches[i].vars));
+    if (!graph_) build(launches, grids);
+    Instance& in = closest(launches, grids);
+    for (size_t i = 0; i < launches.size(); i++) {
+      if (in.last[i].same(grids[i], launches[i].bufs, launches[i].vars)) continue;
+      in.last[i] = CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars);
+      const KernelNodeParams p = in.last[i].params(programs_[i]->function());
       d.check(d.cuGraphExecKernelNodeSetParams(in.exec, kernels_[i], &p), "cuGraphExecKernelNodeSetParams");
     }
-    in.last = std::move(args);
     d.check(d.cuGraphLaunch(in.exec, nullptr), "cuGraphLaunch");
     return [this] {
       c_.use();
@@ -234,8 +246,10 @@ class CudaGraph : public LaunchGraph {
     std::vector<CudaProgram::LaunchArgs> last;  // what it ran with
   };
 
-  void build(std::vector<CudaProgram::LaunchArgs>& args) {
+  void build(const std::vector<GraphLaunch>& launches, const std::vector<Grid>& grids) {
     const Driver& d = *c_.api;
+    std::vector<CudaProgram::LaunchArgs> args;
+    for (size_t i = 0; i < launches.size(); i++) args.push_back(CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars));
     d.check(d.cuGraphCreate(&graph_, 0), "cuGraphCreate");
     CUgraphNode last = nullptr;
     const auto event_node = [&] {
@@ -255,19 +269,19 @@ class CudaGraph : public LaunchGraph {
       last = node;
       event_node();
     }
-    built_with_ = args;
+    built_with_ = std::move(args);
   }
 
-  // The instance whose last arguments differ from args in the fewest kernels; a new one (as built)
+  // The instance whose last arguments differ from these launches' in the fewest kernels; a new one (as built)
   // while there are fewer than kInstances and none matches.
-  Instance& closest(const std::vector<CudaProgram::LaunchArgs>& args) {
+  Instance& closest(const std::vector<GraphLaunch>& launches, const std::vector<Grid>& grids) {
     const auto differing = [&](const Instance& in) {
       size_t n = 0;
-      for (size_t i = 0; i < args.size(); i++) n += args[i] == in.last[i] ? 0 : 1;
+      for (size_t i = 0; i < launches.size(); i++) n += in.last[i].same(grids[i], launches[i].bufs, launches[i].vars) ? 0 : 1;
       return n;
     };
     Instance* best = nullptr;
-    size_t fewest = args.size() + 1;
+    size_t fewest = launches.size() + 1;
     for (Instance& in : instances_)
       if (const size_t n = differing(in); n < fewest) {
         best = &in;
