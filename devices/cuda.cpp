@@ -224,9 +224,10 @@ class CudaGraph : public LaunchGraph {
     Instance& in = closest(launches, grids);
     for (size_t i = 0; i < launches.size(); i++) {
       if (in.last[i].same(grids[i], launches[i].bufs, launches[i].vars)) continue;
-      in.last[i] = CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars);
-      const KernelNodeParams p = in.last[i].params(programs_[i]->function());
+      CudaProgram::LaunchArgs now = CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars);
+      const KernelNodeParams p = now.params(programs_[i]->function());
       d.check(d.cuGraphExecKernelNodeSetParams(in.exec, kernels_[i], &p), "cuGraphExecKernelNodeSetParams");
+      in.last[i] = std::move(now);
     }
     d.check(d.cuGraphLaunch(in.exec, nullptr), "cuGraphLaunch");
     return [this] {
@@ -250,25 +251,36 @@ class CudaGraph : public LaunchGraph {
     const Driver& d = *c_.api;
     std::vector<CudaProgram::LaunchArgs> args;
     for (size_t i = 0; i < launches.size(); i++) args.push_back(CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars));
-    d.check(d.cuGraphCreate(&graph_, 0), "cuGraphCreate");
+    CUgraph graph = nullptr;
+    d.check(d.cuGraphCreate(&graph, 0), "cuGraphCreate");
     CUgraphNode last = nullptr;
     const auto event_node = [&] {
       CUevent e = nullptr;
       d.check(d.cuEventCreate(&e, 0), "cuEventCreate");
       events_.push_back(e);
       CUgraphNode node = nullptr;
-      d.check(d.cuGraphAddEventRecordNode(&node, graph_, &last, last ? 1 : 0, e), "cuGraphAddEventRecordNode");
+      d.check(d.cuGraphAddEventRecordNode(&node, graph, &last, last ? 1 : 0, e), "cuGraphAddEventRecordNode");
       last = node;
     };
-    event_node();
-    for (size_t i = 0; i < args.size(); i++) {
-      const KernelNodeParams p = args[i].params(programs_[i]->function());
-      CUgraphNode node = nullptr;
-      d.check(d.cuGraphAddKernelNode(&node, graph_, &last, 1, &p), "cuGraphAddKernelNode");
-      kernels_.push_back(node);
-      last = node;
+    try {
       event_node();
+      for (size_t i = 0; i < args.size(); i++) {
+        const KernelNodeParams p = args[i].params(programs_[i]->function());
+        CUgraphNode node = nullptr;
+        d.check(d.cuGraphAddKernelNode(&node, graph, &last, 1, &p), "cuGraphAddKernelNode");
+        kernels_.push_back(node);
+        last = node;
+        event_node();
+      }
+    } catch (...) {
+      // a graph that failed half-way is dropped whole: the next replay builds it again
+      d.cuGraphDestroy(graph);
+      for (CUevent e : events_) d.cuEventDestroy(e);
+      events_.clear();
+      kernels_.clear();
+      throw;
     }
+    graph_ = graph;
     built_with_ = std::move(args);
   }
 
