@@ -241,6 +241,18 @@ TEST_F(JitGraphs, AReplaysKernelsReachTheirDeviceAsOneGraph) {
   EXPECT_EQ(repr("y3.tolist()"), "[14.0, 16.0, 18.0]");
 }
 
+TEST_F(JitGraphs, ACopyOrAnotherDeviceEndsAGraph) {
+  // two kernels on GRAPHS, a copy to the CPU, a kernel there: one graph of the first two
+  run("@jit\ndef g(a):\n  b = (a * 2).contiguous()\n  s = (b + 1).contiguous()\n  return (s.to(\"CPU\") * 3).realize()\n");
+  for (int i = 1; i <= 4; i++) run(fmt::format("z{} = g(tensor([1., {}.]))", i, i));
+  EXPECT_EQ(last_runs(), (std::pair<size_t, size_t>{4, 4}));
+  EXPECT_EQ(graph_counts().made, 1);
+  EXPECT_EQ(graph_counts().starts, 2);
+  EXPECT_EQ(graph_counts().launches, 4u);
+  EXPECT_EQ(repr("z4.tolist()"), "[9.0, 27.0]");
+  EXPECT_EQ(repr("z4.device"), "'CPU'");
+}
+
 TEST_F(JitGraphs, Jit2ReplaysLaunchByLaunchAndJit0RunsPlainly) {
   settings().jit = 2;
   define_and_call(4);
