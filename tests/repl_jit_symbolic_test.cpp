@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/context.h"
 #include "core/jit.h"
 #include "core/realize.h"
 #include "tests/session_testing.h"
@@ -143,7 +144,10 @@ TEST_F(JitVariables, AChangedConcreteShapeIsTinygradsError) {
       "y = Tensor.arange(48).reshape(16, 3).float().realize()\n"
       "@jit\ndef f(a):\n  return a * 2\nf(x[:n.bind(1)])\nf(x[:n.bind(2)])");
   const std::string e = error("f(y[:n.bind(3)])").what();
-  EXPECT_NE(e.find("args mismatch in JIT: input 0 of f was float32 (n,4):(4,1) on CPU when captured, now float32 (n,3):(3,1)"),
+  // the session's device: CPU unless DEV names another (scripts/gpu-check runs this under DEV=CUDA)
+  const std::string dev = settings().device;
+  EXPECT_NE(e.find(fmt::format("args mismatch in JIT: input 0 of f was float32 (n,4):(4,1) on {} when captured, now float32 "
+                               "(n,3):(3,1) on {}", dev, dev)),
             std::string::npos) << e;
   EXPECT_NE(std::string(error("f(x[:3])").what()).find("args mismatch in JIT"), std::string::npos);
   EXPECT_EQ(std::string(error("n.bind(17)").what()), "cannot bind n to 17: it must lie in [1, 16]");
