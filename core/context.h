@@ -9,10 +9,10 @@ struct Settings {
   int debug = 0;
   bool noopt = false;
   int beam = 0;
-  int repeat = 0;
+  int repeat = 0;  // every kernel runs this many more times after its first run, for min and median
   // tinygrad's JIT: 1 a @jit function captures and replays, its runs of kernels as a device graph
   // where the device has graphs; 2 replays launch by launch; 0 runs every call plainly
-  int jit = 1;  // every kernel runs this many more times after its first run, for min and median
+  int jit = 1;
   std::string device = "CPU";
   std::vector<std::string> render;  // backends whose source DEBUG>=4 shows; empty: the device's own
 };

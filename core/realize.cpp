@@ -144,9 +144,9 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.source = std::make_shared<const std::string>(dev.render(program));
   rec.program = std::make_shared<const UOpProgram>(std::move(program));
   rec.buffers = std::make_shared<const std::vector<std::pair<DType, int64_t>>>(std::move(bufs));
+  rec.reason = std::make_shared<const std::string>(item ? item->reason : "");
   if (item) {
     rec.ast = item->ast;
-    rec.reason = std::make_shared<const std::string>(item->reason);
     for (const std::string& name : rec.program->vars) {
       const auto it = std::find_if(item->vars.begin(), item->vars.end(), [&](const auto& v) { return v.first == name; });
       if (it == item->vars.end()) fail("value", "kernel {} has no value for its Variable {}", rec.name, name);

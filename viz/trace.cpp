@@ -21,7 +21,7 @@ std::string chrome_trace(const std::vector<RunRecord>& runs) {
       e["cat"] = "kernel";
       e["tid"] = k.device;
       e["dur"] = k.seconds * 1e6;
-      e["args"] = {{"flops", k.program->flops}, {"bytes", k.program->bytes}, {"cached", k.cached}, {"reason", k.reason ? *k.reason : ""}};
+      e["args"] = {{"flops", k.program->flops}, {"bytes", k.program->bytes}, {"cached", k.cached}, {"reason", *k.reason}};
     }
     e["args"]["jit"] = r.replayed;
     events.push_back(std::move(e));

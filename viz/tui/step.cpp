@@ -105,7 +105,7 @@ std::string StepWalk::explanation() const {
                                 plural(schedule_.size() - kernel_items_.size(), "copy", "copies"));
     case Stage::Ast:
       return head + fmt::format("the AST of {}: its output's STORE, the fused ops, its inputs' LOADs, each "
-                                "through a ShapeTracker view (st=). It ends here: {}.", kernel_position(), k->reason ? *k->reason : "");
+                                "through a ShapeTracker view (st=). It ends here: {}.", kernel_position(), *k->reason);
     case Stage::Opts: {
       std::vector<std::string> opts;
       for (const Opt& o : k->kernel->opts) opts.push_back(o.str());
