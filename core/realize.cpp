@@ -134,6 +134,17 @@ void record(RunRecord r) {
   if (listener()) listener()(last().runs.back());
 }
 
+// The value of each of k's Variables (its scalar arguments, in order) as the item binds them.
+std::vector<int32_t> var_values(const Kernel& k, const ScheduleItem& item) {
+  std::vector<int32_t> out;
+  for (const ExprRef& v : k.vars) {
+    const std::optional<int64_t> value = value_of(item.vars, v->name);
+    if (!value) fail("value", "kernel {} has no value for its Variable {}", k.base_name(), v->name);
+    out.push_back(static_cast<int32_t>(*value));
+  }
+  return out;
+}
+
 KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std::vector<std::pair<DType, int64_t>> bufs) {
   KernelRecord rec;
   rec.device = dev.name();
@@ -147,11 +158,7 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.reason = std::make_shared<const std::string>(item ? item->reason : "");
   if (item) {
     rec.ast = item->ast;
-    for (const std::string& name : rec.program->vars) {
-      const auto it = std::find_if(item->vars.begin(), item->vars.end(), [&](const auto& v) { return v.first == name; });
-      if (it == item->vars.end()) fail("value", "kernel {} has no value for its Variable {}", rec.name, name);
-      rec.vars.push_back(static_cast<int32_t>(it->second));
-    }
+    rec.vars = var_values(k, *item);
   }
   return rec;
 }
@@ -311,9 +318,7 @@ KernelRecord lower(const ScheduleItem& item, const std::string& device_name) {
   const Kernel k = Kernel::from_ast(item.ast);
   const auto bufs = buffer_sizes(item);
   Kernel opted = k;
-  // a symbolic dim's size is known only at launch: such kernels run as scheduled
-  if (!k.vars.empty()) opted = k;
-  else if (settings().beam > 0) opted = beam_search(k, dev, bufs, settings().beam);
+  if (settings().beam > 0) opted = beam_search(k, dev, bufs, var_values(k, item), settings().beam);
   else if (!settings().noopt) opted = default_opts(k, dev.target());
   return lowered(opted, dev, &item, bufs);
 }
@@ -362,7 +367,8 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
   KernelRecord rec = lowered(k, dev, nullptr, *base.buffers);
   rec.ast = base.ast;
   rec.reason = base.reason;
-  rec.seconds = time_program(dev, *rec.program, *rec.source, *rec.buffers, rec.cached);
+  rec.vars = base.vars;
+  rec.seconds = time_program(dev, *rec.program, *rec.source, *rec.buffers, rec.vars, rec.cached);
   return rec;
 }
 

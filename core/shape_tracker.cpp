@@ -130,9 +130,19 @@ std::optional<View> reshape_view(const View& v, const Shape& new_shape, const st
   std::vector<Range> mask(rank, {0, 1});
   std::vector<ExprRef> sym(rank);
   int64_t offset = v.offset;
+  size_t unused = 0;  // the first new dim that no old dim has taken
   // Walk the smallest runs of old dims and new dims that hold the same elements.
-  for (size_t i = 0, j = 0; i < old.size(); ++i, ++j) {
-    // only a symbolic dim bound to 1 is left over
+  for (size_t i = 0, j = 0; i < old.size(); ++i) {
+    // A Variable bound to 1 takes the first size-1 dim before the next wide one ((n, 4) to (n, 1, 4)
+    // in a matmul, at n = 1): it is the same dim at every other value.
+    if (old[i].sym && old[i].size == 1 && !(j < wide.size() && new_shape[wide[j]] == 1)) {
+      if (unused >= (j < wide.size() ? wide[j] : rank)) return std::nullopt;
+      sym[unused] = old[i].sym;
+      strides[unused] = old[i].stride;
+      mask[unused] = old[i].valid;
+      unused++;
+      continue;
+    }
     if (j >= wide.size()) return std::nullopt;
     const size_t i0 = i, j0 = j;
     for (int64_t po = old[i].size, pn = new_shape[wide[j]]; po != pn;) {
@@ -169,6 +179,8 @@ std::optional<View> reshape_view(const View& v, const Shape& new_shape, const st
       stride *= new_shape[wide[k]];
       mask[wide[k]] = (*split)[k - j0];
     }
+    unused = wide[j] + 1;
+    ++j;
   }
   return View::make(new_shape, std::move(strides), offset, v.mask ? std::optional(std::move(mask)) : std::nullopt,
                     std::move(sym));
@@ -197,6 +209,59 @@ std::vector<ExprRef> unravel(const ExprRef& flat, const Shape& shape) {
     inner *= shape[k];
   }
   return idxs;
+}
+
+// The top view read through the one below it as one view, where each dim of the top that moves
+// steps over a whole dim of the one below, no two over the same one (the top expands, permutes or
+// shrinks the one below): a matmul's operand broadcast after its transpose. A symbolic dim of the top
+// may only be one that reads nothing below (stride 0).
+std::optional<View> merge_views(const View& below, const View& top) {
+  if (top.mask || !below.sym.empty() || prod(below.shape) == 0 || top.offset < 0) return std::nullopt;
+  const size_t n = below.shape.size();
+  Shape flat(n);
+  int64_t inner = 1;
+  for (size_t d = n; d-- > 0;) {
+    flat[d] = inner;
+    inner *= below.shape[d];
+  }
+  // the index of the one below where the top's index 0 lies
+  std::vector<int64_t> at(n);
+  int64_t rest = top.offset;
+  for (size_t d = 0; d < n; ++d) {
+    at[d] = rest / flat[d];
+    rest %= flat[d];
+    if (at[d] >= below.shape[d]) return std::nullopt;
+  }
+  std::vector<int> dim_of(top.shape.size(), -1);
+  std::vector<bool> taken(n);
+  for (size_t k = 0; k < top.shape.size(); ++k) {
+    if (top.shape[k] == 1 || top.strides[k] == 0) continue;
+    if (top.symbolic(k)) return std::nullopt;
+    int found = -1;
+    for (size_t d = 0; d < n; ++d)
+      if (flat[d] == top.strides[k] && below.shape[d] > 1 && !taken[d]) found = static_cast<int>(d);
+    if (found < 0 || at[found] + top.shape[k] > below.shape[found]) return std::nullopt;
+    taken[found] = true;
+    dim_of[k] = found;
+  }
+  const std::vector<Range> valid = ranges_of(below);
+  int64_t offset = below.offset;
+  for (size_t d = 0; d < n; ++d) {
+    // a dim of the one below that the top does not move stays at one index, valid everywhere or nowhere
+    if (!taken[d] && (at[d] < valid[d].first || at[d] >= valid[d].second)) return std::nullopt;
+    offset += at[d] * below.strides[d];
+  }
+  std::vector<int64_t> strides(top.shape.size(), 0);
+  std::vector<Range> mask = full_ranges(top.shape);
+  for (size_t k = 0; k < top.shape.size(); ++k) {
+    if (dim_of[k] < 0) continue;
+    const size_t d = static_cast<size_t>(dim_of[k]);
+    strides[k] = below.strides[d];
+    const auto clip = [&](int64_t i) { return std::clamp<int64_t>(i - at[d], 0, top.shape[k]); };
+    mask[k] = {clip(valid[d].first), clip(valid[d].second)};
+  }
+  const bool masked = mask != full_ranges(top.shape);
+  return View::make(top.shape, std::move(strides), offset, masked ? std::optional(std::move(mask)) : std::nullopt, top.sym);
 }
 
 bool mentions(const ExprRef& e, const std::string& name) {
@@ -408,8 +473,15 @@ ShapeTracker ShapeTracker::simplify() const {
                [](const View& v) { return !v.contiguous; });
   views.push_back(views_.back());
   // A contiguous top view of the same size as the view below only reshapes it.
-  while (views.size() >= 2 && views.back().contiguous) {
+  while (views.size() >= 2) {
     const View& below = views[views.size() - 2];
+    if (!views.back().contiguous) {
+      std::optional<View> merged = merge_views(below, views.back());
+      if (!merged) break;
+      views.pop_back();
+      views.back() = std::move(*merged);
+      continue;
+    }
     if (prod(below.shape) != prod(views.back().shape)) break;
     std::optional<View> merged = reshape_view(below, views.back().shape, views.back().sym);
     if (!merged) break;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/codegen/codegen.h"
+#include "core/context.h"
 #include "core/device.h"
 #include "core/realize.h"
 #include "core/render/render.h"
@@ -49,12 +50,14 @@ class SymbolicKernels : public ::testing::TestWithParam<std::string> {
       const Tensor y = make(v);
       EXPECT_TRUE(testing::matches_reference(y)) << "n = " << v;
       const KernelRecord& k = only_kernel();
+      kernels_.push_back(k.kernel);
       sources.insert(*k.source);
       EXPECT_EQ(k.vars, std::vector<int32_t>{static_cast<int32_t>(v)});
     }
     return sources;
   }
 
+  std::vector<std::shared_ptr<const Kernel>> kernels_;  // the kernel of each value, in order
   Tensor x_ = Tensor::zeros({1});
   const ExprRef n_ = make_variable("n", 1, 64);
 };
@@ -84,6 +87,42 @@ TEST_P(SymbolicKernels, CreationFromASymbolicShape) {
     return ones.mul(Tensor::scalar_like(ones, 3.0)).sum(std::vector<int>{0});
   });
   EXPECT_EQ(sources.size(), 1u) << fmt::format("{}", fmt::join(sources, "\n----\n"));
+}
+
+// The default opts split the dims of a known size (the matmul's 16 columns, over threads, vector
+// lanes or a workgroup) and keep the symbolic one whole, so one program still serves every value.
+TEST_P(SymbolicKernels, DefaultOptsSplitOnlyTheFixedDims) {
+  std::mt19937_64 rng(5);
+  Tensor w = testing::tensor(testing::random_values(rng, 4 * 16, DType::Float32, -2, 2), {4, 16}).to(GetParam());
+  w.realize();
+  const std::set<std::string> sources =
+      sources_for_every_value([&](int64_t v) { return x_.shrink_to({n_, nullptr}, {v, 4}).matmul(w); });
+  EXPECT_EQ(sources.size(), 1u) << fmt::format("{}", fmt::join(sources, "\n----\n"));
+  std::set<std::string> opts;
+  for (const std::shared_ptr<const Kernel>& k : kernels_) {
+    std::string applied;
+    for (const Opt& o : k->opts) applied += o.str();
+    opts.insert(applied);
+    for (const Dim& d : k->dims) EXPECT_TRUE(!d.sym || (d.role == DimRole::Global && d.size == 64)) << applied;
+  }
+  ASSERT_EQ(opts.size(), 1u);
+  EXPECT_FALSE(opts.begin()->empty());
+}
+
+// BEAM times a symbolic kernel's candidates with the Variable's value that its buffers are sized for.
+TEST(SymbolicShape, BeamSearchesASymbolicKernel) {
+  const Settings saved = settings();
+  settings().beam = 2;
+  std::mt19937_64 rng(9);
+  Tensor x = testing::tensor(testing::random_values(rng, 64 * 32, DType::Float32, -2, 2), {64, 32});
+  x.realize();
+  const ExprRef n = make_variable("n", 1, 64);
+  for (const int64_t v : {5, 64}) {
+    const Tensor y = x.shrink_to({n, nullptr}, {v, 32}).mul(x.shrink_to({n, nullptr}, {v, 32})).sum(std::vector<int>{0});
+    EXPECT_TRUE(testing::matches_reference(y)) << "n = " << v;
+    EXPECT_EQ(only_kernel().vars, std::vector<int32_t>{static_cast<int32_t>(v)});
+  }
+  settings() = saved;
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, SymbolicKernels, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"),

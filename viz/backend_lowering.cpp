@@ -47,14 +47,12 @@ BackendLowering lowering_for_backend(const KernelRecord& r, std::string_view bac
   if (!r.ast || own.gpu == gpu_language(backend)) return {*r.program, ""};
   const auto [target, whose] = target_of(backend);
   const Kernel plain = Kernel::from_ast(r.ast);
-  // a kernel over a symbolic dim runs as scheduled on every device (its sizes are known at launch)
-  const bool as_scheduled = settings().noopt || !plain.vars.empty();
-  const Kernel k = as_scheduled ? plain : default_opts(plain, target);
+  const Kernel k = settings().noopt ? plain : default_opts(plain, target);
   std::vector<std::string> opts;
   for (const Opt& o : k.opts) opts.push_back(o.str());
   return {codegen(k, target, r.name),
           fmt::format("lowered for {} with {}: {} (this kernel ran on {})", whose,
-                      settings().noopt ? "no opts (NOOPT)" : as_scheduled ? "no opts (a symbolic size)" : "its default opts",
+                      settings().noopt ? "no opts (NOOPT)" : "its default opts",
                       opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", ")), r.device)};
 }
 

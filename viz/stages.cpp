@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/device.h"
 #include "core/render/render.h"
 #include "core/value_str.h"
@@ -12,6 +14,18 @@
 
 namespace tr {
 namespace {
+
+// A symbolic size reads as its Variable, with the largest value the kernel is lowered for.
+std::string size_text(const Dim& d) { return d.sym ? fmt::format("{}<={}", render(d.sym), d.size) : std::to_string(d.size); }
+
+std::string full_shape_text(const Kernel& k) {
+  std::vector<std::string> sizes;
+  for (size_t a = 0; a < k.full_shape.size(); a++) {
+    const auto sym = std::find_if(k.dims.begin(), k.dims.end(), [&](const Dim& d) { return d.axis == static_cast<int>(a) && d.sym; });
+    sizes.push_back(sym == k.dims.end() ? std::to_string(k.full_shape[a]) : render(sym->sym));
+  }
+  return fmt::format("({}{})", fmt::join(sizes, ", "), sizes.size() == 1 ? "," : "");
+}
 
 std::string opts_list(const Kernel& k) {
   std::vector<std::string> opts;
@@ -81,13 +95,13 @@ std::string ast_text(const Kernel& k) { return print_ast(k.ast) + views_text(k.a
 std::string opts_text(const Kernel& k) {
   const int ndim = static_cast<int>(k.full_shape.size());
   std::string out = k.first_reduce < ndim ? fmt::format("full shape {}, reduce axes from {}\n",
-                                                        shape_str(k.full_shape), k.first_reduce)
-                                          : fmt::format("full shape {}, no reduce axes\n", shape_str(k.full_shape));
+                                                        full_shape_text(k), k.first_reduce)
+                                          : fmt::format("full shape {}, no reduce axes\n", full_shape_text(k));
   if (k.walks_rows_again()) out += fmt::format("walks each row {} times (several reduces over the same rows)\n", k.row_passes);
   out += "dims (AXIS for :opt):\n";
   for (size_t i = 0; i < k.dims.size(); i++) {
     const Dim& d = k.dims[i];
-    out += fmt::format("  {:>2}  {:<7} size {:<6} axis {} of the full shape\n", i, dim_role_name(d.role), d.size,
+    out += fmt::format("  {:>2}  {:<7} size {:<6} axis {} of the full shape\n", i, dim_role_name(d.role), size_text(d),
                        d.axis);
   }
   return out + fmt::format("opts: {}\n", opts_list(k));

@@ -8,9 +8,13 @@
 namespace tr {
 namespace {
 
+// The heuristic splits only dims of a known size: a symbolic dim's size is its Variable's largest
+// value, and the kernel serves every value of it, so it keeps the dim whole.
+bool splittable(const Dim& d, DimRole role) { return d.role == role && !d.sym; }
+
 int last_dim_with(const Kernel& k, DimRole role) {
   for (int i = static_cast<int>(k.dims.size()) - 1; i >= 0; i--)
-    if (k.dims[i].role == role) return i;
+    if (splittable(k.dims[i], role)) return i;
   return -1;
 }
 
@@ -96,7 +100,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   if (reduces && !rows_whole) {
     std::vector<int> tile;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && tile.size() < 2; i--)
-      if (out.dims[i].role == DimRole::Global && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
+      if (splittable(out.dims[i], DimRole::Global) && broadcast_by_a_load(out, out.dims[i].axis)) tile.push_back(i);
     if (tile.size() == 2) {
       // A GPU thread's wide upcast of columns would scatter its neighbours' loads: 4 columns by 8 rows
       // there (on an H200 the 4096 matmul went from 12.2 to 19.6 TFLOPS with 8 rows instead of 4).
@@ -169,7 +173,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     }
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
-      if (out.dims[i].role != DimRole::Global) continue;
+      if (!splittable(out.dims[i], DimRole::Global)) continue;
       const int64_t want = placed ? reduce_local_y : (reduces ? reduce_local_x : elementwise_local);
       const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(want, target.max_local / threads));
       placed++;
@@ -181,7 +185,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // Split the outermost output dim over the cores.
   if (threads) {
     for (int i = 0; i < static_cast<int>(out.dims.size()); i++) {
-      if (out.dims[i].role != DimRole::Global) continue;
+      if (!splittable(out.dims[i], DimRole::Global)) continue;
       const int64_t amt = largest_divisor_upto(out.dims[i].size, target.cores);
       if (amt >= 2) out = apply_opt(out, {OptOp::Thread, i, amt}, target);
       break;

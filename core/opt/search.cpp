@@ -15,12 +15,12 @@
 namespace tr {
 
 double time_program(Device& dev, const UOpProgram& program, const std::string& source,
-                    const std::vector<std::pair<DType, int64_t>>& buffers, bool& cached) {
+                    const std::vector<std::pair<DType, int64_t>>& buffers, const std::vector<int32_t>& vars, bool& cached) {
   const std::vector<BufferRef> owned = zeroed_buffers(dev, buffers);
   const std::vector<const Buffer*> bufs = pointers(owned);
   const std::unique_ptr<Program> p = dev.compile(program, source, cached);
   double best = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims, {}));
+  for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims, vars));
   return best;
 }
 
@@ -52,13 +52,14 @@ std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
 
 }  // namespace
 
-Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers, int width) {
+Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers,
+                   const std::vector<int32_t>& vars, int width) {
   const Target target = dev.target();
   auto time = [&](const Kernel& c) {
     check_interrupt();
     const UOpProgram p = codegen(c, target, "beam_candidate");
     bool cached = false;
-    return time_program(dev, p, dev.render(p), buffers, cached);
+    return time_program(dev, p, dev.render(p), buffers, vars, cached);
   };
   std::vector<std::pair<double, Kernel>> beam{{time(k), k}};
   Kernel best = k;

@@ -126,7 +126,7 @@ double kernel_seconds(const tr::KernelRecord& base, Opts how) {
   const tr::Kernel k = tr::Kernel::from_ast(base.ast);
   std::vector<tr::Opt> opts;
   if (how == Opts::Default) opts = tr::default_opts(k, dev.target()).opts;
-  if (how == Opts::Beam) opts = tr::beam_search(k, dev, *base.buffers, 2).opts;
+  if (how == Opts::Beam) opts = tr::beam_search(k, dev, *base.buffers, base.vars, 2).opts;
   const tr::KernelRecord rec = tr::run_with_opts(base, opts);
   const double first = tr::time_again(rec, 1)[0];
   const int more = std::clamp(static_cast<int>(1.0 / first), 1, kRepeats);
