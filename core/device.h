@@ -46,7 +46,8 @@ class LaunchGraph {
  public:
   virtual ~LaunchGraph() = default;
   // Queues the launches, in order, and returns at once; calling the result waits for them and gives
-  // each launch's seconds.
+  // each launch's seconds. The next start may come before that call (a replay's times are read once
+  // the next replay has started), and a result may never be called (the replay failed half-way).
   virtual std::function<std::vector<double>()> start(const std::vector<GraphLaunch>& launches) = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/context.h"
 #include "core/error.h"
 #include "core/jit_batch.h"
 
@@ -337,7 +338,8 @@ void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>&
 }
 
 std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs, const VarVals& vals) {
-  CapturedJit& c = *captured_;
+  const std::shared_ptr<CapturedJit> held = captured_;
+  CapturedJit& c = *held;
   std::vector<BufferRef> bound(c.slots.size());
   for (size_t i = 0; i < c.slots.size(); i++) {
     Slot& s = c.slots[i];
@@ -363,23 +365,32 @@ std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs, const VarVals
       case SlotKind::Fresh: bound[i] = device(s.captured->device).alloc(s.captured->dtype, size_for(s, vals)); break;
     }
   }
-  const std::vector<std::vector<int32_t>> vars = launch_vars(c.batch, vals);
+  std::vector<std::vector<int32_t>> vars = launch_vars(c.batch, vals);
   const double start = now_us();
-  const std::vector<double> seconds = run_batch(c.batch, pointers(bound), vars);
-  std::vector<RunRecord> runs;
-  runs.reserve(seconds.size());
-  double at = start;
-  for (size_t i = 0; i < seconds.size(); i++) {
-    RunRecord r = c.batch.launches[i].record;
-    r.replayed = true;
-    r.kernel.vars = vars[i];
-    r.start_us = at;
-    at += seconds[i] * 1e6;
-    (r.is_copy ? r.copy.seconds : r.kernel.seconds) = seconds[i];
-    r.kernel.repeats.clear();
-    runs.push_back(std::move(r));
-  }
-  record_runs(std::move(runs));
+  // The replay returns while its launches run: their records wait for the device's times until the
+  // next statement reads the history, runs more work or reads a buffer, or the next replay has started
+  // its own launches, so that this host work overlaps the device's. DEBUG 2 prints each kernel's time
+  // as it finishes: there the replay waits.
+  std::function<std::vector<double>()> wait = start_batch(c.batch, pointers(bound), vars);
+  auto finish = [held, vars = std::move(vars), start, buffers = bound, wait = std::move(wait)] {
+    const std::vector<double> seconds = wait();
+    std::vector<RunRecord> runs;
+    runs.reserve(seconds.size());
+    double at = start;
+    for (size_t i = 0; i < seconds.size(); i++) {
+      RunRecord r = held->batch.launches[i].record;
+      r.replayed = true;
+      r.kernel.vars = vars[i];
+      r.start_us = at;
+      at += seconds[i] * 1e6;
+      (r.is_copy ? r.copy.seconds : r.kernel.seconds) = seconds[i];
+      r.kernel.repeats.clear();
+      runs.push_back(std::move(r));
+    }
+    return runs;
+  };
+  if (settings().debug >= 2) record_runs(finish());
+  else defer_runs(std::move(finish));
   std::vector<Tensor> out;
   for (const Placement& p : c.outputs) out.emplace_back(placed(p, bound[p.slot], vals));
   for (const Rebind& r : c.rebinds) {

@@ -91,7 +91,8 @@ class Jit {
   int calls_ = 0;
   int captured_on_ = 0;  // the call that captured
   int recaptures_ = 0;   // captures dropped for a Variable's value they could not serve
-  std::unique_ptr<CapturedJit> captured_;
+  // shared with the records of a replay still running on its device (they need its launches)
+  std::shared_ptr<CapturedJit> captured_;
   std::unique_ptr<PlainCall> plain_;  // the last plain call, while no capture is kept
   std::unique_ptr<std::vector<Launch>> recording_;
   std::vector<Launch>* recording_before_ = nullptr;

@@ -41,8 +41,8 @@ std::vector<GraphSegment> plan_graphs(const std::vector<Launch>& launches) {
   return out;
 }
 
-std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
-                              const std::vector<std::vector<int32_t>>& vars) {
+std::function<std::vector<double>()> start_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
+                                                 const std::vector<std::vector<int32_t>>& vars) {
   std::vector<std::vector<const Buffer*>> bound(batch.launches.size());
   for (size_t i = 0; i < bound.size(); i++) {
     bound[i].reserve(batch.args[i].size());
@@ -72,14 +72,16 @@ std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buf
     }
     i++;
   }
-  std::vector<double> seconds(bound.size());
-  for (size_t i = 0; i < alone.size(); i++)
-    if (alone[i]) seconds[i] = alone[i]();
-  for (const auto& [first, wait] : graphs) {
-    const std::vector<double> each = wait();
-    std::copy(each.begin(), each.end(), seconds.begin() + static_cast<std::ptrdiff_t>(first));
-  }
-  return seconds;
+  return [alone = std::move(alone), graphs = std::move(graphs)] {
+    std::vector<double> seconds(alone.size());
+    for (size_t i = 0; i < alone.size(); i++)
+      if (alone[i]) seconds[i] = alone[i]();
+    for (const auto& [first, wait] : graphs) {
+      const std::vector<double> each = wait();
+      std::copy(each.begin(), each.end(), seconds.begin() + static_cast<std::ptrdiff_t>(first));
+    }
+    return seconds;
+  };
 }
 
 }  // namespace tr

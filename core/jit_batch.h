@@ -4,6 +4,7 @@
 // consecutive kernels on a device that has graphs (CUDA) are launched as one graph.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -28,9 +29,10 @@ struct JitBatch {
 // (none when settings().jit is 2, tinygrad's JIT=2).
 std::vector<GraphSegment> plan_graphs(const std::vector<Launch>& launches);
 
-// Runs the batch with slot i bound to slot_buffers[i] and each kernel given vars[launch] as the values
-// of its Variables; returns each launch's seconds.
-std::vector<double> run_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
-                              const std::vector<std::vector<int32_t>>& vars);
+// Starts the batch with slot i bound to slot_buffers[i] and each kernel given vars[launch] as the
+// values of its Variables, and returns at once (a copy waits for the kernels before it); calling the
+// result waits for the launches and gives each one's seconds. The buffers must outlive that call.
+std::function<std::vector<double>()> start_batch(const JitBatch& batch, const std::vector<const Buffer*>& slot_buffers,
+                                                 const std::vector<std::vector<int32_t>>& vars);
 
 }  // namespace tr

@@ -293,15 +293,43 @@ void record_runs(std::vector<RunRecord> runs) {
   for (RunRecord& r : runs) record(std::move(r));
 }
 
+namespace {
+
+std::function<std::vector<RunRecord>()>& deferred() {
+  static std::function<std::vector<RunRecord>()> runs;
+  return runs;
+}
+
+}  // namespace
+
+void defer_runs(std::function<std::vector<RunRecord>()> finish) {
+  settle_runs();
+  deferred() = std::move(finish);
+}
+
+void settle_runs() {
+  // taken first: recording calls the listener, which may read the history
+  const std::function<std::vector<RunRecord>()> finish = std::exchange(deferred(), nullptr);
+  if (finish) record_runs(finish());
+}
+
 void set_run_listener(std::function<void(const RunRecord&)> l) { listener() = std::move(l); }
-const RunHistory& history() { return records(); }
-const Realization& last_realization() { return last(); }
+const RunHistory& history() {
+  settle_runs();
+  return records();
+}
+const Realization& last_realization() {
+  settle_runs();
+  return last();
+}
 void clear_history() {
+  settle_runs();
   records().clear();
   last() = {};
 }
 
 void read_back(void* dst, const Buffer& buf) {
+  settle_runs();
   RunRecord r{.is_copy = true, .start_us = now_us()};
   const auto t0 = std::chrono::steady_clock::now();
   device(buf.device).copyout(dst, buf);
@@ -345,6 +373,7 @@ std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec) {
 }
 
 std::vector<double> time_again(const KernelRecord& k, int n) {
+  settle_runs();
   Device& dev = device(k.device);
   std::vector<KernelRecord> one{k};
   const std::shared_ptr<Program> program = compiled(one)[0];
@@ -361,6 +390,7 @@ std::vector<double> time_again(const KernelRecord& k, int n) {
 }
 
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts) {
+  settle_runs();
   Device& dev = device(base.device);
   Kernel k = Kernel::from_ast(base.ast);
   for (const Opt& o : opts) k = apply_opt(k, o, dev.target());
@@ -373,6 +403,7 @@ KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opt
 }
 
 Realization realize(const std::vector<LazyRef>& outs) {
+  settle_runs();
   const double t0 = now_us();
   std::vector<ScheduleItem> schedule = create_schedule(outs);
   // every buffer is checked before the first is allocated: a huge tensor fails with nothing done

@@ -60,6 +60,12 @@ struct Launch {
 std::vector<Launch>* capture_launches(std::vector<Launch>* into);
 // Records runs that did not come from a schedule (a replay): they become the last realization's runs.
 void record_runs(std::vector<RunRecord> runs);
+// Runs started on a device whose records wait for their times: `finish` waits for them and gives the
+// records, which are recorded (record_runs) at the next settle_runs. Settles the runs deferred before.
+void defer_runs(std::function<std::vector<RunRecord>()> finish);
+// Records the deferred runs, waiting for them: called before anything that runs more work, reads the
+// history or reads a buffer, so that the records stay in the order the work ran.
+void settle_runs();
 
 // Called with each record as soon as its item has run (DEBUG output prints from here).
 void set_run_listener(std::function<void(const RunRecord&)> listener);

@@ -201,16 +201,17 @@ class CudaProgram : public Program {
 // instance it launches last ran with. The returned tensors get new buffers from the buffer pool at
 // every call while the previous call's are still held, so their addresses alternate between two from
 // one call to the next (the spirals step updated one node at each launch of a single instance, H100):
-// two instances, each launched with the addresses it last ran with, update nothing.
+// two instances, each launched with the addresses it last ran with, update nothing. Each has its own
+// events, so that one can start while the other's times are still to be read.
 class CudaGraph : public LaunchGraph {
  public:
-  CudaGraph(Context c, std::vector<const CudaProgram*> programs) : c_(std::move(c)), programs_(std::move(programs)) {}
+  CudaGraph(Context c, std::vector<const CudaProgram*> programs) : c_(std::move(c)), programs_(std::move(programs)) {
+    instances_.reserve(kInstances);
+  }
   ~CudaGraph() override {
     const Driver& d = *c_.api;
     d.cuCtxSetCurrent(c_.ctx);
-    for (const Instance& i : instances_) d.cuGraphExecDestroy(i.exec);
-    if (graph_) d.cuGraphDestroy(graph_);
-    for (CUevent e : events_) d.cuEventDestroy(e);
+    for (const Instance& i : instances_) destroy(i);
   }
   CudaGraph(const CudaGraph&) = delete;
   CudaGraph& operator=(const CudaGraph&) = delete;
@@ -220,21 +221,24 @@ class CudaGraph : public LaunchGraph {
     const Driver& d = *c_.api;
     std::vector<Grid> grids;
     for (size_t i = 0; i < launches.size(); i++) grids.push_back(programs_[i]->grid_of(*launches[i].dims, launches[i].vars));
-    if (!graph_) build(launches, grids);
-    Instance& in = closest(launches, grids);
+    const size_t at = closest(launches, grids);
+    Instance& in = instances_[at];
     for (size_t i = 0; i < launches.size(); i++) {
       if (in.last[i].same(grids[i], launches[i].bufs, launches[i].vars)) continue;
       CudaProgram::LaunchArgs now = CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars);
       const KernelNodeParams p = now.params(programs_[i]->function());
-      d.check(d.cuGraphExecKernelNodeSetParams(in.exec, kernels_[i], &p), "cuGraphExecKernelNodeSetParams");
+      d.check(d.cuGraphExecKernelNodeSetParams(in.exec, in.kernels[i], &p), "cuGraphExecKernelNodeSetParams");
       in.last[i] = std::move(now);
     }
     d.check(d.cuGraphLaunch(in.exec, nullptr), "cuGraphLaunch");
-    return [this] {
+    in.unread = true;
+    return [this, at] {
       c_.use();
-      wait_for_event(*c_.api, events_.back());
+      Instance& ran = instances_[at];
+      wait_for_event(*c_.api, ran.events.back());
       std::vector<double> seconds;
-      for (size_t i = 0; i < kernels_.size(); i++) seconds.push_back(elapsed(*c_.api, events_[i], events_[i + 1]));
+      for (size_t i = 0; i < ran.kernels.size(); i++) seconds.push_back(elapsed(*c_.api, ran.events[i], ran.events[i + 1]));
+      ran.unread = false;
       return seconds;
     };
   }
@@ -243,75 +247,77 @@ class CudaGraph : public LaunchGraph {
   static constexpr size_t kInstances = 2;
 
   struct Instance {
-    CUgraphExec exec;
+    CUgraph graph = nullptr;
+    CUgraphExec exec = nullptr;
+    std::vector<CUgraphNode> kernels;
+    std::vector<CUevent> events;                // before the first kernel, then after each
     std::vector<CudaProgram::LaunchArgs> last;  // what it ran with
+    bool unread = false;                        // launched, and its times not read yet
   };
 
-  void build(const std::vector<GraphLaunch>& launches, const std::vector<Grid>& grids) {
+  void destroy(const Instance& in) const {
     const Driver& d = *c_.api;
-    std::vector<CudaProgram::LaunchArgs> args;
-    for (size_t i = 0; i < launches.size(); i++) args.push_back(CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars));
-    CUgraph graph = nullptr;
-    d.check(d.cuGraphCreate(&graph, 0), "cuGraphCreate");
+    if (in.exec) d.cuGraphExecDestroy(in.exec);
+    if (in.graph) d.cuGraphDestroy(in.graph);
+    for (CUevent e : in.events) d.cuEventDestroy(e);
+  }
+
+  Instance build(const std::vector<GraphLaunch>& launches, const std::vector<Grid>& grids) const {
+    const Driver& d = *c_.api;
+    Instance in;
+    for (size_t i = 0; i < launches.size(); i++) in.last.push_back(CudaProgram::args_for(grids[i], launches[i].bufs, launches[i].vars));
     CUgraphNode last = nullptr;
     const auto event_node = [&] {
       CUevent e = nullptr;
       d.check(d.cuEventCreate(&e, 0), "cuEventCreate");
-      events_.push_back(e);
+      in.events.push_back(e);
       CUgraphNode node = nullptr;
-      d.check(d.cuGraphAddEventRecordNode(&node, graph, &last, last ? 1 : 0, e), "cuGraphAddEventRecordNode");
+      d.check(d.cuGraphAddEventRecordNode(&node, in.graph, &last, last ? 1 : 0, e), "cuGraphAddEventRecordNode");
       last = node;
     };
     try {
+      d.check(d.cuGraphCreate(&in.graph, 0), "cuGraphCreate");
       event_node();
-      for (size_t i = 0; i < args.size(); i++) {
-        const KernelNodeParams p = args[i].params(programs_[i]->function());
+      for (size_t i = 0; i < in.last.size(); i++) {
+        const KernelNodeParams p = in.last[i].params(programs_[i]->function());
         CUgraphNode node = nullptr;
-        d.check(d.cuGraphAddKernelNode(&node, graph, &last, 1, &p), "cuGraphAddKernelNode");
-        kernels_.push_back(node);
+        d.check(d.cuGraphAddKernelNode(&node, in.graph, &last, 1, &p), "cuGraphAddKernelNode");
+        in.kernels.push_back(node);
         last = node;
         event_node();
       }
+      d.check(d.cuGraphInstantiateWithFlags(&in.exec, in.graph, 0), "cuGraphInstantiate");
     } catch (...) {
-      // a graph that failed half-way is dropped whole: the next replay builds it again
-      d.cuGraphDestroy(graph);
-      for (CUevent e : events_) d.cuEventDestroy(e);
-      events_.clear();
-      kernels_.clear();
+      // an instance that failed half-way is dropped whole: the next replay builds it again
+      destroy(in);
       throw;
     }
-    graph_ = graph;
-    built_with_ = std::move(args);
+    return in;
   }
 
-  // The instance whose last arguments differ from these launches' in the fewest kernels; a new one (as built)
-  // while there are fewer than kInstances and none matches.
-  Instance& closest(const std::vector<GraphLaunch>& launches, const std::vector<Grid>& grids) {
+  // The instance whose last arguments differ from these launches' in the fewest kernels, one whose
+  // times are still to be read only when no other can start; a new one (as built) while there are
+  // fewer than kInstances and none matches.
+  size_t closest(const std::vector<GraphLaunch>& launches, const std::vector<Grid>& grids) {
     const auto differing = [&](const Instance& in) {
-      size_t n = 0;
+      size_t n = in.unread ? launches.size() + 1 : 0;
       for (size_t i = 0; i < launches.size(); i++) n += in.last[i].same(grids[i], launches[i].bufs, launches[i].vars) ? 0 : 1;
       return n;
     };
-    Instance* best = nullptr;
-    size_t fewest = launches.size() + 1;
-    for (Instance& in : instances_)
-      if (const size_t n = differing(in); n < fewest) {
-        best = &in;
+    size_t best = 0, fewest = 2 * launches.size() + 2;
+    for (size_t i = 0; i < instances_.size(); i++)
+      if (const size_t n = differing(instances_[i]); n < fewest) {
+        best = i;
         fewest = n;
       }
-    if (fewest == 0 || instances_.size() == kInstances) return *best;
-    CUgraphExec exec = nullptr;
-    c_.api->check(c_.api->cuGraphInstantiateWithFlags(&exec, graph_, 0), "cuGraphInstantiate");
-    return instances_.emplace_back(Instance{exec, built_with_});
+    if (fewest == 0 || instances_.size() == kInstances) return best;
+    instances_.push_back(build(launches, grids));
+    return instances_.size() - 1;
   }
 
   Context c_;
   std::vector<const CudaProgram*> programs_;
-  CUgraph graph_ = nullptr;
-  std::vector<CudaProgram::LaunchArgs> built_with_;
   std::vector<Instance> instances_;
-  std::vector<CUgraphNode> kernels_;
-  std::vector<CUevent> events_;  // before the first kernel, then after each
 };
 
 class CudaDevice : public Device {

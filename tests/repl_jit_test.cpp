@@ -163,6 +163,7 @@ TEST_F(JitCalls, SelectionsOfADataLengthNeedSizeInside) {
 struct GraphCounts {
   int made = 0, starts = 0;
   size_t launches = 0;
+  std::vector<std::string> log;  // "start" at each start, "wait" when its result is called
 };
 
 GraphCounts& graph_counts() {
@@ -175,9 +176,13 @@ class CountedGraph : public LaunchGraph {
   std::function<std::vector<double>()> start(const std::vector<GraphLaunch>& launches) override {
     graph_counts().starts++;
     graph_counts().launches += launches.size();
+    graph_counts().log.push_back("start");
     std::vector<double> seconds;
     for (const GraphLaunch& l : launches) seconds.push_back(l.program->run(l.bufs, *l.dims, l.vars));
-    return [seconds] { return seconds; };
+    return [seconds] {
+      graph_counts().log.push_back("wait");
+      return seconds;
+    };
   }
 };
 
@@ -251,6 +256,25 @@ TEST_F(JitGraphs, ACopyOrAnotherDeviceEndsAGraph) {
   EXPECT_EQ(graph_counts().launches, 4u);
   EXPECT_EQ(repr("z4.tolist()"), "[9.0, 27.0]");
   EXPECT_EQ(repr("z4.device"), "'CPU'");
+}
+
+// A replay returns while its launches run: it waits for their times once the next replay has started
+// its own, or when something reads the history (here last_runs()); under DEBUG 2 at once.
+TEST_F(JitGraphs, AReplayReturnsBeforeItsLaunchesAreWaitedFor) {
+  run("@jit\ndef f(a):\n  b = (a * 2).contiguous()\n  s = b.sum().contiguous()\n  return (b + s).realize()\n");
+  for (int i = 1; i <= 7; i++) run(fmt::format("a{} = tensor([1., 2., {}.]).realize()", i, i));
+  run("y1 = f(a1)\ny2 = f(a2)");
+  run("y3 = f(a3)\ny4 = f(a4)\ny5 = f(a5)");
+  EXPECT_EQ(graph_counts().log, (std::vector<std::string>{"start", "start", "wait", "start", "wait"}));
+  EXPECT_EQ(last_runs(), (std::pair<size_t, size_t>{3, 3}));
+  EXPECT_EQ(graph_counts().log.size(), 6u);
+  EXPECT_EQ(history().since(history().count() - 9).size(), 9u);  // three replays of three kernels
+  EXPECT_EQ(repr("y3.tolist()"), "[14.0, 16.0, 18.0]");
+  EXPECT_EQ(repr("y5.tolist()"), "[18.0, 20.0, 26.0]");
+  settings().debug = 2;
+  graph_counts().log.clear();
+  run("y6 = f(a6)\ny7 = f(a7)");
+  EXPECT_EQ(graph_counts().log, (std::vector<std::string>{"start", "wait", "start", "wait"}));
 }
 
 TEST_F(JitGraphs, Jit2ReplaysLaunchByLaunchAndJit0RunsPlainly) {

@@ -116,6 +116,20 @@ TEST(ShapeTracker, SimplifyAndCompose) {
   EXPECT_EQ(p.compose(ShapeTracker::contiguous({8})).str(), "[(4,2):(1,4), (8,):(1,)]");
 }
 
+// A top view that expands, permutes or shrinks the one below reads it through one view: a matmul's
+// transposed operand broadcast over the rows of the other. One whose dims step over parts of a dim
+// below, or over two dims at once, keeps both.
+TEST(ShapeTracker, ComposeMergesATopThatMovesWholeDims) {
+  const ShapeTracker w = ShapeTracker::contiguous({4, 16}).permute({1, 0}).reshape({1, 16, 4});
+  EXPECT_EQ(w.str(), "(1,16,4):(0,1,16)");
+  EXPECT_EQ(w.compose(ShapeTracker::contiguous({1, 16, 4}).expand({2, 16, 4})).str(), "(2,16,4):(0,1,16)");
+  EXPECT_EQ(w.compose(ShapeTracker::contiguous({1, 16, 4}).permute({0, 2, 1})).str(), "(1,4,16):(0,16,1)");
+  EXPECT_EQ(w.compose(ShapeTracker::contiguous({1, 16, 4}).shrink({{0, 1}, {2, 6}, {1, 3}})).str(), "(1,4,2):(0,1,16)+18");
+  const ShapeTracker padded = ShapeTracker::contiguous({4, 2}).permute({1, 0}).pad({{1, 1}, {0, 0}});
+  EXPECT_EQ(padded.compose(ShapeTracker::contiguous({4, 4}).shrink({{1, 3}, {0, 4}})).str(), "(2,4):(1,2)");
+  EXPECT_EQ(w.compose(ShapeTracker::contiguous({1, 16, 4}).reshape({64}).expand({64}).reshape({8, 8})).views().size(), 2u);
+}
+
 TEST(ShapeTracker, IndexValid) {
   const ExprRef i = var("i", 0, 2), j = var("j", 0, 3);
   const auto [idx, valid] = ShapeTracker::contiguous({2, 3}).pad({{1, 0}, {0, 1}}).index_valid({i, j});

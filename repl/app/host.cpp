@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "core/realize.h"
 #include "repl/app/json_reporter.h"
 #include "repl/app/meta.h"
 #include "repl/app/text_reporter.h"
@@ -115,7 +116,11 @@ Status Host::execute(const Stmt& stmt, const SourceRef& src) {
   new_statement_ = true;
   Status status = Status::Error;
   try {
-    status = outcome(session_.execute(stmt, src), stmt, src);
+    const Outcome o = session_.execute(stmt, src);
+    // a replay's records wait for its device until here at the latest: the statement's output, the
+    // panes and a Ctrl-C after it see every run
+    settle_runs();
+    status = outcome(o, stmt, src);
   } catch (const Halt& h) {
     status = h.status;
   } catch (const SourceError& e) {

@@ -2,7 +2,10 @@
 // MLP on 512 points, its gradients and Adam's update), run as a plain def and as a @jit def. From the
 // third call on, each step's wall time is split into the time inside kernels and copies (as their
 // records say) and the time outside them: scheduling, lowering, rendering and the program cache for
-// a plain call; binding the captured buffers and bookkeeping for a replay.
+// a plain call; binding the captured buffers and bookkeeping for a replay. Each call is timed alone
+// (until its records are made, which waits for its kernels), and the @jit calls also back to back, as
+// a training loop makes them: a replay returns while its kernels run on a GPU, and its records are
+// made once the next has started.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -82,11 +85,35 @@ std::vector<Step> steps(bool jit, int n) {
     const size_t first = tr::history().count();
     const auto t0 = std::chrono::steady_clock::now();
     s.execute(call[0]);
+    tr::settle_runs();
     const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     double inside = 0;
     const std::vector<tr::RunRecord> ran = tr::history().since(first);
     for (const tr::RunRecord& rec : ran) inside += tr::run_seconds(rec) * 1e3;
     out.push_back({wall, inside, ran.size()});
+  }
+  return out;
+}
+
+// Calls after the capture in blocks of `block`, with nothing read between the calls of a block: a
+// block's step is its wall time (until its last call's records are made) over its calls.
+std::vector<Step> back_to_back(int blocks, int block) {
+  tr::repl::Session s{[](const tr::repl::PrintEvent&) {}};
+  run(s, kSetup);
+  run(s, "@jit\n" + std::string(kStep));
+  const std::vector<tr::repl::Stmt> call = tr::repl::parse_program("loss = train_step()");
+  for (int i = 0; i < 2; i++) s.execute(call[0]);
+  std::vector<Step> out;
+  for (int b = 0; b < blocks; b++) {
+    const size_t first = tr::history().count();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < block; i++) s.execute(call[0]);
+    tr::settle_runs();
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    double inside = 0;
+    const std::vector<tr::RunRecord> ran = tr::history().since(first);
+    for (const tr::RunRecord& rec : ran) inside += tr::run_seconds(rec) * 1e3;
+    out.push_back({wall / block, inside / block, ran.size() / static_cast<size_t>(block)});
   }
   return out;
 }
@@ -121,6 +148,21 @@ int main(int argc, char** argv) {
   std::printf("spirals training step (MLP 2-64-1, 512 points, float64, Adam) on %s; medians of calls 3..%d\n",
               tr::settings().device.c_str(), n);
   if (only != "jit") report("plain", steps(false, n));
-  if (only != "plain") report("@jit", steps(true, n));
+  if (only != "plain") {
+    report("@jit", steps(true, n));
+    // blocks of 10 calls, as many as the calls after the first two make (their median: a loaded
+    // machine's waits for a core fall into a few of them)
+    const std::vector<Step> blocks = back_to_back(std::max(1, (n - 2) / 10), 10);
+    std::vector<double> wall, inside, outside;
+    for (const Step& b : blocks) {
+      wall.push_back(b.wall_ms);
+      inside.push_back(b.kernel_ms);
+      outside.push_back(b.wall_ms - b.kernel_ms);
+    }
+    std::printf("  @jit   %2zu launches/step  back to back, median of %zu blocks of 10 calls: step %7.3f ms, in kernels "
+                "%7.3f ms, outside %7.3f ms (%4.1f%%)\n",
+                blocks.back().launches, blocks.size(), median(wall), median(inside), median(outside),
+                100 * median(outside) / median(wall));
+  }
   return 0;
 }
