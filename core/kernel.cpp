@@ -144,7 +144,8 @@ int64_t Kernel::output_size() const {
 std::string Kernel::base_name() const {
   const bool reduces = first_reduce < static_cast<int>(full_shape.size());
   std::vector<std::string> sizes;
-  for (const Dim& d : dims) sizes.push_back(d.sym ? render(d.sym) : std::to_string(d.size));
+  // a symbolic dim is named by its Variable (a name is an identifier: n, not (n*2))
+  for (const Dim& d : dims) sizes.push_back(d.sym ? size_variable(d.sym)->name : std::to_string(d.size));
   if (sizes.empty()) sizes.push_back("1");
   return fmt::format("{}_{}", reduces ? "r" : "E", fmt::join(sizes, "_"));
 }

@@ -20,7 +20,7 @@ struct Dim {
   int64_t size;
   int64_t stride;
   DimRole role;
-  ExprRef sym = nullptr;  // the Variable that is the dim's size (size is its largest value), null for a number
+  ExprRef sym = nullptr;  // the symbolic size (a Variable, or n + 1, 2 * n; size is its largest value), null for a number
 };
 
 struct Kernel {

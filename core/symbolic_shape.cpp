@@ -28,6 +28,37 @@ void check_binding(const ExprRef& v, int64_t value) {
     fail("value", "cannot bind {} to {}: it must lie in [{}, {}]", v->name, value, v->min, v->max);
 }
 
+ExprRef scaled_size(const ExprRef& size, int64_t scale, int64_t offset) {
+  if (scale < 1) fail("value", "a symbolic size grows with its Variable: {} times {} does not", render(size), scale);
+  const ExprRef out = add(mul(size, scale), offset);
+  if (out->min < 1)
+    fail("value", "{} is not a size: it is {} when {} is {}", render(out), out->min, size_variable(out)->name, size_variable(out)->min);
+  return out;
+}
+
+const ExprRef& size_variable(const ExprRef& size) {
+  if (size->op == ExprOp::Var) return size;
+  for (const ExprRef& s : size->srcs)
+    if (!var_names(s).empty()) return size_variable(s);
+  fail("value", "the symbolic size {} has no Variable", render(size));
+}
+
+Affine affine_of(const ExprRef& size) {
+  const std::string& name = size_variable(size)->name;
+  const int64_t at0 = evaluate(size, {{name, 0}});
+  return {evaluate(size, {{name, 1}}) - at0, at0};
+}
+
+int64_t variable_value(const ExprRef& size, int64_t value) {
+  const ExprRef& v = size_variable(size);
+  const Affine f = affine_of(size);
+  const int64_t n = (value - f.offset) / f.scale;
+  if (n * f.scale + f.offset != value)
+    fail("value", "a dim of size {} cannot be {}: no value of {} makes it", value, render(size), v->name);
+  check_binding(v, n);
+  return n;
+}
+
 std::vector<ExprRef> node_sym(const LazyNode& n) { return n.is_view() ? n.st().sym() : n.sym; }
 
 namespace {
@@ -69,7 +100,7 @@ LazyRef bind_sizes(const LazyRef& x, const std::vector<ExprRef>& sym) {
   merged.resize(x->shape.size());
   for (size_t k = 0; k < sym.size(); ++k) {
     if (!sym[k]) continue;
-    check_binding(sym[k], x->shape[k]);
+    variable_value(sym[k], x->shape[k]);
     if (merged[k] && !same_expr(merged[k], sym[k]))
       fail("shape", "dim {} of {} is already {}, not {}", k, shape_str(x->shape), render(merged[k]), render(sym[k]));
     merged[k] = sym[k];
@@ -99,12 +130,13 @@ ShapeTracker unbind(const ShapeTracker& st, VarVals& vals) {
       sym[k] = nullptr;
       continue;
     }
-    const std::string& name = sym[k]->name;
+    const std::string& name = size_variable(sym[k])->name;
+    const int64_t value = variable_value(sym[k], shape[k]);
     const auto it = std::find_if(vals.begin(), vals.end(), [&](const auto& p) { return p.first == name; });
     if (it == vals.end()) {
-      vals.insert(std::upper_bound(vals.begin(), vals.end(), std::make_pair(name, shape[k])), {name, shape[k]});
-    } else if (it->second != shape[k]) {
-      fail("shape", "Variable {} is bound to {} and to {} in one kernel", name, it->second, shape[k]);
+      vals.insert(std::upper_bound(vals.begin(), vals.end(), std::make_pair(name, value)), {name, value});
+    } else if (it->second != value) {
+      fail("shape", "Variable {} is bound to {} and to {} in one kernel", name, it->second, value);
     }
     shape[k] = sym[k]->max;
     if (mask) (*mask)[k] = {0, shape[k]};
@@ -116,8 +148,9 @@ ShapeTracker unbind(const ShapeTracker& st, VarVals& vals) {
 std::vector<ExprRef> kernel_vars(const std::vector<const ShapeTracker*>& trackers) {
   std::vector<ExprRef> out;
   for (const ShapeTracker* st : trackers)
-    for (const ExprRef& e : st->sym()) {
-      if (!e) continue;
+    for (const ExprRef& size : st->sym()) {
+      if (!size) continue;
+      const ExprRef& e = size_variable(size);
       if (std::none_of(out.begin(), out.end(), [&](const ExprRef& o) { return o->name == e->name; })) out.push_back(e);
     }
   std::sort(out.begin(), out.end(), [](const ExprRef& a, const ExprRef& b) { return a->name < b->name; });
@@ -140,8 +173,10 @@ void merge_vals(VarVals& into, const VarVals& from) {
 Shape rebound_shape(const Shape& shape, const std::vector<ExprRef>& sym, const VarVals& vals) {
   Shape out = shape;
   for (size_t k = 0; k < sym.size() && k < out.size(); ++k)
-    if (sym[k])
-      if (const std::optional<int64_t> v = value_of(vals, sym[k]->name)) out[k] = *v;
+    if (sym[k]) {
+      const std::string& name = size_variable(sym[k])->name;
+      if (const std::optional<int64_t> v = value_of(vals, name)) out[k] = evaluate(sym[k], {{name, *v}});
+    }
   return out;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Symbolic sizes: a dim whose size is a Variable bound to a value. The lazy graph holds the bound
+// Symbolic sizes: a dim whose size is a Variable bound to a value (or grows with one: n + 1, 2 * n). The lazy graph holds the bound
 // value (so every shape check, buffer and the reference evaluator see numbers) and, beside it, the
 // Variable; a kernel's trackers hold only the Variable (their shape entry becomes its largest value),
 // so one compiled kernel serves every value, and the value travels with the launch.
@@ -21,6 +21,19 @@ using VarVals = std::vector<std::pair<std::string, int64_t>>;
 ExprRef make_variable(const std::string& name, int64_t lo, int64_t hi);
 // Checks that value lies in v's bounds.
 void check_binding(const ExprRef& v, int64_t value);
+
+// A symbolic size is a Variable or an expression of one Variable that grows with it, scale * n +
+// offset (n + 1, 2 * n, 4 * n - 3), at least 1 for every value of n.
+struct Affine {
+  int64_t scale = 1, offset = 0;
+};
+// The size a Variable times scale plus offset: an error when it is not a size (below 1 for some value).
+ExprRef scaled_size(const ExprRef& size, int64_t scale, int64_t offset);
+// The Variable of a symbolic size, and how the size follows it.
+const ExprRef& size_variable(const ExprRef& size);
+Affine affine_of(const ExprRef& size);
+// The value of size's Variable for which the size is `value`: an error where there is none in its bounds.
+int64_t variable_value(const ExprRef& size, int64_t value);
 
 // The Variables that are the sizes of n's dims (null for a number; empty when none is).
 std::vector<ExprRef> node_sym(const LazyNode& n);

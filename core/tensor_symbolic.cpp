@@ -16,7 +16,7 @@ Tensor Tensor::shrink_to(const std::vector<ExprRef>& sym, const Shape& sizes) co
     fail("shape", "shrink_to needs a Variable (or none) and a size for each of the {} dims", shape().size());
   std::vector<Range> bounds;
   for (size_t k = 0; k < sym.size(); k++) {
-    if (sym[k]) check_binding(sym[k], sizes[k]);
+    if (sym[k]) variable_value(sym[k], sizes[k]);
     bounds.push_back({0, sym[k] ? sizes[k] : shape()[k]});
   }
   // shrinking first would give a dim of one element stride 0, and lose the stride the Variable needs

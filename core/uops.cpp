@@ -69,7 +69,7 @@ LaunchDims launch_for(const LaunchDims& dims, const std::vector<int32_t>& vars) 
     const int v = dims.global_var[a];
     if (v < 0) continue;
     if (static_cast<size_t>(v) >= vars.size()) fail("value", "the launch needs Variable {} of the kernel, given {}", v, vars.size());
-    out.global[a] = dims.global[a] * vars[v];
+    out.global[a] = dims.global[a] * (dims.global_scale[a] * vars[v] + dims.global_offset[a]);
     out.global_var[a] = -1;
   }
   return out;

@@ -65,9 +65,10 @@ std::string uop_dtype_str(const UOp& u);    // "ptr.int", "float", "float4", ""
 struct LaunchDims {
   std::array<int64_t, 3> global{1, 1, 1};
   std::array<int64_t, 3> local{1, 1, 1};
-  // Per axis, the Variable (its position among the kernel's) whose value multiplies global[a] at
-  // launch; -1 where the axis has a fixed size.
+  // Per axis, the Variable (its position among the kernel's) whose value n makes the axis
+  // global[a] * (global_scale[a] * n + global_offset[a]) at launch; -1 where the axis has a fixed size.
   std::array<int, 3> global_var{-1, -1, -1};
+  std::array<int64_t, 3> global_scale{1, 1, 1}, global_offset{0, 0, 0};
 };
 // The launch for these values of the kernel's Variables: each symbolic axis gets its size.
 LaunchDims launch_for(const LaunchDims& dims, const std::vector<int32_t>& vars);

@@ -274,7 +274,7 @@ std::vector<IndexItem> Evaluator::index_items(const Subscript& s) const {
         if (v.is<NoneValue>()) return std::nullopt;
         if (const SymbolicVariable* var = variable_of(v)) {
           if (part != sl->stop) fail_at(part->span, "value", "a Variable can only be a slice's stop, as in x[:n]");
-          stop_var = var->var;
+          stop_var = var->size;
           return bound_value(Arg{v, part->span, "the slice's stop"}, *var);
         }
         if (!v.is<int64_t>()) fail_at(part->span, "type", "slice bounds must be ints or None, not {}", type_name(v));

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/tensor_logic.h"
 #include "repl/number_ops.h"
+#include "repl/symbolic_variable.h"
 
 namespace tr::repl {
 namespace {
@@ -166,6 +167,7 @@ Value apply_binary(BinaryOp op, const Value& a, const Value& b) {
     return (x.*tensor_op(op))(y);
   }
   if (is_number(a) && is_number(b)) return from_const(number_binary(op, to_const(a), to_const(b)));
+  if (variable_of(a) || variable_of(b)) return variable_arithmetic(op, a, b);
   if (op == BinaryOp::Add) {
     if (a.is<std::string>() && b.is<std::string>()) return std::get<std::string>(a) + std::get<std::string>(b);
     if (a.is<Tuple>() && b.is<Tuple>()) return concatenated(std::get<Tuple>(a), std::get<Tuple>(b));

@@ -65,6 +65,21 @@ TEST_F(JitVariables, OneCaptureReplaysForEveryValue) {
   EXPECT_EQ(s.serves, std::vector<std::string>{"n"});
 }
 
+// A size that grows with the Variable (4 * k - 1 elements) replays for every value of it too.
+TEST_F(JitVariables, ASizeThatGrowsWithTheVariableReplays) {
+  run("n = Variable('n', 1, 16)\nx = Tensor.arange(64).float().realize()\n"
+      "@jit\ndef g(a, k):\n  return (a[:k * 4 - 1] * 2).sum()\n");
+  for (int v = 1; v <= 16; v++) {
+    run(fmt::format("s = g(x, n.bind({}))", v));
+    const int len = 4 * v - 1;
+    EXPECT_EQ(repr("s.item()"), fmt::format("{}.0", len * (len - 1))) << "n = " << v;
+  }
+  const JitSummary s = summary("g");
+  EXPECT_EQ(s.replays, 14);
+  EXPECT_EQ(s.recaptures, 0);
+  EXPECT_EQ(s.serves, std::vector<std::string>{"n"});
+}
+
 TEST_F(JitVariables, ReplaysCompileAndLowerNothing) {
   run("n = Variable('n', 1, 32)\nx = Tensor.arange(32).float().realize()\n"
       "@jit\ndef f(a):\n  return (a * a).sum()\n"

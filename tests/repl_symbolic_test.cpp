@@ -42,6 +42,27 @@ TEST_F(SymbolicLanguage, ShapesCompileOnceForEveryValue) {
   EXPECT_EQ(repr("w.tolist()"), "[6, 22, 38]");
 }
 
+// n + 1, n - 1, 2 * n of a Variable: a size that grows with it, in shapes and slices as n is; one
+// program for every value.
+TEST_F(SymbolicLanguage, SizesThatGrowWithTheVariable) {
+  run("n = Variable('n', 1, 16)\nb = n.bind(3)");
+  EXPECT_EQ(repr("b + 1"), "(n+1) of Variable('n', 1, 16).bind(3)");
+  EXPECT_EQ(repr("(2 * b).val, (b * 2 - 1).val, (n + 1).min, (n * 4).max, (n * 2 + 1).expr"), "(6, 5, 2, 64, '((n*2)+1)')");
+  run("x = Tensor.arange(128).float().realize()");
+  std::set<std::string> sources;
+  for (int v = 1; v <= 16; v++) {
+    run(fmt::format("y = x[:n.bind({}) * 8 - 1].sum().realize()", v));
+    sources.insert(*last_realization().runs.back().kernel.source);
+    const int len = 8 * v - 1;
+    EXPECT_EQ(repr("y.item()"), fmt::format("{}.0", len * (len - 1) / 2)) << "n = " << v;
+  }
+  EXPECT_EQ(sources.size(), 1u);
+  run("z = Tensor.ones(2 * n.bind(5), 3).sum(0).realize()");
+  EXPECT_EQ(repr("z.tolist()"), "[10.0, 10.0, 10.0]");
+  run("w = Tensor.arange(n.bind(4) + 1).realize()");
+  EXPECT_EQ(repr("w.tolist()"), "[0, 1, 2, 3, 4]");
+}
+
 TEST_F(SymbolicLanguage, BadInputIsAnErrorAtItsToken) {
   run("n = Variable('n', 2, 8)\nx = Tensor.ones(10)");
   EXPECT_EQ(std::string(error("n.bind(9)").what()), "cannot bind n to 9: it must lie in [2, 8]");
@@ -50,6 +71,14 @@ TEST_F(SymbolicLanguage, BadInputIsAnErrorAtItsToken) {
   EXPECT_EQ(std::string(error("x[n.bind(2):]").what()), "a Variable can only be a slice's stop, as in x[:n]");
   EXPECT_EQ(std::string(error("Variable('n', 0, 4)").what()), "Variable n needs 1 <= lo < hi, not [0, 4]");
   EXPECT_EQ(std::string(error("Tensor.ones(10, 4)[:n.bind(8)].flip(0)").what()).find("cannot flip the symbolic dim 0"), 0u);
+  // sizes that grow with n: + and * by an int, - an int, and never below 1
+  EXPECT_EQ(std::string(error("n - 2").what()), "(n+-2) is not a size: it is 0 when n is 2");
+  EXPECT_EQ(std::string(error("n * 0").what()), "a symbolic size grows with its Variable: n times 0 does not");
+  EXPECT_EQ(std::string(error("n / 2").what()).find("unsupported operand types for /: 'Variable' and 'int'"), 0u);
+  EXPECT_EQ(std::string(error("2 - n").what()).find("unsupported operand types for -: 'int' and 'Variable'"), 0u);
+  EXPECT_EQ(std::string(error("(n + 1).bind(3)").what()), "bind gives a Variable its value: bind n before (n+1)");
+  EXPECT_NE(std::string(error("Tensor.ones(10)[:n.bind(8) + 3]").what()).find("stops at 11, past the dim's 10 elements"),
+            std::string::npos);
 }
 
 }  // namespace

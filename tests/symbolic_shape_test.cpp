@@ -109,6 +109,24 @@ TEST_P(SymbolicKernels, DefaultOptsSplitOnlyTheFixedDims) {
   EXPECT_FALSE(opts.begin()->empty());
 }
 
+// A size that grows with the Variable (2 * m - 1 rows): the kernels loop (or launch) to it, one
+// program each for every value of m.
+TEST_P(SymbolicKernels, ASizeThatGrowsWithTheVariableCompilesOnce) {
+  const ExprRef m = make_variable("m", 1, 32);
+  const ExprRef rows = scaled_size(m, 2, -1);
+  std::set<std::string> sources;
+  for (int64_t v = 1; v <= 32; v++) {
+    const Tensor a = x_.shrink_to({rows, nullptr}, {2 * v - 1, 4});
+    const Tensor e = a.mul(a).add(Tensor::scalar_like(a, 0.5));
+    EXPECT_TRUE(testing::matches_reference(e)) << "m = " << v;
+    sources.insert(*only_kernel().source);
+    EXPECT_EQ(only_kernel().vars, std::vector<int32_t>{static_cast<int32_t>(v)});
+    EXPECT_TRUE(testing::matches_reference(a.sum(std::vector<int>{0}))) << "m = " << v;
+    sources.insert(*only_kernel().source);
+  }
+  EXPECT_EQ(sources.size(), 2u) << fmt::format("{}", fmt::join(sources, "\n----\n"));
+}
+
 // BEAM times a symbolic kernel's candidates with the Variable's value that its buffers are sized for.
 TEST(SymbolicShape, BeamSearchesASymbolicKernel) {
   const Settings saved = settings();
@@ -158,6 +176,27 @@ TEST(SymbolicShape, EveryBackendTakesTheVariableAsAnArgument) {
     GTEST_SKIP() << e.what();
   }
   EXPECT_FALSE(nvrtc->compile(render("cuda", p), "compute_75").empty());
+}
+
+TEST(SymbolicShape, SizesThatGrowWithAVariable) {
+  const ExprRef n = make_variable("n", 1, 8);
+  const ExprRef size = scaled_size(scaled_size(n, 2, 0), 1, 3);  // 2n + 3
+  EXPECT_EQ(size_variable(size)->name, "n");
+  EXPECT_EQ(affine_of(size).scale, 2);
+  EXPECT_EQ(affine_of(size).offset, 3);
+  EXPECT_EQ(affine_of(n).scale, 1);
+  EXPECT_EQ(variable_value(size, 9), 3);
+  EXPECT_EQ((std::pair{size->min, size->max}), (std::pair<int64_t, int64_t>{5, 19}));
+  EXPECT_THROW(variable_value(size, 10), Error);  // no n makes 2n + 3 even
+  EXPECT_THROW(variable_value(size, 21), Error);  // n = 9 is past its bounds
+  EXPECT_THROW(scaled_size(n, 1, -1), Error);     // 0 when n is 1
+  EXPECT_THROW(scaled_size(n, -1, 10), Error);    // shrinks as n grows
+  // a kernel's trackers hold the largest size, and the Variable's value travels beside them
+  VarVals vals;
+  const ShapeTracker st = unbind(ShapeTracker::contiguous({9, 4}, {size, nullptr}), vals);
+  EXPECT_EQ(st.shape(), (Shape{19, 4}));
+  EXPECT_EQ(vals, (VarVals{{"n", 3}}));
+  EXPECT_EQ(rebound_shape({9, 4}, {size, nullptr}, {{"n", 5}}), (Shape{13, 4}));
 }
 
 TEST(SymbolicShape, BindOutOfRangeIsAnError) {

@@ -108,12 +108,17 @@ std::string opts_text(const Kernel& k) {
 }
 
 std::string uops_text(const UOpProgram& p) {
-  // a symbolic axis's size is known at launch: it reads as its Variable times the fixed part
+  // a symbolic axis's size is known at launch: it reads as its size for the Variable times the fixed part
   std::vector<std::string> global;
   for (size_t a = 0; a < 3; a++) {
     const int v = p.dims.global_var[a];
-    if (v < 0) global.push_back(std::to_string(p.dims.global[a]));
-    else global.push_back(p.dims.global[a] == 1 ? p.vars.at(v) : fmt::format("{}*{}", p.dims.global[a], p.vars.at(v)));
+    if (v < 0) {
+      global.push_back(std::to_string(p.dims.global[a]));
+      continue;
+    }
+    std::string size = p.dims.global_scale[a] == 1 ? p.vars.at(v) : fmt::format("{}*{}", p.dims.global_scale[a], p.vars.at(v));
+    if (p.dims.global_offset[a] != 0) size = fmt::format("({}{:+})", size, p.dims.global_offset[a]);
+    global.push_back(p.dims.global[a] == 1 ? size : fmt::format("{}*{}", p.dims.global[a], size));
   }
   return print_uops(p.uops) + fmt::format("launch: global [{}] local [{}]; about {} FLOPs and {} bytes\n",
                                           fmt::join(global, ", "), fmt::join(p.dims.local, ", "), p.flops, p.bytes);

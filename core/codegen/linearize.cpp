@@ -79,10 +79,17 @@ class Linearizer {
 
   // Loops nest in the order of the dims they walk.
   std::pair<int, int> nest(int range) const { return {g_[range].dim, g_[range].number}; }
-  // A loop to a Variable counts its largest value: the estimate holds for every value the kernel serves.
-  int64_t size_of(int range) const {
-    const UOp& hi = g_[g_[range].srcs[1]];
-    return hi.kind == UOpKind::DefineVar ? hi.size : as_int(*g_.const_of(g_[range].srcs[1]));
+  // A loop to a symbolic size counts its largest value (its Variable's largest, through the size's +
+  // and *): the estimate holds for every value the kernel serves.
+  int64_t size_of(int range) const { return largest(g_[range].srcs[1]); }
+  int64_t largest(int u) const {
+    const UOp& x = g_[u];
+    if (x.kind == UOpKind::DefineVar) return x.size;
+    if (x.kind == UOpKind::Alu && (x.alu == Op::Add || x.alu == Op::Mul)) {
+      const int64_t a = largest(x.srcs[0]), b = largest(x.srcs[1]);
+      return x.alu == Op::Add ? a + b : a * b;
+    }
+    return as_int(*g_.const_of(u));
   }
 
   // The value a store writes or a reduce combines counts FLOPs; loads' indices and gates do not.

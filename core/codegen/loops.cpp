@@ -6,6 +6,7 @@
 #include "core/ast.h"
 #include "core/codegen/lowering.h"
 #include "core/error.h"
+#include "core/symbolic_shape.h"
 
 namespace tr {
 namespace {
@@ -152,10 +153,14 @@ class Loops {
         const UOp id{.kind = UOpKind::Special, .dtype = kIndex, .size = size, .launch = kind, .axis = axis,
                      .number = static_cast<int>(i)};
         (kind == LaunchKind::Global ? low_.dims.global : low_.dims.local)[axis] = size;
-        // a symbolic dim's ids count its Variable's value: the launch multiplies the other dims' sizes by it
+        // a symbolic dim's ids count its size for the Variable's value: the launch multiplies the other
+        // dims' sizes by it
         if (const ExprRef& sym = k_.dims[group[0]].sym) {
+          const Affine f = affine_of(sym);
           low_.dims.global[axis] = size / k_.dims[group[0]].size;
-          low_.dims.global_var[axis] = var_index(sym);
+          low_.dims.global_var[axis] = var_index(size_variable(sym));
+          low_.dims.global_scale[axis] = f.scale;
+          low_.dims.global_offset[axis] = f.offset;
         }
         for (size_t g = 1; g < group.size(); g++)
           if (k_.dims[group[g]].sym)
