@@ -370,7 +370,7 @@ std::vector<Tensor> Jit::replay(const std::vector<Tensor>& inputs, const VarVals
   // The replay returns while its launches run: their records wait for the device's times until the
   // next statement reads the history, runs more work or reads a buffer, or the next replay has started
   // its own launches, so that this host work overlaps the device's. DEBUG 2 prints each kernel's time
-  // as it finishes: there the replay waits.
+  // as it finishes: there the replay waits. `buffers` keeps every buffer the launches use until then.
   std::function<std::vector<double>()> wait = start_batch(c.batch, pointers(bound), vars);
   auto finish = [held, vars = std::move(vars), start, buffers = bound, wait = std::move(wait)] {
     const std::vector<double> seconds = wait();
