@@ -20,6 +20,7 @@
 #include "core/schedule.h"
 #include "devices/metal_shim.h"
 #include "devices/nvrtc.h"
+#include "tests/hip_testing.h"
 #include "tests/plugin_testing.h"
 #include "tests/ptxas_testing.h"
 #include "tests/tensor_testing.h"
@@ -448,6 +449,14 @@ TEST_P(RandomSource, PtxAssemblesWithPtxas) {
   SCOPED_TRACE("program:\n" + gen.text());
   for (const Target& target : {kCpuTarget, kGpuTarget})
     for (const UOpProgram& p : lowered(x, target)) EXPECT_EQ(testing::ptxas_errors(render("ptx", p), "sm_90"), "");
+}
+
+TEST_P(RandomSource, HipCompilesForAnAmdGpu) {
+  if (!testing::hip_unavailable().empty()) GTEST_SKIP() << testing::hip_unavailable();
+  Generator gen(GetParam(), "CPU");
+  const Tensor x = gen.build();
+  SCOPED_TRACE("program:\n" + gen.text());
+  for (const UOpProgram& p : lowered(x, kGpuTarget)) EXPECT_EQ(testing::hip_errors(render("hip", p)), "") << p.name;
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {

@@ -4,7 +4,8 @@
 // (half, bool) are declared with their make_ functions.
 #include <fmt/format.h>
 
-#include "core/render/cstyle.h"
+#include "core/render/cuda.h"
+
 #include "core/render/render.h"
 
 namespace tr {
@@ -75,7 +76,7 @@ std::string cuda_vector_decl(DType t, int n) {
 
 }  // namespace
 
-std::string render_cuda(const UOpProgram& p) {
+const CStyleLanguage& cuda_language() {
   static const CStyleLanguage lang{
       .name = "CUDA",
       .prelude = "#define INFINITY (__int_as_float(0x7f800000))\n#define NAN (__int_as_float(0x7fffffff))\n",
@@ -114,7 +115,9 @@ std::string render_cuda(const UOpProgram& p) {
         return fmt::format("{}(({}){})", wide ? "__longlong_as_double" : "__int_as_float", wide ? "long long" : "int", x);
       },
   };
-  return render_cstyle(lang, p);
+  return lang;
 }
+
+std::string render_cuda(const UOpProgram& p) { return render_cstyle(cuda_language(), p); }
 
 }  // namespace tr

@@ -1,0 +1,43 @@
+// The half of the shims that run GPU languages' kernels on the CPU (tests/metal/metal_stdlib,
+// tests/hip/hip/hip_runtime.h): IEEE binary16 storage, converted with F16C (x86) or AArch64's __fp16;
+// + - * / in float, rounded back after each operation, as a GPU's half arithmetic rounds.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__F16C__)
+#include <immintrin.h>
+#elif !defined(__aarch64__)
+#error "the shims convert half with F16C (x86) or AArch64's __fp16"
+#endif
+
+namespace tinyrepl_shim {
+
+struct half {
+  uint16_t bits = 0;
+  half() = default;
+#if defined(__F16C__)
+  half(float f) : bits(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT)) {}
+  operator float() const { return _cvtsh_ss(bits); }
+#else
+  half(float f) {
+    __fp16 h = static_cast<__fp16>(f);
+    __builtin_memcpy(&bits, &h, 2);
+  }
+  operator float() const {
+    __fp16 h;
+    __builtin_memcpy(&h, &bits, 2);
+    return h;
+  }
+#endif
+  // other arithmetic types convert through float, as the reference evaluator's casts do
+  template <class T, class = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, float>>>
+  half(T v) : half(static_cast<float>(v)) {}
+};
+inline half operator+(half a, half b) { return half(float(a) + float(b)); }
+inline half operator-(half a, half b) { return half(float(a) - float(b)); }
+inline half operator*(half a, half b) { return half(float(a) * float(b)); }
+inline half operator/(half a, half b) { return half(float(a) / float(b)); }
+inline half operator-(half a) { return half(-float(a)); }
+
+}  // namespace tinyrepl_shim
