@@ -1,6 +1,6 @@
 // METAL: listed by the registry so that `:device` shows it and says why it cannot open. This build
 // has no Metal runtime; on every machine the metal backend renders source, and the tests run that
-// source through the C++ shim of devices/metal_shim.
+// source through the C++ shim of devices/gpu_shim.
 #include <memory>
 
 #include "core/device.h"

@@ -5,7 +5,7 @@
 
 #include "core/device.h"
 #include "core/error.h"
-#include "devices/metal_shim.h"
+#include "devices/gpu_shim.h"
 
 namespace tr {
 
@@ -30,9 +30,11 @@ void register_devices() {
   register_device({"CUDA", open_cuda});
   register_device({"METAL", [](int) { return open_metal(); }});
   register_device({"NV", open_nv});
-  // the Metal renderer's checking device, for tests that run the program itself
-  if (const char* shim = std::getenv("TINYREPL_METAL_SHIM"); shim && std::string(shim) == "1")
+  // the Metal and HIP renderers' checking devices, for tests that run the program itself
+  if (const char* shims = std::getenv("TINYREPL_SHIMS"); shims && std::string(shims) == "1") {
     register_device({kMetalShim, open_metal_shim});
+    register_device({kHipShim, open_hip_shim});
+  }
 }
 
 }  // namespace tr

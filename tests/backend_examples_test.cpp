@@ -10,7 +10,7 @@
 
 #include "core/device.h"
 #include "devices/disk_cache.h"
-#include "devices/metal_shim.h"
+#include "devices/gpu_shim.h"
 
 namespace tr {
 namespace {
@@ -34,7 +34,10 @@ using Param = std::tuple<std::string, std::string>;
 
 class Example : public ::testing::TestWithParam<Param> {
  protected:
-  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+  static void SetUpTestSuite() {
+    register_device({kMetalShim, open_metal_shim});
+    register_device({kHipShim, open_hip_shim});
+  }
 };
 
 TEST_P(Example, PassesItsAsserts) {
@@ -42,7 +45,7 @@ TEST_P(Example, PassesItsAsserts) {
   if (!fs::exists(tinyrepl())) GTEST_SKIP() << "the tinyrepl program is not built at " << tinyrepl();
   if (const std::string why = device_status(dev); !why.empty()) GTEST_SKIP() << dev << " cannot open: " << why;
   std::string out;
-  const int status = run_command(fmt::format("TINYREPL_METAL_SHIM=1 '{}' --device {} run '{}'", tinyrepl().string(), dev, script), out);
+  const int status = run_command(fmt::format("TINYREPL_SHIMS=1 '{}' --device {} run '{}'", tinyrepl().string(), dev, script), out);
   // what a device lacks is its own error, named in the script's output
   if (const size_t at = out.find("error: Metal has no float64"); status != 0 && at != std::string::npos)
     GTEST_SKIP() << dev << ": " << out.substr(out.rfind('\n', at) + 1, out.find('\n', at) - out.rfind('\n', at) - 1);
@@ -57,7 +60,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Example);
 INSTANTIATE_TEST_SUITE_P(Scripts, Example,
-                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "CUDA", "NV"),
+                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV"),
                                             ::testing::ValuesIn(examples())),
                          param_name);
 

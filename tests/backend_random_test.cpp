@@ -18,7 +18,7 @@
 #include "core/opt/heuristic.h"
 #include "core/render/render.h"
 #include "core/schedule.h"
-#include "devices/metal_shim.h"
+#include "devices/gpu_shim.h"
 #include "devices/nvrtc.h"
 #include "tests/hip_testing.h"
 #include "tests/plugin_testing.h"
@@ -376,6 +376,7 @@ class RandomProgram : public ::testing::TestWithParam<Param> {
  protected:
   static void SetUpTestSuite() {
     register_device({kMetalShim, open_metal_shim});
+    register_device({kHipShim, open_hip_shim});
     testing::load_example_plugin();
   }
 };
@@ -464,7 +465,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, RandomProgram,
-                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV", "PLUGCPU"),
+                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "PLUGCPU"),
                                             ::testing::Range(0, kPrograms)),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Programs, RandomSource, ::testing::Range(0, kPrograms));

@@ -13,7 +13,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/render/render.h"
-#include "devices/metal_shim.h"
+#include "devices/gpu_shim.h"
 #include "devices/nvrtc.h"
 #include "tests/hip_testing.h"
 #include "tests/plugin_testing.h"
@@ -258,6 +258,7 @@ class OnDevice : public ::testing::TestWithParam<std::string> {
  protected:
   static void SetUpTestSuite() {
     register_device({kMetalShim, open_metal_shim});
+    register_device({kHipShim, open_hip_shim});
     testing::load_example_plugin();
   }
 
@@ -369,7 +370,7 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
-INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA", "NV", "PLUGCPU"), device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "PLUGCPU"), device_name);
 
 // ---- spelling --------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@
 #include "core/realize.h"
 #include "core/render/render.h"
 #include "core/symbolic_shape.h"
-#include "devices/metal_shim.h"
+#include "devices/gpu_shim.h"
 #include "devices/nvrtc.h"
 #include "tensor_testing.h"
 
@@ -33,7 +33,10 @@ const KernelRecord& only_kernel() {
 class SymbolicKernels : public ::testing::TestWithParam<std::string> {
  protected:
   // the Metal renderer's kernels run on the host through the shim (tests/metal)
-  static void SetUpTestSuite() { register_device({kMetalShim, open_metal_shim}); }
+  static void SetUpTestSuite() {
+    register_device({kMetalShim, open_metal_shim});
+    register_device({kHipShim, open_hip_shim});
+  }
 
   void SetUp() override {
     if (!available(GetParam())) GTEST_SKIP() << GetParam() << " cannot open: " << device_status(GetParam());
@@ -143,7 +146,7 @@ TEST(SymbolicShape, BeamSearchesASymbolicKernel) {
   settings() = saved;
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, SymbolicKernels, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "CUDA"),
+INSTANTIATE_TEST_SUITE_P(Devices, SymbolicKernels, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA"),
                          [](const auto& info) { return info.param; });
 
 // The kernel of a symbolic reduce, lowered for a GPU and rendered for each backend: the Variable is a

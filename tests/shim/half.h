@@ -1,6 +1,7 @@
 // The half of the shims that run GPU languages' kernels on the CPU (tests/metal/metal_stdlib,
-// tests/hip/hip/hip_runtime.h): IEEE binary16 storage, converted with F16C (x86) or AArch64's __fp16;
-// + - * / in float, rounded back after each operation, as a GPU's half arithmetic rounds.
+// tests/hip/hip/hip_runtime.h): IEEE binary16 storage, converted with F16C (x86) or AArch64's __fp16
+// (a double in one rounding); + - * / in float, rounded back after each operation, as a GPU's half
+// arithmetic rounds.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -30,8 +31,21 @@ struct half {
     return h;
   }
 #endif
+  // a double rounds once, as a GPU's conversion does: to float rounded toward zero with the lost bits
+  // kept as the lowest bit (round to odd), which the rounding to half then sees
+  half(double d) {
+    float f = static_cast<float>(d);
+    if (static_cast<double>(f) != d && __builtin_isfinite(f)) {
+      uint32_t b = 0;
+      __builtin_memcpy(&b, &f, 4);
+      if (__builtin_fabs(static_cast<double>(f)) > __builtin_fabs(d)) b -= 1;
+      b |= 1;
+      __builtin_memcpy(&f, &b, 4);
+    }
+    *this = half(f);
+  }
   // other arithmetic types convert through float, as the reference evaluator's casts do
-  template <class T, class = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, float>>>
+  template <class T, class = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, float> && !std::is_same_v<T, double>>>
   half(T v) : half(static_cast<float>(v)) {}
 };
 inline half operator+(half a, half b) { return half(float(a) + float(b)); }

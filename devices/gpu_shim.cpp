@@ -1,4 +1,4 @@
-#include "devices/metal_shim.h"
+#include "devices/gpu_shim.h"
 
 #include <dlfcn.h>
 
@@ -27,17 +27,29 @@ using Entry = void (*)(void**, const unsigned*, const unsigned*, const unsigned*
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail("device", "the Metal shim header {} is missing", path);
+  if (!in) fail("device", "the shim header {} is missing", path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// An entry that calls the kernel with each parameter bound by its attribute, as Metal binds them.
-std::string entry_wrapper(const std::string& source, const std::string& name) {
-  const std::string head = "kernel void " + name + "(";
+// The entry every shim's program exports (Entry's parameters), around the call that `body` makes.
+std::string entry_function(const std::string& body) {
+  return fmt::format(
+      "\nextern \"C\" void tinyrepl_entry(void** b, const unsigned* group, const unsigned* thread, const unsigned* grid,\n"
+      "                               const unsigned* size, void (*wait)(void*), void* context) {{\n{}}}\n",
+      body);
+}
+
+// The parameter list of kernel `name` in the source.
+std::string kernel_params(const std::string& source, const std::string& head, const std::string& language) {
   const size_t open = source.find(head);
   const size_t close = open == std::string::npos ? open : source.find(") {", open);
-  if (close == std::string::npos) fail("compile", "the Metal source has no kernel {}", name);
-  const std::string params = source.substr(open + head.size(), close - open - head.size());
+  if (close == std::string::npos) fail("compile", "the {} source has no kernel {}", language, head);
+  return source.substr(open + head.size(), close - open - head.size());
+}
+
+// Metal: the kernel is called with each parameter bound by its attribute, as Metal binds them.
+std::string metal_entry(const std::string& source, const std::string& name) {
+  const std::string params = kernel_params(source, "kernel void " + name + "(", "Metal");
   static const std::regex attr(R"(\[\[(\w+)(?:\((\d+)\))?\]\])");
   std::vector<std::string> args;
   for (auto it = std::sregex_iterator(params.begin(), params.end(), attr); it != std::sregex_iterator(); ++it) {
@@ -49,12 +61,36 @@ std::string entry_wrapper(const std::string& source, const std::string& name) {
     else if (a == "threads_per_threadgroup") args.push_back("metal::shim::id(size)");
     else fail("compile", "the Metal shim cannot bind [[{}]]", a);
   }
-  return fmt::format(
-      "\nextern \"C\" void tinyrepl_entry(void** b, const unsigned* group, const unsigned* thread, const unsigned* grid,\n"
-      "                               const unsigned* size, void (*wait)(void*), void* context) {{\n"
-      "  metal::shim::barrier_wait = wait;\n  metal::shim::barrier_context = context;\n  {}({});\n}}\n",
-      name, fmt::join(args, ", "));
+  return entry_function(fmt::format("  metal::shim::barrier_wait = wait;\n  metal::shim::barrier_context = context;\n  {}({});\n",
+                                     name, fmt::join(args, ", ")));
 }
+
+// HIP: the launch ids are set for the thread, and the kernel is called with its parameters in order
+// (the buffers, then the Variables' values).
+std::string hip_entry(const std::string& source, const std::string& name) {
+  const std::string params = kernel_params(source, "__global__ void " + name + "(", "HIP");
+  const size_t n = params.empty() ? 0 : static_cast<size_t>(std::count(params.begin(), params.end(), ',')) + 1;
+  std::vector<std::string> args;
+  for (size_t i = 0; i < n; i++) args.push_back(fmt::format("tinyrepl_hip::arg{{b[{}]}}", i));
+  return entry_function(fmt::format(
+      "  (void)grid;\n"
+      "  tinyrepl_hip::group_id = {{group[0], group[1], group[2]}};\n"
+      "  tinyrepl_hip::thread_id = {{thread[0], thread[1], thread[2]}};\n"
+      "  tinyrepl_hip::group_size = {{size[0], size[1], size[2]}};\n"
+      "  tinyrepl_hip::barrier_wait = wait;\n  tinyrepl_hip::barrier_context = context;\n  {}({});\n",
+      name, fmt::join(args, ", ")));
+}
+
+// What a shim needs of its language.
+struct ShimLanguage {
+  const char* device;                // its name: METALSHIM
+  std::string backend;               // the renderer whose source it runs
+  std::string name;                  // in errors: "Metal"
+  std::string include_dir;           // where the source's #include finds the header
+  std::vector<std::string> headers;  // what a compiled program depends on, under include_dir
+  Target target;
+  std::string (*entry)(const std::string& source, const std::string& name);
+};
 
 class ShimProgram : public Program {
  public:
@@ -110,29 +146,27 @@ class ShimProgram : public Program {
 
 class ShimDevice : public HostMemoryDevice {
  public:
-  explicit ShimDevice(int index) : HostMemoryDevice(device_name({kMetalShim, index}), "metal"), header_dir_(TINYREPL_METAL_SHIM_DIR) {
+  ShimDevice(ShimLanguage lang, int index)
+      : HostMemoryDevice(device_name({lang.device, index}), lang.backend), lang_(std::move(lang)) {
     const char* cxx = std::getenv("CXX");
     compiler_ = cxx && *cxx ? cxx : "c++";
     std::string version;
     if (run_command(compiler_ + " --version", version) != 0)
-      fail("device", "the Metal shim needs a C++ compiler, and `{}` does not run: {}", compiler_, version);
+      fail("device", "the {} shim needs a C++ compiler, and `{}` does not run: {}", lang_.name, compiler_, version);
     version_ = version.substr(0, version.find('\n'));
-    header_ = read_file(header_dir_ + "/metal_stdlib");
+    for (const std::string& h : lang_.headers) headers_ += read_file(lang_.include_dir + "/" + h);
   }
 
-  // the limits of an Apple GPU: 32 KiB of threadgroup memory, SIMD groups of 32
-  Target target() const override {
-    return Target{.gpu = true, .local_memory = 32 << 10, .cores = 1, .max_local = 256, .warp_size = 32};
-  }
+  Target target() const override { return lang_.target; }
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
-    const std::string full = source + entry_wrapper(source, program.name);
+    const std::string full = source + lang_.entry(source, program.name);
     const std::string flags = "-std=c++20 -O1 -march=native -fPIC -shared -Wno-attributes";
-    const std::string so = cached_file(version_ + flags + header_ + full, ".so", [&](const std::string& dir) {
+    const std::string so = cached_file(version_ + flags + headers_ + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.cpp") << full;
       std::string log;
-      const std::string cmd = fmt::format("{} {} -I{} -o {}/kernel.so {}/kernel.cpp", compiler_, flags, header_dir_, dir, dir);
-      if (run_command(cmd, log) != 0) fail("compile", "the Metal shim's {} failed:\n{}\nsource:\n{}", compiler_, log, full);
+      const std::string cmd = fmt::format("{} {} -I{} -o {}/kernel.so {}/kernel.cpp", compiler_, flags, lang_.include_dir, dir, dir);
+      if (run_command(cmd, log) != 0) fail("compile", "the {} shim's {} failed:\n{}\nsource:\n{}", lang_.name, compiler_, log, full);
       return dir + "/kernel.so";
     }, cached);
     void* lib = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -148,11 +182,27 @@ class ShimDevice : public HostMemoryDevice {
   }
 
  private:
-  std::string header_dir_, header_, compiler_, version_;
+  ShimLanguage lang_;
+  std::string headers_, compiler_, version_;
 };
 
 }  // namespace
 
-std::unique_ptr<Device> open_metal_shim(int index) { return std::make_unique<ShimDevice>(index); }
+// the limits of an Apple GPU: 32 KiB of threadgroup memory, SIMD groups of 32
+std::unique_ptr<Device> open_metal_shim(int index) {
+  return std::make_unique<ShimDevice>(
+      ShimLanguage{kMetalShim, "metal", "Metal", TINYREPL_SHIM_DIR "/metal", {"metal_stdlib", "../shim/half.h"},
+                   Target{.gpu = true, .local_memory = 32 << 10, .cores = 1, .max_local = 256, .warp_size = 32}, metal_entry},
+      index);
+}
+
+// the limits of an AMD GPU: 64 KiB of LDS, wavefronts of 64; CUDA's vector types move 4 lanes whole
+std::unique_ptr<Device> open_hip_shim(int index) {
+  return std::make_unique<ShimDevice>(
+      ShimLanguage{kHipShim, "hip", "HIP", TINYREPL_SHIM_DIR "/hip", {"hip/hip_runtime.h", "../shim/half.h"},
+                   Target{.gpu = true, .local_memory = 64 << 10, .cores = 1, .max_local = 256, .vector_width = 4, .warp_size = 64},
+                   hip_entry},
+      index);
+}
 
 }  // namespace tr
