@@ -17,6 +17,7 @@
 #include "core/render/render.h"
 #include "devices/disk_cache.h"
 #include "devices/host_memory.h"
+#include "devices/shared_object.h"
 
 namespace tr {
 namespace {
@@ -101,10 +102,7 @@ class ShimProgram : public Program {
   ShimProgram& operator=(const ShimProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
-    std::vector<void*> ptrs;
-    for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
-    std::vector<int32_t> values = vars;  // bound as the buffers after the kernel's own
-    for (int32_t& v : values) ptrs.push_back(&v);
+    HostArgs args(bufs, vars);
     const LaunchDims launch = launch_for(dims, vars);
     // without local ids every threadgroup is one thread, and the grid position is the group's
     const std::array<int64_t, 3> size = local_ids_ ? launch.local : std::array<int64_t, 3>{1, 1, 1};
@@ -114,7 +112,7 @@ class ShimProgram : public Program {
       for (int64_t gy = 0; gy < launch.global[1]; gy++)
         for (int64_t gx = 0; gx < launch.global[0]; gx++) {
           const std::array<unsigned, 3> g{static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)};
-          run_group(ptrs.data(), g, sz);
+          run_group(args.pointers.data(), g, sz);
         }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -169,16 +167,10 @@ class ShimDevice : public HostMemoryDevice {
       if (run_command(cmd, log) != 0) fail("compile", "the {} shim's {} failed:\n{}\nsource:\n{}", lang_.name, compiler_, log, full);
       return dir + "/kernel.so";
     }, cached);
-    void* lib = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) fail("compile", "cannot load {}: {}", so, ::dlerror());
-    auto entry = reinterpret_cast<Entry>(::dlsym(lib, "tinyrepl_entry"));
-    if (!entry) {
-      ::dlclose(lib);
-      fail("compile", "{} has no entry point", so);
-    }
+    const LoadedEntry loaded = load_entry(so);
     const bool barriers = std::any_of(program.uops.begin(), program.uops.end(),
                                       [](const UOp& u) { return u.kind == UOpKind::Barrier; });
-    return std::make_unique<ShimProgram>(lib, entry, has_local_ids(program.uops), barriers);
+    return std::make_unique<ShimProgram>(loaded.lib, reinterpret_cast<Entry>(loaded.entry), has_local_ids(program.uops), barriers);
   }
 
  private:

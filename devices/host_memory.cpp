@@ -7,6 +7,11 @@
 
 namespace tr {
 
+HostArgs::HostArgs(const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars) : values(vars) {
+  for (const Buffer* b : bufs) pointers.push_back(b->mem.get());
+  for (int32_t& v : values) pointers.push_back(&v);
+}
+
 // Up to 1 GiB of freed buffers stay for reuse (core/buffer_pool.h).
 constexpr size_t kPoolLimit = size_t{1} << 30;
 

@@ -1,13 +1,25 @@
 #pragma once
-// Devices whose buffers live in host memory (CPU, LLVM, the Metal shim): aligned allocations and
-// memcpy for copies.
+// Devices whose buffers live in host memory (CPU, LLVM, the shims): aligned allocations and memcpy
+// for copies.
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/buffer_pool.h"
 #include "core/device.h"
 
 namespace tr {
+
+// A host kernel's arguments as its entry takes them (`void**`): each buffer's memory, then a pointer to
+// each Variable's value.
+struct HostArgs {
+  HostArgs(const std::vector<const Buffer*>& bufs, const std::vector<int32_t>& vars);
+  HostArgs(const HostArgs&) = delete;
+  HostArgs& operator=(const HostArgs&) = delete;
+  std::vector<int32_t> values;
+  std::vector<void*> pointers;
+};
 
 class HostMemoryDevice : public Device {
  public:

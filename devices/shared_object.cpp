@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/interrupt.h"
 #include "devices/abortable.h"
+#include "devices/host_memory.h"
 
 namespace tr {
 namespace {
@@ -25,14 +26,11 @@ class SharedObjectProgram : public Program {
   SharedObjectProgram& operator=(const SharedObjectProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
-    std::vector<void*> ptrs;
-    for (const Buffer* b : bufs) ptrs.push_back(b->mem.get());
-    std::vector<int32_t> values = vars;
-    for (int32_t& v : values) ptrs.push_back(&v);
+    HostArgs args(bufs, vars);
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stopped{false};
     pool_.run(static_cast<int>(dims.global[0]), [&](int core) {
-      if (!run_abortable(entry_, ptrs.data(), core)) stopped = true;
+      if (!run_abortable(entry_, args.pointers.data(), core)) stopped = true;
     });
     if (stopped) throw_interrupt();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -64,16 +62,21 @@ void check_whole(const std::string& path) {
 
 }  // namespace
 
-std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool) {
-  check_whole(path);
+LoadedEntry load_entry(const std::string& path) {
   void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) fail("compile", "cannot load {}: {}", path, ::dlerror());
-  auto entry = reinterpret_cast<KernelEntry>(::dlsym(lib, "tinyrepl_entry"));
+  void* entry = ::dlsym(lib, "tinyrepl_entry");
   if (!entry) {
     ::dlclose(lib);
     fail("compile", "{} has no entry point", path);
   }
-  return std::make_unique<SharedObjectProgram>(lib, entry, pool);
+  return {lib, entry};
+}
+
+std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool) {
+  check_whole(path);
+  const LoadedEntry loaded = load_entry(path);
+  return std::make_unique<SharedObjectProgram>(loaded.lib, reinterpret_cast<KernelEntry>(loaded.entry), pool);
 }
 
 }  // namespace tr

@@ -13,4 +13,12 @@ namespace tr {
 // Throws tr::Error("compile") when the object cannot be loaded or has no entry.
 std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool);
 
+// The shared object at path, loaded (to be closed with dlclose), and its `tinyrepl_entry`; throws
+// tr::Error("compile") when either fails.
+struct LoadedEntry {
+  void* lib;
+  void* entry;
+};
+LoadedEntry load_entry(const std::string& path);
+
 }  // namespace tr
