@@ -40,11 +40,11 @@ std::string entry_function(const std::string& body) {
       body);
 }
 
-// The parameter list of kernel `name` in the source.
+// The parameter list of the kernel whose signature starts with `head` ("kernel void E_4(").
 std::string kernel_params(const std::string& source, const std::string& head, const std::string& language) {
   const size_t open = source.find(head);
   const size_t close = open == std::string::npos ? open : source.find(") {", open);
-  if (close == std::string::npos) fail("compile", "the {} source has no kernel {}", language, head);
+  if (close == std::string::npos) fail("compile", "the {} source has no kernel `{}`", language, head);
   return source.substr(open + head.size(), close - open - head.size());
 }
 
