@@ -107,33 +107,44 @@ Status Host::run_source(std::string_view source, const std::string& file) {
   return Status::Ok;
 }
 
+Status Host::guarded(const Stmt& stmt, const SourceRef& src, const std::function<Status()>& body) {
+  try {
+    return body();
+  } catch (const Halt& h) {
+    return h.status;
+  } catch (const SourceError& e) {
+    if (is_interrupt(e)) return interrupt(e.span(), src);
+    report(e, src);
+  } catch (const Error& e) {
+    if (is_interrupt(e)) return interrupt(stmt.span, src);
+    report(e.kind(), e.what(), stmt.span, src->text, src->file);
+  } catch (const std::bad_alloc&) {
+    report("memory", "out of memory", stmt.span, src->text, src->file);
+  } catch (const std::exception& e) {
+    report("internal", e.what(), stmt.span, src->text, src->file);
+  }
+  return Status::Error;
+}
+
 Status Host::execute(const Stmt& stmt, const SourceRef& src) {
-  const std::string_view source = src->text;
-  const std::string& file = src->file;
   const Location outer = at_;
-  at_ = Location{file, stmt.span.line};
+  at_ = Location{src->file, stmt.span.line};
   const SourceRef outer_source = std::exchange(running_, src);
   new_statement_ = true;
-  Status status = Status::Error;
-  try {
+  Status status = guarded(stmt, src, [&] {
     const Outcome o = session_.execute(stmt, src);
     // a replay's records wait for its device until here at the latest: the statement's output, the
     // panes and a Ctrl-C after it see every run
     settle_runs();
-    status = outcome(o, stmt, src);
-  } catch (const Halt& h) {
-    status = h.status;
-  } catch (const SourceError& e) {
-    if (is_interrupt(e)) status = interrupt(e.span(), src);
-    else report(e, src);
-  } catch (const Error& e) {
-    if (is_interrupt(e)) status = interrupt(stmt.span, src);
-    else report(e.kind(), e.what(), stmt.span, source, file);
-  } catch (const std::bad_alloc&) {
-    report("memory", "out of memory", stmt.span, source, file);
-  } catch (const std::exception& e) {
-    report("internal", e.what(), stmt.span, source, file);
-  }
+    return outcome(o, stmt, src);
+  });
+  // a statement that failed after a replay left its records waiting: what waiting for them raises (a
+  // device's error, a Ctrl-C) is the statement's too
+  const Status settled = guarded(stmt, src, [] {
+    settle_runs();
+    return Status::Ok;
+  });
+  if (status == Status::Ok) status = settled;
   look_at_runs();
   at_ = outer;
   running_ = outer_source;

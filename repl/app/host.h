@@ -66,6 +66,8 @@ class Host {
 
  private:
   Status execute(const Stmt& stmt, const SourceRef& source);
+  // Runs body, reporting what it throws as the statement's error (a Ctrl-C as KeyboardInterrupt).
+  Status guarded(const Stmt& stmt, const SourceRef& source, const std::function<Status()>& body);
   Status outcome(const Outcome& o, const Stmt& stmt, const SourceRef& source);
   // An outcome from inside a compound statement or a function: one that stops the program throws.
   void nested_outcome(const Outcome& o, const Stmt& stmt);
