@@ -1,8 +1,9 @@
 #pragma once
-// Symbolic sizes: a dim whose size is a Variable bound to a value (or grows with one: n + 1, 2 * n). The lazy graph holds the bound
-// value (so every shape check, buffer and the reference evaluator see numbers) and, beside it, the
-// Variable; a kernel's trackers hold only the Variable (their shape entry becomes its largest value),
-// so one compiled kernel serves every value, and the value travels with the launch.
+// Symbolic sizes: a dim whose size is a Variable bound to a value (or grows with one: n + 1, 2 * n).
+// The lazy graph holds the bound value (so every shape check, buffer and the reference evaluator see
+// numbers) and, beside it, the size over the Variable; a kernel's trackers hold only the size (their
+// shape entry becomes its largest value), so one compiled kernel serves every value, and the
+// Variable's value travels with the launch.
 #include <cstdint>
 #include <optional>
 #include <string>

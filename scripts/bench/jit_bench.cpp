@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -75,46 +76,46 @@ void run(tr::repl::Session& s, const std::string& src) {
   for (const tr::repl::Stmt& st : tr::repl::parse_program(src)) s.execute(st);
 }
 
-std::vector<Step> steps(bool jit, int n) {
-  tr::repl::Session s{[](const tr::repl::PrintEvent&) {}};
-  run(s, kSetup);
-  run(s, (jit ? "@jit\n" : "") + std::string(kStep));
-  const std::vector<tr::repl::Stmt> call = tr::repl::parse_program("loss = train_step()");
-  std::vector<Step> out;
-  for (int i = 0; i < n; i++) {
+// A session with the data and train_step defined (as a @jit def when `jit`).
+class StepSession {
+ public:
+  explicit StepSession(bool jit) {
+    run(s_, kSetup);
+    run(s_, (jit ? "@jit\n" : "") + std::string(kStep));
+  }
+
+  // `calls` calls made back to back, timed until the last one's records are made; per call.
+  Step time(int calls) {
     const size_t first = tr::history().count();
     const auto t0 = std::chrono::steady_clock::now();
-    s.execute(call[0]);
+    for (int i = 0; i < calls; i++) s_.execute(call_[0]);
     tr::settle_runs();
     const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     double inside = 0;
     const std::vector<tr::RunRecord> ran = tr::history().since(first);
     for (const tr::RunRecord& rec : ran) inside += tr::run_seconds(rec) * 1e3;
-    out.push_back({wall, inside, ran.size()});
+    return {wall / calls, inside / calls, ran.size() / static_cast<size_t>(calls)};
   }
+
+ private:
+  tr::repl::Session s_{[](const tr::repl::PrintEvent&) {}};
+  const std::vector<tr::repl::Stmt> call_ = tr::repl::parse_program("loss = train_step()");
+};
+
+std::vector<Step> steps(bool jit, int n) {
+  StepSession s(jit);
+  std::vector<Step> out;
+  for (int i = 0; i < n; i++) out.push_back(s.time(1));
   return out;
 }
 
 // Calls after the capture in blocks of `block`, with nothing read between the calls of a block: a
 // block's step is its wall time (until its last call's records are made) over its calls.
 std::vector<Step> back_to_back(int blocks, int block) {
-  tr::repl::Session s{[](const tr::repl::PrintEvent&) {}};
-  run(s, kSetup);
-  run(s, "@jit\n" + std::string(kStep));
-  const std::vector<tr::repl::Stmt> call = tr::repl::parse_program("loss = train_step()");
-  for (int i = 0; i < 2; i++) s.execute(call[0]);
+  StepSession s(true);
+  s.time(2);
   std::vector<Step> out;
-  for (int b = 0; b < blocks; b++) {
-    const size_t first = tr::history().count();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < block; i++) s.execute(call[0]);
-    tr::settle_runs();
-    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    double inside = 0;
-    const std::vector<tr::RunRecord> ran = tr::history().since(first);
-    for (const tr::RunRecord& rec : ran) inside += tr::run_seconds(rec) * 1e3;
-    out.push_back({wall / block, inside / block, ran.size() / static_cast<size_t>(block)});
-  }
+  for (int b = 0; b < blocks; b++) out.push_back(s.time(block));
   return out;
 }
 
@@ -123,19 +124,27 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-void report(const char* name, const std::vector<Step>& all) {
+// The steps' wall times, times in kernels and times outside them.
+struct Columns {
   std::vector<double> wall, inside, outside;
-  for (size_t i = 2; i < all.size(); i++) {  // from the third call on
-    wall.push_back(all[i].wall_ms);
-    inside.push_back(all[i].kernel_ms);
-    outside.push_back(all[i].wall_ms - all[i].kernel_ms);
+  explicit Columns(std::span<const Step> steps) {
+    for (const Step& st : steps) {
+      wall.push_back(st.wall_ms);
+      inside.push_back(st.kernel_ms);
+      outside.push_back(st.wall_ms - st.kernel_ms);
+    }
   }
+};
+
+void report(const char* name, const std::vector<Step>& all) {
+  const Columns c(std::span<const Step>(all).subspan(2));  // from the third call on
   // the fastest step too: on a loaded machine the median carries the waits for a core
-  const auto fastest = std::min_element(wall.begin(), wall.end()) - wall.begin();
+  const auto fastest = std::min_element(c.wall.begin(), c.wall.end()) - c.wall.begin();
   std::printf("  %-6s %2zu launches/step  median: step %7.3f ms, in kernels %7.3f ms, outside %7.3f ms (%4.1f%%)"
               "   fastest step: %7.3f ms, outside %7.3f ms (%4.1f%%)\n",
-              name, all.back().launches, median(wall), median(inside), median(outside), 100 * median(outside) / median(wall),
-              wall[fastest], outside[fastest], 100 * outside[fastest] / wall[fastest]);
+              name, all.back().launches, median(c.wall), median(c.inside), median(c.outside),
+              100 * median(c.outside) / median(c.wall), c.wall[fastest], c.outside[fastest],
+              100 * c.outside[fastest] / c.wall[fastest]);
 }
 
 }  // namespace
@@ -153,16 +162,11 @@ int main(int argc, char** argv) {
     // blocks of 10 calls, as many as the calls after the first two make (their median: a loaded
     // machine's waits for a core fall into a few of them)
     const std::vector<Step> blocks = back_to_back(std::max(1, (n - 2) / 10), 10);
-    std::vector<double> wall, inside, outside;
-    for (const Step& b : blocks) {
-      wall.push_back(b.wall_ms);
-      inside.push_back(b.kernel_ms);
-      outside.push_back(b.wall_ms - b.kernel_ms);
-    }
+    const Columns c(blocks);
     std::printf("  @jit   %2zu launches/step  back to back, median of %zu blocks of 10 calls: step %7.3f ms, in kernels "
                 "%7.3f ms, outside %7.3f ms (%4.1f%%)\n",
-                blocks.back().launches, blocks.size(), median(wall), median(inside), median(outside),
-                100 * median(outside) / median(wall));
+                blocks.back().launches, blocks.size(), median(c.wall), median(c.inside), median(c.outside),
+                100 * median(c.outside) / median(c.wall));
   }
   return 0;
 }
