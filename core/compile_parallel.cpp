@@ -9,9 +9,8 @@
 
 namespace tr {
 
-void compile_parallel(std::vector<CompileJob>& jobs) {
+void compile_each(std::vector<CompileJob>& jobs) {
   const int n = static_cast<int>(jobs.size());
-  std::vector<std::exception_ptr> failures(jobs.size());
   std::atomic<int> next{0}, finished{0};
   auto work = [&] {
     for (int i = next++; i < n; i = next++) {
@@ -20,7 +19,7 @@ void compile_parallel(std::vector<CompileJob>& jobs) {
       try {
         j.result = j.device->compile(*j.program, *j.source, j.cached);
       } catch (...) {
-        failures[static_cast<size_t>(i)] = std::current_exception();
+        j.failure = std::current_exception();
       }
       finished++;
     }
@@ -30,8 +29,12 @@ void compile_parallel(std::vector<CompileJob>& jobs) {
   for (int t = 1; t < threads; t++) helpers.emplace_back(work);
   work();
   for (std::thread& t : helpers) t.join();
-  for (const std::exception_ptr& f : failures)
-    if (f) std::rethrow_exception(f);
+}
+
+void compile_parallel(std::vector<CompileJob>& jobs) {
+  compile_each(jobs);
+  for (const CompileJob& j : jobs)
+    if (j.failure) std::rethrow_exception(j.failure);
 }
 
 }  // namespace tr

@@ -2,6 +2,7 @@
 // Compiles the kernels of a schedule on every core at once. The compilers are processes of their own
 // (cc, clang) or libraries that take calls from any thread (NVRTC with the context made current per
 // call, OpenCL), so a schedule of many new kernels waits for the slowest compile, not for their sum.
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,10 +17,14 @@ struct CompileJob {
   const std::string* source = nullptr;
   std::shared_ptr<Program> result{};  // filled in
   bool cached = false;                // it came from the on-disk cache
+  std::exception_ptr failure{};       // filled in when the compile failed
 };
 
-// Runs every job, one thread per core; when some fail, throws the first failure in the jobs' order
-// once all have ended. Reports "compiling k/N" progress as they finish.
+// Runs every job, one thread per core, each failure kept in its job. Reports "compiling k/N" progress
+// as they finish.
+void compile_each(std::vector<CompileJob>& jobs);
+
+// compile_each, then throws the first failure in the jobs' order.
 void compile_parallel(std::vector<CompileJob>& jobs);
 
 }  // namespace tr

@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 #include "core/render/render.h"
 
@@ -85,6 +87,10 @@ std::vector<const Buffer*> pointers(const std::vector<BufferRef>& bufs) {
 }
 
 std::string Device::render(const UOpProgram& program) const { return tr::render(backend(), program); }
+
+std::string Device::hardware() const {
+  return fmt::format("{} ({})\n{}", parse_device_name(name()).kind, backend(), target().str());
+}
 
 std::unique_ptr<LaunchGraph> Device::graph(const std::vector<Program*>&) { return nullptr; }
 

@@ -57,6 +57,9 @@ class Device {
   virtual const std::string& name() const = 0;
   virtual const std::string& backend() const = 0;  // the renderer whose source it runs: "c", "llvm", "opencl", "cuda"
   virtual Target target() const = 0;              // what the linearizer may use on it
+  // What a kernel's speed on it depends on: its kind and target, and the GPU's name and compiler where
+  // it has one. BEAM's kept choices are keyed by it.
+  virtual std::string hardware() const;
   // The source it runs for a program lowered for its target: backend()'s renderer, unless the device
   // spells something its own way.
   virtual std::string render(const UOpProgram& program) const;

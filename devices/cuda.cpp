@@ -368,6 +368,7 @@ class CudaDevice : public Device {
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
   Target target() const override { return target_; }
+  std::string hardware() const override { return Device::hardware() + description_; }
 
   BufferRef alloc(DType dtype, int64_t size) override {
     check_alloc(size, dtype);

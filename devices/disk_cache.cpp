@@ -136,15 +136,46 @@ std::string cached_bytes(const std::string& path) {
   return bytes;
 }
 
-std::string cached_file(const std::string& key, const std::string& ext,
-                        const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
-  const std::string name = fmt::format("{:016x}{}", fnv1a(std::string(kSumMark) + key), ext);  // entries with a trailer
-  std::string dir;
+namespace {
+
+std::string entry_name(const std::string& key, const std::string& ext) {
+  return fmt::format("{:016x}{}", fnv1a(std::string(kSumMark) + key), ext);  // entries with a trailer
+}
+
+// The cache folder, or "" (with one warning) when it cannot be made.
+std::string usable_cache_dir() {
   try {
-    dir = cache_dir();
+    return cache_dir();
   } catch (const Error& e) {
     warn_once(said_unwritable, fmt::format("{}: kernels are compiled without the cache", e.what()));
   }
+  return "";
+}
+
+}  // namespace
+
+std::optional<std::string> cached_text(const std::string& key) {
+  const std::string dir = usable_cache_dir();
+  const std::string path = dir + "/" + entry_name(key, ".txt");
+  if (dir.empty() || !intact(path)) return std::nullopt;
+  return cached_bytes(path);
+}
+
+void cache_text(const std::string& key, const std::string& text) {
+  const std::string dir = usable_cache_dir();
+  if (dir.empty()) return;
+  const TempDir work;
+  const std::string made = work.path() + "/text";
+  std::ofstream(made, std::ios::binary) << text;
+  if (!store(made, dir, dir + "/" + entry_name(key, ".txt")))
+    warn_once(said_unwritable, fmt::format("cannot write into the cache folder {} (read-only or full): BEAM's choices "
+                                           "are not kept", dir));
+}
+
+std::string cached_file(const std::string& key, const std::string& ext,
+                        const std::function<std::string(const std::string& workdir)>& build, bool& cached) {
+  const std::string name = entry_name(key, ext);
+  const std::string dir = usable_cache_dir();
   const std::string path = dir.empty() ? "" : dir + "/" + name;
   cached = !path.empty() && intact(path);
   if (cached) return path;

@@ -4,6 +4,7 @@
 // an atomic rename, so a re-run compiles nothing and two processes never see half a file.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -28,6 +29,11 @@ std::string cached_file(const std::string& key, const std::string& ext,
 // The bytes of an entry as built, without its checksum: for loaders that read the file (OpenCL's
 // binaries, CUDA's images); dlopen maps the file itself and never reads the checksum at its end.
 std::string cached_bytes(const std::string& path);
+
+// Small texts kept under a key (BEAM's choices): the text, when an intact entry holds one; and keeping
+// one, which replaces what the key held. An unwritable cache costs one warning and keeps nothing.
+std::optional<std::string> cached_text(const std::string& key);
+void cache_text(const std::string& key, const std::string& text);
 
 // Removes a damaged cached file, saying so once per process.
 void drop_damaged(const std::string& path, const std::string& why);

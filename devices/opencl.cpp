@@ -187,6 +187,7 @@ class ClDevice : public Device {
   const std::string& name() const override { return name_; }
   const std::string& backend() const override { return backend_; }
   Target target() const override { return target_; }
+  std::string hardware() const override { return Device::hardware() + description_; }
   // Without cl_khr_fp16 the kernel keeps half only in memory (core/render/opencl.h); its target's rules
   // already moved every op on half into float.
   std::string render(const UOpProgram& program) const override {

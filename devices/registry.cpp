@@ -5,6 +5,8 @@
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/opt/beam_cache.h"
+#include "devices/disk_cache.h"
 #include "devices/gpu_shim.h"
 
 namespace tr {
@@ -24,6 +26,7 @@ static std::unique_ptr<Device> open_opencl(int) {
 #endif
 
 void register_devices() {
+  install_choice_store({.find = cached_text, .keep = cache_text});
   register_device({"CPU", open_cpu});
   register_device({"LLVM", open_llvm});
   register_device({"OPENCL", open_opencl});

@@ -1,5 +1,6 @@
 #pragma once
-// Registers every device this build knows (CPU, LLVM, OPENCL, CUDA, METAL) with core's registry.
+// Registers every device this build knows (CPU, LLVM, OPENCL, CUDA, METAL, NV) with core's registry, and
+// installs the on-disk cache as the store of BEAM's choices.
 namespace tr {
 
 void register_devices();

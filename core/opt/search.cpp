@@ -1,34 +1,69 @@
 #include "core/opt/search.h"
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 #include <set>
 
-#include "core/error.h"
+#include <fmt/format.h>
+
 #include "core/codegen/codegen.h"
+#include "core/compile_parallel.h"
+#include "core/error.h"
 #include "core/interrupt.h"
 #include "core/opt/apply_opt.h"
+#include "core/opt/beam_cache.h"
+#include "core/opt/heuristic.h"
 #include "core/opt/opt_table.h"
 #include "core/progress.h"
 #include "core/render/render.h"
 
 namespace tr {
+namespace {
+
+// The fastest of at least 3 runs, and of up to 10 while they add up to less than 20 ms, so that a
+// short kernel is not judged by one noisy run.
+double fastest_run(Program& p, const std::vector<const Buffer*>& bufs, const LaunchDims& dims,
+                   const std::vector<int32_t>& vars) {
+  double best = std::numeric_limits<double>::infinity(), spent = 0;
+  for (int i = 0; i < 10 && (i < 3 || spent < 0.02); i++) {
+    const double t = p.run(bufs, dims, vars);
+    best = std::min(best, t);
+    spent += t;
+  }
+  return best;
+}
+
+}  // namespace
 
 double time_program(Device& dev, const UOpProgram& program, const std::string& source,
                     const std::vector<std::pair<DType, int64_t>>& buffers, const std::vector<int32_t>& vars, bool& cached) {
   const std::vector<BufferRef> owned = zeroed_buffers(dev, buffers);
-  const std::vector<const Buffer*> bufs = pointers(owned);
   const std::unique_ptr<Program> p = dev.compile(program, source, cached);
-  double best = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 3; i++) best = std::min(best, p->run(bufs, program.dims, vars));
-  return best;
+  return fastest_run(*p, pointers(owned), program.dims, vars);
+}
+
+std::string beam_key(const Kernel& k, const Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers,
+                     const std::vector<int32_t>& vars, int width) {
+  std::string key = fmt::format("BEAM {}\n{}\nvariables {}\nbuffers", width, dev.hardware(), fmt::join(vars, " "));
+  for (const auto& [dtype, size] : buffers) key += fmt::format(" {}[{}]", name(dtype), size);
+  return key + "\n" + print_ast(k.ast);
 }
 
 namespace {
 
+int64_t unrolled(const Kernel& k) {
+  int64_t n = 1;
+  for (const Dim& d : k.dims)
+    if (d.role == DimRole::Upcast || d.role == DimRole::Unroll) n *= d.size;
+  return n;
+}
+
 // Every kernel one opt away from k that the device can run: each opt of the table that the target
-// has what it needs for, at each amount the table lists (THREAD: the target's cores).
+// has what it needs for, at each amount the table lists (THREAD: the target's cores). Upcasts and
+// unrolls stop at 64 values per thread, or at k's own (the default opts' tile may hold more).
 std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
+  const int64_t limit = std::max<int64_t>(64, unrolled(k));
   std::vector<Kernel> out;
   for (const OptInfo& info : opt_table()) {
     if (!target_has(target, info.needs)) continue;
@@ -37,10 +72,7 @@ std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
       for (const int64_t amt : amounts) {
         try {
           Kernel n = apply_opt(k, {info.op, d, amt}, target);
-          int64_t unrolled = 1;
-          for (const Dim& x : n.dims)
-            if (x.role == DimRole::Upcast || x.role == DimRole::Unroll) unrolled *= x.size;
-          if (unrolled <= 64) out.push_back(std::move(n));
+          if (unrolled(n) <= limit) out.push_back(std::move(n));
         } catch (const Error&) {
           // this opt does not fit this kernel: not a candidate
         }
@@ -50,43 +82,111 @@ std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
   return out;
 }
 
+// k with these opts applied in order; nullopt when one does not fit (a kept choice that no longer does).
+std::optional<Kernel> with_opts(const Kernel& k, const std::vector<Opt>& opts, const Target& target) {
+  Kernel out = k;
+  try {
+    for (const Opt& o : opts) out = apply_opt(out, o, target);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+// A candidate that does not compile or run (a launch the device refuses) is not one; an interrupt
+// still ends the search.
+void skip_unless_interrupt(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error& e) {
+    if (is_interrupt(e)) throw;
+  }
+}
+
+using Timed = std::vector<std::pair<double, Kernel>>;
+
+// Each candidate's time, fastest first: all compiled at once on every core, then run one at a time
+// on the same buffers.
+Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::vector<const Buffer*>& bufs,
+                      const std::vector<int32_t>& vars, const std::string& what) {
+  const Target target = dev.target();
+  std::vector<UOpProgram> programs;
+  std::vector<std::string> sources;
+  std::vector<Kernel> lowered;
+  programs.reserve(candidates.size());
+  sources.reserve(candidates.size());
+  for (Kernel& c : candidates) {
+    try {
+      UOpProgram p = codegen(c, target, "beam_candidate");
+      sources.push_back(dev.render(p));
+      programs.push_back(std::move(p));
+      lowered.push_back(std::move(c));
+    } catch (...) {
+      skip_unless_interrupt(std::current_exception());
+    }
+  }
+  std::vector<CompileJob> jobs;
+  for (size_t i = 0; i < programs.size(); i++) jobs.push_back({.device = &dev, .program = &programs[i], .source = &sources[i]});
+  compile_each(jobs);
+  Timed out;
+  const int n = static_cast<int>(jobs.size());
+  for (int i = 0; i < n; i++) {
+    check_interrupt();
+    report_progress(Phase::Beam, i, n, what);
+    try {
+      if (jobs[i].failure) std::rethrow_exception(jobs[i].failure);
+      out.emplace_back(fastest_run(*jobs[i].result, bufs, programs[i].dims, vars), std::move(lowered[i]));
+    } catch (...) {
+      skip_unless_interrupt(std::current_exception());
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+std::string opts_key(const Kernel& k) {
+  std::string key;
+  for (const Opt& o : k.opts) key += o.str();
+  return key;
+}
+
+// The search itself: the beam starts from the kernel without opts and with the default ones, so that
+// it ends at least as fast as the default; each step adds one opt to every kernel of the beam and
+// keeps the `width` fastest, while a step gains more than 1% (less is the timing's noise).
+Kernel search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers,
+              const std::vector<int32_t>& vars, int width) {
+  const Target target = dev.target();
+  const std::vector<BufferRef> owned = zeroed_buffers(dev, buffers);
+  const std::vector<const Buffer*> bufs = pointers(owned);
+  std::vector<Kernel> start{k};
+  if (const Kernel d = default_opts(k, target); !d.opts.empty()) start.push_back(d);
+  Timed beam = time_candidates(start, dev, bufs, vars, fmt::format("{} (start)", k.base_name()));
+  if (beam.empty()) fail("opt", "BEAM: {} neither compiles nor runs on {} without opts or with the default ones",
+                         k.base_name(), dev.name());
+  std::set<std::string> seen;
+  for (const auto& [t, b] : beam) seen.insert(opts_key(b));
+  for (int step = 0; step < 3; step++) {
+    std::vector<Kernel> candidates;
+    for (const auto& [t, b] : beam)
+      for (Kernel& c : neighbours(b, target))
+        if (seen.insert(opts_key(c)).second) candidates.push_back(std::move(c));
+    Timed next = time_candidates(std::move(candidates), dev, bufs, vars, fmt::format("{} (step {})", k.base_name(), step + 1));
+    if (next.empty() || next[0].first >= beam[0].first * 0.99) break;
+    if (next.size() > static_cast<size_t>(width)) next.resize(static_cast<size_t>(width));
+    beam = std::move(next);
+  }
+  return beam[0].second;
+}
+
 }  // namespace
 
 Kernel beam_search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers,
                    const std::vector<int32_t>& vars, int width) {
-  const Target target = dev.target();
-  auto time = [&](const Kernel& c) {
-    check_interrupt();
-    const UOpProgram p = codegen(c, target, "beam_candidate");
-    bool cached = false;
-    return time_program(dev, p, dev.render(p), buffers, vars, cached);
-  };
-  std::vector<std::pair<double, Kernel>> beam{{time(k), k}};
-  Kernel best = k;
-  double best_time = beam[0].first;
-  for (int step = 0; step < 3; step++) {
-    std::vector<Kernel> candidates;
-    std::set<std::string> seen;
-    for (const auto& [t, b] : beam)
-      for (Kernel& c : neighbours(b, target)) {
-        std::string key;
-        for (const Opt& o : c.opts) key += o.str();
-        if (seen.insert(key).second) candidates.push_back(std::move(c));
-      }
-    std::vector<std::pair<double, Kernel>> next;
-    const int n = static_cast<int>(candidates.size());
-    for (int i = 0; i < n; i++) {
-      report_progress(Phase::Beam, i, n, fmt::format("{} (step {})", k.base_name(), step + 1));
-      next.emplace_back(time(candidates[i]), std::move(candidates[i]));
-    }
-    if (next.empty()) break;
-    std::sort(next.begin(), next.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (next.size() > static_cast<size_t>(width)) next.resize(width);
-    if (next[0].first >= best_time) break;
-    best_time = next[0].first;
-    best = next[0].second;
-    beam = std::move(next);
-  }
+  const std::string key = beam_key(k, dev, buffers, vars, width);
+  if (const std::optional<std::vector<Opt>> kept = kept_opts(key))
+    if (std::optional<Kernel> out = with_opts(k, *kept, dev.target())) return *out;
+  Kernel best = search(k, dev, buffers, vars, width);
+  keep_opts(key, best.opts);
   return best;
 }
 

@@ -1,0 +1,137 @@
+// BEAM: its choice is kept under a key of the kernel and the hardware and read back instead of
+// searching again; a kept choice that no longer fits is searched again; candidates that do not
+// compile or run are skipped.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "core/codegen/codegen.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/opt/beam_cache.h"
+#include "core/opt/heuristic.h"
+#include "core/opt/search.h"
+#include "devices/registry.h"
+#include "tests/kernel_testing.h"
+
+namespace tr {
+namespace {
+
+using namespace tr::testing;
+
+// A store in memory that counts what it is asked, installed for one test.
+struct CountingStore {
+  std::map<std::string, std::string> entries;
+  int finds = 0, keeps = 0;
+  CountingStore() {
+    install_choice_store({.find = [this](const std::string& key) -> std::optional<std::string> {
+                            finds++;
+                            const auto it = entries.find(key);
+                            return it == entries.end() ? std::nullopt : std::optional(it->second);
+                          },
+                          .keep = [this](const std::string& key, const std::string& text) {
+                            keeps++;
+                            entries[key] = text;
+                          }});
+  }
+  ~CountingStore() { register_devices(); }  // the on-disk store again
+  CountingStore(const CountingStore&) = delete;
+  CountingStore& operator=(const CountingStore&) = delete;
+};
+
+const std::vector<std::pair<DType, int64_t>> kRowSumBuffers{{DType::Float32, 256}, {DType::Float32, 256 * 256}};
+
+TEST(BeamSearch, OptsReadBackAsWritten) {
+  const std::vector<Opt> opts{{OptOp::Upcast, 0, 4}, {OptOp::Unroll, 1, 16}, {OptOp::Thread, 0, 2}};
+  EXPECT_EQ(opts_text(opts), "UPCAST 0 4\nUNROLL 1 16\nTHREAD 0 2\n");
+  EXPECT_EQ(read_opts(opts_text(opts)), opts);
+  EXPECT_EQ(read_opts(""), std::vector<Opt>{});
+  for (const char* bad : {"UPCAST 0\n", "FOO 0 4\n", "UPCAST 0 4 4\n", "UPCAST zero 4\n"})
+    EXPECT_EQ(read_opts(bad), std::nullopt) << bad;
+}
+
+TEST(BeamSearch, TheKeyNamesTheKernelTheHardwareAndTheWidth) {
+  const Kernel rows = only_kernel(realized_random({256, 256}, 1).sum(std::vector<int>{1}));
+  const Kernel columns = only_kernel(realized_random({256, 256}, 1).sum(std::vector<int>{0}));
+  Device& cpu = device("CPU");
+  const std::string key = beam_key(rows, cpu, kRowSumBuffers, {}, 2);
+  EXPECT_NE(key.find(cpu.target().str()), std::string::npos) << key;
+  EXPECT_NE(key, beam_key(rows, cpu, kRowSumBuffers, {}, 3));
+  EXPECT_NE(key, beam_key(columns, cpu, kRowSumBuffers, {}, 2));
+  EXPECT_NE(key, beam_key(rows, device("LLVM"), kRowSumBuffers, {}, 2));
+  EXPECT_EQ(key, beam_key(rows, device("CPU:1"), kRowSumBuffers, {}, 2));  // the same hardware
+}
+
+TEST(BeamSearch, ASecondSearchReadsTheKeptChoice) {
+  CountingStore store;
+  const Kernel k = only_kernel(realized_random({256, 256}, 2).sum(std::vector<int>{1}));
+  Device& cpu = device("CPU");
+  const Kernel first = beam_search(k, cpu, kRowSumBuffers, {}, 1);
+  ASSERT_EQ(store.keeps, 1);
+  const std::string key = beam_key(k, cpu, kRowSumBuffers, {}, 1);
+  EXPECT_EQ(store.entries.at(key), opts_text(first.opts));
+  EXPECT_EQ(beam_search(k, cpu, kRowSumBuffers, {}, 1).opts, first.opts);
+  // what the store holds is what a second search returns, searching nothing
+  store.entries[key] = "UPCAST 0 4\n";
+  EXPECT_EQ(beam_search(k, cpu, kRowSumBuffers, {}, 1).opts, (std::vector<Opt>{{OptOp::Upcast, 0, 4}}));
+  EXPECT_EQ(store.keeps, 1);
+}
+
+TEST(BeamSearch, AKeptChoiceThatNoLongerFitsIsSearchedAgain) {
+  CountingStore store;
+  const Kernel k = only_kernel(realized_random({256, 256}, 3).sum(std::vector<int>{1}));
+  const std::string key = beam_key(k, device("CPU"), kRowSumBuffers, {}, 1);
+  for (const char* kept : {"UPCAST 7 4\n", "not opts\n"}) {
+    store.entries[key] = kept;
+    const int keeps = store.keeps;
+    const Kernel out = beam_search(k, device("CPU"), kRowSumBuffers, {}, 1);
+    EXPECT_EQ(store.keeps, keeps + 1) << kept;
+    EXPECT_EQ(store.entries.at(key), opts_text(out.opts)) << kept;
+  }
+}
+
+// The CPU device, refusing to compile a kernel split over threads and to run one with vectors: the
+// search still ends, with a kernel that has neither (and the default opts have both).
+class Refusing : public Device {
+ public:
+  const std::string& name() const override { return cpu_.name(); }
+  const std::string& backend() const override { return cpu_.backend(); }
+  Target target() const override { return cpu_.target(); }
+  BufferRef alloc(DType dtype, int64_t size) override { return cpu_.alloc(dtype, size); }
+  void copyin(const Buffer& dst, const void* src) override { cpu_.copyin(dst, src); }
+  void copyout(void* dst, const Buffer& src) override { cpu_.copyout(dst, src); }
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    if (source.find("core_id*") != std::string::npos) fail("compile", "refused: threads");
+    return std::make_unique<Refused>(cpu_.compile(program, source, cached), source.find("vector_size") != std::string::npos);
+  }
+
+ private:
+  struct Refused : Program {
+    Refused(std::unique_ptr<Program> p, bool refuse) : program(std::move(p)), refuse_run(refuse) {}
+    double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
+      if (refuse_run) fail("device", "refused: vectors");
+      return program->run(bufs, dims, vars);
+    }
+    std::unique_ptr<Program> program;
+    bool refuse_run;
+  };
+  Device& cpu_ = device("CPU");
+};
+
+TEST(BeamSearch, CandidatesThatDoNotCompileOrRunAreSkipped) {
+  CountingStore store;
+  const Tensor x = realized_random({256, 256}, 4);
+  const Kernel k = only_kernel(x.sum(std::vector<int>{0}));
+  Refusing dev;
+  const Target target = dev.target();
+  const std::vector<Opt> defaults = default_opts(k, target).opts;
+  ASSERT_TRUE(std::any_of(defaults.begin(), defaults.end(), [](const Opt& o) { return o.op == OptOp::Thread; }));
+  const Kernel out = beam_search(k, dev, kRowSumBuffers, {}, 2);
+  const std::string source = dev.render(codegen(out, target, "out"));
+  EXPECT_EQ(source.find("core_id*"), std::string::npos) << source;
+  EXPECT_EQ(source.find("vector_size"), std::string::npos) << source;
+}
+
+}  // namespace
+}  // namespace tr
