@@ -268,6 +268,27 @@ TEST(DefaultOpts, OddSizesArePaddedToTheTile) {
   EXPECT_GT(default_opts(k1000, kGpu).opts.size(), default_opts(k1024, kGpu).opts.size());
 }
 
+// A transpose: a tile of 8 outputs along the row by a cache line of the transposed load (16 float32,
+// 8 float64) along its own dim, whatever the vector width; the values are the reference's.
+TEST(DefaultOpts, ATransposeTilesEightOutputsByACacheLine) {
+  std::mt19937_64 rng(13);
+  for (const DType dtype : {DType::Float32, DType::Float64}) {
+    const Tensor y = realized(rng, {64, 128}).cast(dtype).realize().T().contiguous();
+    const Kernel k = Kernel::from_ast(only_kernel(y).ast);
+    const int64_t line = dtype == DType::Float32 ? 16 : 8;
+    for (const Target& target : {kAvx2, kAvx512}) {
+      const std::vector<Opt> opts = default_opts(k, target).opts;
+      ASSERT_GE(opts.size(), 2u) << opts_str(opts);
+      EXPECT_EQ(opts[0], (Opt{OptOp::Upcast, 1, 8})) << opts_str(opts);
+      EXPECT_EQ(opts[1], (Opt{OptOp::Upcast, 0, line})) << opts_str(opts);
+    }
+    EXPECT_TRUE(matches_reference_with(y, default_opts(k, device("CPU").target()).opts)) << name(dtype);
+  }
+  // a copy that reads in order is not one
+  const Kernel add = Kernel::from_ast(only_kernel(realized(rng, {64, 128}).add(Tensor::full({64, 128}, 1.0))).ast);
+  for (const Opt& o : default_opts(add, kAvx512).opts) EXPECT_NE(o, (Opt{OptOp::Upcast, 0, 16}));
+}
+
 // ---- the target -----------------------------------------------------------------------------
 
 TEST(Target, InstructionSetFromCpuFeatures) {

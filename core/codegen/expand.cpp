@@ -42,6 +42,7 @@ class Expander {
         for (size_t i = 2; i < u.srcs.size(); i++) deps_[n] &= ~deps_[u.srcs[i]];
     }
     choose_vector_range();
+    choose_reduce_vector_range();
   }
 
   UGraph run() {
@@ -63,6 +64,7 @@ class Expander {
   std::vector<uint64_t> deps_;          // per node, the expanded ranges its value depends on
   std::vector<bool> has_value_;         // per node, whether a load or reduce is under it (not just index math)
   int vslot_ = -1;                      // the upcast whose lanes are vector lanes
+  int reduce_vslot_ = -1;               // the unroll whose lanes are a reduce's vector accumulator
   int width_ = 1;
   int accs_ = 0;
   std::vector<uint64_t> radix_;         // per expanded range, its place value in a binding's code
@@ -94,6 +96,28 @@ class Expander {
     if (dim.axis == k.first_reduce - 1 && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width) {
       vslot_ = best;
       width_ = static_cast<int>(dim.size);
+    }
+  }
+
+  // On a CPU, without an output vector, the stride-1 unroll of the last reduce axis becomes the lanes
+  // of the reduce's accumulator when every load reads that axis in order (or the same element for each
+  // lane): each lane sums its own share of the row from whole vector loads, and the lanes are combined
+  // once after the loop (a row sum vectorized along the row; the order of the additions changes, as
+  // GROUP's does). Not on a GPU, whose neighbouring threads already read neighbouring elements.
+  void choose_reduce_vector_range() {
+    const Kernel& k = low_.k;
+    if (vslot_ >= 0 || low_.target.gpu || low_.target.vector_width < 2 || !vector_values(k)) return;
+    for (size_t i = 0; i < ranges_.size(); i++) {
+      if (g_[ranges_[i]].range != RangeKind::Unroll) continue;
+      const Dim& dim = k.dims[g_[ranges_[i]].dim];
+      const bool pow2 = (dim.size & (dim.size - 1)) == 0;
+      bool in_order = dim.axis == static_cast<int>(k.full_shape.size()) - 1;
+      walk(k.ast, [&](const AstNode& n) {
+        if (n.op != AstOp::Load) return;
+        const std::optional<int64_t> stride = n.st->real_stride(dim.axis);
+        in_order = in_order && (stride == 0 || stride == 1);
+      });
+      if (in_order && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width) reduce_vslot_ = static_cast<int>(i);
     }
   }
 
@@ -247,6 +271,38 @@ class Expander {
   // An ASSIGN: a fresh accumulator for this binding, and the unrolled values combined into it in turn.
   int reduce(int n, bool as_vector) {
     const UOp& a = g_[n];
+    // only where the lanes are summed over a loop that stays: a reduce unrolled whole gains nothing
+    const auto closes = [&](const std::function<bool(int)>& pred) { return std::any_of(a.srcs.begin() + 2, a.srcs.end(), pred); };
+    const bool lanes_accumulate = reduce_vslot_ >= 0 && (deps_[g_[a.srcs[1]].srcs[1]] >> reduce_vslot_ & 1) &&
+                                  closes([&](int r) { return !slot_.count(r); }) && closes([&](int r) {
+                                    const auto it = slot_.find(r);
+                                    return it != slot_.end() && it->second == reduce_vslot_;
+                                  });
+    if (!lanes_accumulate) return accumulate(n, as_vector, 0);
+    // the reduce's other unrolls each get an accumulator of their own (several sums in flight, not one
+    // chain), combined after the loop
+    vslot_ = reduce_vslot_;
+    width_ = static_cast<int>(range_size(ranges_[reduce_vslot_]));
+    uint64_t others = 0;
+    for (size_t i = 2; i < a.srcs.size(); i++)
+      if (slot_.count(a.srcs[i])) others |= deps_[a.srcs[i]] & ~vbit();
+    const UOp& body = g_[a.srcs[1]];
+    int acc = -1;
+    for_each_combo(others, [&] {
+      const int one = accumulate(n, true, others);
+      acc = acc < 0 ? one : alu(body, {acc, one});
+    });
+    int total = out_.gep(acc, 0);
+    for (int l = 1; l < width_; l++) total = out_.alu(body.alu, body.dtype, {total, out_.gep(acc, l)});
+    vslot_ = -1;
+    width_ = 1;
+    return total;
+  }
+
+  // The ASSIGN's accumulator, and its unrolled values (but those of the ranges in `bound`, which have
+  // their values already) combined into it in turn.
+  int accumulate(int n, bool as_vector, uint64_t bound) {
+    const UOp& a = g_[n];
     const UOp& body = g_[a.srcs[1]];
     const int x = body.srcs[1];
     const int vec = as_vector && (deps_[x] & vbit()) ? width_ : 1;
@@ -257,7 +313,7 @@ class Expander {
     uint64_t unrolled = 0;
     std::vector<int> kept;
     for (size_t i = 2; i < a.srcs.size(); i++) {
-      if (slot_.count(a.srcs[i])) unrolled |= deps_[a.srcs[i]];
+      if (slot_.count(a.srcs[i])) unrolled |= deps_[a.srcs[i]] & ~vbit() & ~bound;
       else kept.push_back(scalar(a.srcs[i]));
     }
     for_each_combo(unrolled, [&] {

@@ -54,36 +54,42 @@ void parallel(int64_t n, const std::function<void(int64_t, int64_t, int)>& body)
 // 64-byte vectors: the compiler (-march=native) spells them in the widest registers it has.
 typedef float v16 __attribute__((vector_size(64)));
 
-struct Bandwidth {
-  double read = 0, copy = 0;  // GB/s
-};
+// The machine's bandwidth over n floats, in GB/s as STREAM counts bytes. The buffers are written when
+// made, so that their pages are touched, and kept for every later measure.
+class Bandwidth {
+ public:
+  explicit Bandwidth(int64_t floats) : a_(floats / 16, v16{} + 1.0f), b_(a_.size(), v16{}), sink_(cores()) {}
 
-// The read loop keeps four independent sums so that it waits on memory, not on its adds.
-// Over n floats, written first so that their pages are touched.
-Bandwidth measure_bandwidth(int64_t floats) {
-  const int64_t n = floats / 16;
-  std::vector<v16> a(n, v16{} + 1.0f), b(n, v16{});
-  const v16* src = a.data();
-  v16* dst = b.data();
-  std::vector<float> sink(cores());
-  const double read = best_of([&] {
-    parallel(n, [&](int64_t lo, int64_t hi, int c) {
-      v16 s0{}, s1{}, s2{}, s3{};
-      int64_t i = lo;
-      for (; i + 4 <= hi; i += 4) s0 += src[i], s1 += src[i + 1], s2 += src[i + 2], s3 += src[i + 3];
-      for (; i < hi; i++) s0 += src[i];
-      const v16 s = s0 + s1 + s2 + s3;
-      sink[c] = s[0];
+  // The read loop keeps four independent sums so that it waits on memory, not on its adds.
+  double read() {
+    const int64_t n = static_cast<int64_t>(a_.size());
+    const double s = best_of([&] {
+      parallel(n, [&](int64_t lo, int64_t hi, int c) {
+        v16 s0{}, s1{}, s2{}, s3{};
+        int64_t i = lo;
+        for (; i + 4 <= hi; i += 4) s0 += a_[i], s1 += a_[i + 1], s2 += a_[i + 2], s3 += a_[i + 3];
+        for (; i < hi; i++) s0 += a_[i];
+        const v16 sum = s0 + s1 + s2 + s3;
+        sink_[c] = sum[0];
+      });
     });
-  });
-  const double copy = best_of([&] {
-    parallel(n, [&](int64_t lo, int64_t hi, int) {
-      for (int64_t i = lo; i < hi; i++) dst[i] = src[i];
+    return bytes() / s / 1e9;
+  }
+
+  double copy() {
+    const double s = best_of([&] {
+      parallel(static_cast<int64_t>(a_.size()), [&](int64_t lo, int64_t hi, int) {
+        for (int64_t i = lo; i < hi; i++) b_[i] = a_[i];
+      });
     });
-  });
-  const double bytes = 4.0 * static_cast<double>(floats);
-  return {bytes / read / 1e9, 2 * bytes / copy / 1e9};
-}
+    return 2 * bytes() / s / 1e9;
+  }
+
+ private:
+  double bytes() const { return static_cast<double>(a_.size() * sizeof(v16)); }
+  std::vector<v16> a_, b_;
+  std::vector<float> sink_;
+};
 
 // OpenBLAS's cblas_sgemm, opened at run time so that the benchmark runs (and says so) without it.
 using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
@@ -154,16 +160,21 @@ struct Row {
   double amount;     // bytes moved or flops done
   std::function<Tensor()> make;
   const char* ref_name;
-  double ref_rate;   // the reference's rate in `unit`; 0 when absent
+  std::function<double()> ref_rate;  // the reference's rate in `unit`, measured now; 0 when absent
   std::string numpy_key;
   bool beam;
 };
 
+// The reference is measured before and after the row's kernels and the better kept: on a shared VM
+// the machine's speed drifts within a run, and a reference measured once at the start can be far from
+// what the row's kernels had.
 void print_row(const Row& r, const std::map<std::string, double>& numpy) {
   int kernels = 0;
+  const double ref_before = r.ref_rate();
   const double noopt = r.amount / seconds(r.make, Opts::Noopt) / 1e9;
   const double def = r.amount / seconds(r.make, Opts::Default, &kernels) / 1e9;
   const std::optional<double> beam = r.beam ? std::optional(r.amount / seconds(r.make, Opts::Beam) / 1e9) : std::nullopt;
+  const double ref_rate = std::max(ref_before, r.ref_rate());
   const auto ratio = [&](std::optional<double> v, double ref) {
     char buf[16];
     if (!v || ref <= 0) return std::string("    -");
@@ -175,10 +186,10 @@ void print_row(const Row& r, const std::map<std::string, double>& numpy) {
   const auto np = numpy.find(r.numpy_key);
   const double np_rate = np == numpy.end() ? 0 : r.amount / np->second / 1e9;
   char ref_s[16] = "   absent", np_s[16] = "        -";
-  if (r.ref_rate > 0) std::snprintf(ref_s, sizeof ref_s, "%9.1f", r.ref_rate);
+  if (ref_rate > 0) std::snprintf(ref_s, sizeof ref_s, "%9.1f", ref_rate);
   if (np_rate > 0) std::snprintf(np_s, sizeof np_s, "%9.1f", np_rate);
   std::printf("%-26s %-6s %2d %9.1f %9.1f %s  %-10s %s  %s %s  %s  %s\n", r.name.c_str(), r.unit, kernels, noopt, def,
-              beam_s, r.ref_name, ref_s, ratio(def, r.ref_rate).c_str(), ratio(beam, r.ref_rate).c_str(), np_s,
+              beam_s, r.ref_name, ref_s, ratio(def, ref_rate).c_str(), ratio(beam, ref_rate).c_str(), np_s,
               ratio(def, np_rate).c_str());
   std::fflush(stdout);
 }
@@ -195,12 +206,19 @@ int main(int argc, char** argv) {
   const Sgemm sgemm = open_sgemm();
 
   const int64_t n = 16 * 1024 * 1024;
-  const Bandwidth bw = measure_bandwidth(n);
-  std::printf("bandwidth over %d cores: read %.1f GB/s, copy %.1f GB/s (STREAM's bytes)\n", cores(), bw.read, bw.copy);
+  Bandwidth bw(n);
+  std::printf("bandwidth over %d cores at the start: read %.1f GB/s, copy %.1f GB/s (STREAM's bytes)\n", cores(),
+              bw.read(), bw.copy());
   std::printf("OpenBLAS: %s; numpy: %s\n", sgemm ? "libopenblas" : "absent (install libopenblas0: no sgemm reference)",
               numpy.empty() ? "absent (python3 with numpy: no numpy column)" : "present");
-  const double gemm1024 = sgemm_seconds(sgemm, 1024), gemm2048 = sgemm_seconds(sgemm, 2048);
-  const auto gflops = [](int m, double s) { return s > 0 ? 2.0 * m * m * m / s / 1e9 : 0; };
+  const auto read = [&bw] { return bw.read(); };
+  const auto copy = [&bw] { return bw.copy(); };
+  const auto gflops = [sgemm](int m) {
+    return [sgemm, m] {
+      const double s = sgemm_seconds(sgemm, m);
+      return s > 0 ? 2.0 * m * m * m / s / 1e9 : 0;
+    };
+  };
 
   Tensor x = Tensor::rand({n}, 1), y = Tensor::rand({n}, 2);
   const Tensor m = x.reshape({4096, 4096}), s = x.shrink({tr::Range{0, 4096 * 1024}}).reshape({4096, 1024});
@@ -209,26 +227,26 @@ int main(int argc, char** argv) {
   for (Tensor* t : {&x, &y, &p1, &q1, &bias, &p2, &q2}) t->realize();
   const auto c = [&](double v) { return Tensor::scalar_like(x, v); };
   const std::vector<Row> rows{
-      {"add 16M", "GB/s", 12.0 * n, [&] { return x.add(y); }, "copy", bw.copy, "add", false},
-      {"chain exp(x*y+1)*x 16M", "GB/s", 12.0 * n, [&] { return x.mul(y).add(c(1)).exp().mul(x); }, "copy", bw.copy,
+      {"add 16M", "GB/s", 12.0 * n, [&] { return x.add(y); }, "copy", copy, "add", false},
+      {"chain exp(x*y+1)*x 16M", "GB/s", 12.0 * n, [&] { return x.mul(y).add(c(1)).exp().mul(x); }, "copy", copy,
        "chain", false},
-      {"sum 16M", "GB/s", 4.0 * n, [&] { return x.sum(); }, "read", bw.read, "sum", false},
-      {"row sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{1}); }, "read", bw.read, "rowsum", false},
-      {"column sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{0}); }, "read", bw.read, "colsum", false},
-      {"softmax 4096x1024", "GB/s", 8.0 * 4096 * 1024, [&] { return s.softmax(1); }, "copy", bw.copy, "softmax", false},
-      {"transpose 4096x4096", "GB/s", 8.0 * n, [&] { return m.T().contiguous(); }, "copy", bw.copy, "transpose", false},
-      {"matmul 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1); }, "sgemm", gflops(1024, gemm1024),
+      {"sum 16M", "GB/s", 4.0 * n, [&] { return x.sum(); }, "read", read, "sum", false},
+      {"row sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{1}); }, "read", read, "rowsum", false},
+      {"column sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{0}); }, "read", read, "colsum", false},
+      {"softmax 4096x1024", "GB/s", 8.0 * 4096 * 1024, [&] { return s.softmax(1); }, "copy", copy, "softmax", false},
+      {"transpose 4096x4096", "GB/s", 8.0 * n, [&] { return m.T().contiguous(); }, "copy", copy, "transpose", false},
+      {"matmul 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1); }, "sgemm", gflops(1024),
        "matmul1024", true},
-      {"matmul 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2); }, "sgemm", gflops(2048, gemm2048),
+      {"matmul 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2); }, "sgemm", gflops(2048),
        "matmul2048", beam_2048},
       {"linear+relu 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1).add(bias).relu(); }, "sgemm",
-       gflops(1024, gemm1024), "linear", true},
+       gflops(1024), "linear", true},
   };
   std::printf("\n%-26s %-6s %2s %9s %9s %9s  %-10s %9s  %5s %5s  %9s  %5s\n", "work", "unit", "k", "NOOPT", "default",
               "BEAM=2", "reference", "ref", "d/ref", "B/ref", "numpy", "d/np");
   for (const Row& r : rows) print_row(r, numpy);
   std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel after a warm-up run, "
-              "on buffers touched before; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
+              "on buffers touched before; ref: the better of the reference measured before and after the row's kernels; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
               "d/ref, B/ref: default and BEAM=2 against the reference; d/np: default against numpy. BEAM=2 runs on "
               "the 1024 matmul rows only (a whole-table search takes far over 5 minutes; --beam-2048 adds the "
               "2048 matmul).\n",
