@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/symbolic_shape.h"
+#include "core/where_as_max.h"
 
 namespace tr {
 
@@ -74,7 +75,8 @@ bool all_can_merge(const AstRef& ast, size_t i) {
 
 }  // namespace
 
-Kernel Kernel::from_ast(const AstRef& ast) {
+Kernel Kernel::from_ast(const AstRef& original) {
+  const AstRef ast = where_as_max(original);
   const AstNode* red = find_reduce(ast);
   AstRef a = ast;
   Shape full = ast->st->shape();

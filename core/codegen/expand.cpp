@@ -199,7 +199,7 @@ class Expander {
   // An ALU or CAST over vector sources: one vector op where the target applies it to whole vectors.
   int alu(const UOp& u, const std::vector<int>& srcs) {
     const bool whole = u.kind == UOpKind::Alu && low_.target.vector_alu &&
-                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg);
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || u.alu == Op::Max);
     if (whole) {
       std::vector<int> vs;
       for (int s : srcs) vs.push_back(out_.broadcast(s, width_));

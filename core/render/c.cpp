@@ -42,6 +42,13 @@ std::string render_c(const UOpProgram& p) {
       .kernel_prefix = "void ",
       .restrict_kw = "restrict",
       .vector_arith = true,
+      // GCC's C has no ?: on vectors; this loop compiles to a compare and a masked move
+      .vector_max = "max_{type}({a},{b})",
+      .vector_max_decl = [](DType t, int n) {
+        const std::string v = c_vector_type(t, n);
+        return fmt::format("static inline {0} max_{0}({0} a, {0} b) {{ {0} r; for (int i = 0; i < {1}; i++) r[i] = a[i] < b[i] ? "
+                           "b[i] : a[i]; return r; }}\n", v, n);
+      },
       .type = c_type,
       .launch_params = [](const UOpProgram& prog) {
         std::vector<std::string> params{"int core_id"};

@@ -81,7 +81,7 @@ class Renderer {
   bool per_lane(const UOp& u) const {
     if (u.vec == 1 || (u.kind != UOpKind::Alu && u.kind != UOpKind::Cast)) return false;
     const bool whole = lang_.vector_arith && u.kind == UOpKind::Alu && !promotes(u.dtype) &&
-                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg);
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || (u.alu == Op::Max && whole_max()));
     return !whole;
   }
 
@@ -94,6 +94,7 @@ class Renderer {
     if ((u.alu == Op::IDiv || u.alu == Op::Mod) && at == 1 && !nonzero_const(u.srcs[1])) return 2;
     return 1;
   }
+  bool whole_max() const { return !lang_.vector_max.empty(); }
   bool nonzero_const(int i) const { return u_[i].kind == UOpKind::Const && as_int(u_[i].value) != 0; }
 
   void count_uses() {
@@ -127,11 +128,12 @@ class Renderer {
 
   std::string preamble() const {
     bool half = false, dbl = false;
-    std::set<std::pair<DType, int>> vectors;
+    std::set<std::pair<DType, int>> vectors, maxes;
     for (const UOp& u : u_) {
       half = half || u.dtype == DType::Float16;
       dbl = dbl || u.dtype == DType::Float64;
       if (u.vec > 1 && !u.ptr) vectors.emplace(u.dtype, u.vec);
+      if (u.vec > 1 && u.kind == UOpKind::Alu && u.alu == Op::Max && !per_lane(u)) maxes.emplace(u.dtype, u.vec);
     }
     std::string out = lang_.prelude;
     if (half) out += lang_.half_prelude;
@@ -140,6 +142,8 @@ class Renderer {
       vtype(t, n);  // fails here for a vector the language lacks
       if (lang_.vector_decl) out += lang_.vector_decl(t, n);
     }
+    for (const auto& [t, n] : maxes)
+      if (lang_.vector_max_decl) out += lang_.vector_max_decl(t, n);
     return out;
   }
 
@@ -262,7 +266,10 @@ class Renderer {
         if (nonzero_const(u.srcs[1])) return fmt::format("({}{}{})", s[0], sym, s[1]);
         return fmt::format("(({}==0)?0:({}{}{}))", s[1], s[0], sym, s[1]);
       }
-      case Op::Max: return fmt::format("(({}<{})?{}:{})", s[0], s[1], s[1], s[0]);
+      case Op::Max:
+        if (u.vec > 1 && whole_max())
+          return fmt::format(fmt::runtime(lang_.vector_max), fmt::arg("a", s[0]), fmt::arg("b", s[1]), fmt::arg("type", vtype(u)));
+        return fmt::format("(({}<{})?{}:{})", s[0], s[1], s[1], s[0]);
       case Op::CmpLt: return fmt::format("({}<{})", s[0], s[1]);
       case Op::CmpNe: return fmt::format("({}!={})", s[0], s[1]);
       case Op::And: return fmt::format("({}&{})", s[0], s[1]);

@@ -24,6 +24,10 @@ struct CStyleLanguage {
   std::string int64_suffix = "ll";
   std::string uint64_suffix = "ull";
   bool vector_arith = false;   // + * and unary - work lane by lane on the vector types
+  // MAX of two whole vectors, {a} < {b} ? {b} : {a} in each lane ({type}: the vector type); empty where
+  // it goes lane by lane. vector_max_decl: what a kernel declares before using it for one type.
+  std::string vector_max{};
+  std::function<std::string(DType, int n)> vector_max_decl{};
   std::function<std::string(DType)> type{};  // a scalar type's name
   // Parameters after the buffers: the CPU's core_id, Metal's attributed launch ids.
   std::function<std::vector<std::string>(const UOpProgram&)> launch_params{};
