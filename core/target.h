@@ -55,7 +55,7 @@ struct Target {
   int cores = 1;              // CPU: the cores THREAD splits over; GPU: multiprocessors (compute units)
   int max_local = 256;        // GPU: the most threads the launcher puts in a workgroup
   int vector_width = 0;       // the widest vector the renderer spells for an upcast dim (0: none)
-  bool vector_alu = false;    // vectors support + * max and unary - directly (else only loads and stores)
+  bool vector_alu = false;    // vectors support + * max, unary -, exp2 log2 sin sqrt directly (else only loads and stores)
   bool half_arithmetic = true;  // false: half lives only in memory, ops on it run in float (rules_half.cpp)
   // A reduce's sum of products accumulates with MULACC (a fused multiply-add, rounded once): the
   // hardware has the instruction and the renderer spells it (core/codegen/rules_mulacc.cpp).

@@ -42,13 +42,13 @@ class Expander {
         for (size_t i = 2; i < u.srcs.size(); i++) deps_[n] &= ~deps_[u.srcs[i]];
     }
     choose_vector_range();
-    choose_reduce_vector_range();
+    choose_row_lanes();
   }
 
   UGraph run() {
     std::vector<int> stores;
     for (int store : g_[g_.sink].srcs)
-      for_each_combo(deps_[store] & ~vbit() & upcast_bits(), [&] { this->store(store, stores); });
+      for_each_combo(deps_[store] & ~vbit(), [&] { this->store(store, stores); });
     out_.sink = out_.add(UOp{.kind = UOpKind::Sink, .srcs = std::move(stores)});
     return std::move(out_);
   }
@@ -64,7 +64,7 @@ class Expander {
   std::vector<uint64_t> deps_;          // per node, the expanded ranges its value depends on
   std::vector<bool> has_value_;         // per node, whether a load or reduce is under it (not just index math)
   int vslot_ = -1;                      // the upcast whose lanes are vector lanes
-  int reduce_vslot_ = -1;               // the unroll whose lanes are a reduce's vector accumulator
+  std::vector<bool> row_lanes_;         // per expanded range, whether it is the lanes of a reduce's accumulator
   int width_ = 1;
   int accs_ = 0;
   std::vector<uint64_t> radix_;         // per expanded range, its place value in a binding's code
@@ -73,12 +73,6 @@ class Expander {
   std::map<int, int> simplified_;
 
   uint64_t vbit() const { return vslot_ < 0 ? 0 : uint64_t{1} << vslot_; }
-  uint64_t upcast_bits() const {
-    uint64_t bits = 0;
-    for (size_t i = 0; i < ranges_.size(); i++)
-      if (g_[ranges_[i]].range == RangeKind::Upcast) bits |= uint64_t{1} << i;
-    return bits;
-  }
   int64_t range_size(int r) const { return as_int(*g_.const_of(g_[r].srcs[1])); }
 
   // The innermost upcast becomes vector lanes when it is the stride-1 piece of the last output axis
@@ -99,13 +93,16 @@ class Expander {
     }
   }
 
-  // On a CPU, without an output vector, the stride-1 unroll of the last reduce axis becomes the lanes
-  // of the reduce's accumulator when every load reads that axis in order (or the same element for each
-  // lane): each lane sums its own share of the row from whole vector loads, and the lanes are combined
-  // once after the loop (a row sum vectorized along the row; the order of the additions changes, as
-  // GROUP's does). Not on a GPU, whose neighbouring threads already read neighbouring elements.
-  void choose_reduce_vector_range() {
+  // On a CPU, without an output vector, a stride-1 unroll of the last reduce axis is a row's lanes
+  // when every load reads that axis in order (or the same element for each lane). In a reduce's walk
+  // they become the lanes of its accumulator: each lane sums its own share of the row from whole
+  // vector loads, and the lanes are combined once after the loop (a row sum vectorized along the
+  // row; the order of the additions changes, as GROUP's does). In the walk of a store over the rows
+  // (softmax's last) they are the store's vector lanes. Not on a GPU, whose neighbouring threads
+  // already read neighbouring elements.
+  void choose_row_lanes() {
     const Kernel& k = low_.k;
+    row_lanes_.assign(ranges_.size(), false);
     if (vslot_ >= 0 || low_.target.gpu || low_.target.vector_width < 2 || !vector_values(k)) return;
     for (size_t i = 0; i < ranges_.size(); i++) {
       if (g_[ranges_[i]].range != RangeKind::Unroll) continue;
@@ -117,8 +114,15 @@ class Expander {
         const std::optional<int64_t> stride = n.st->real_stride(dim.axis);
         in_order = in_order && (stride == 0 || stride == 1);
       });
-      if (in_order && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width) reduce_vslot_ = static_cast<int>(i);
+      row_lanes_[i] = in_order && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width;
     }
+    for (int store : g_[g_.sink].srcs)
+      for (size_t i = 0; i < ranges_.size(); i++)
+        if (row_lanes_[i] && (deps_[store] >> i & 1)) {
+          vslot_ = static_cast<int>(i);
+          width_ = static_cast<int>(range_size(ranges_[i]));
+          row_lanes_[i] = false;
+        }
   }
 
   // Calls f once for every combination of values of the ranges in `bits`, the last range fastest.
@@ -199,7 +203,8 @@ class Expander {
   // An ALU or CAST over vector sources: one vector op where the target applies it to whole vectors.
   int alu(const UOp& u, const std::vector<int>& srcs) {
     const bool whole = u.kind == UOpKind::Alu && low_.target.vector_alu &&
-                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || u.alu == Op::Max);
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || u.alu == Op::Max ||
+                        u.alu == Op::Exp2 || u.alu == Op::Log2 || u.alu == Op::Sin || u.alu == Op::Sqrt);
     if (whole) {
       std::vector<int> vs;
       for (int s : srcs) vs.push_back(out_.broadcast(s, width_));
@@ -272,17 +277,19 @@ class Expander {
   int reduce(int n, bool as_vector) {
     const UOp& a = g_[n];
     // only where the lanes are summed over a loop that stays: a reduce unrolled whole gains nothing
-    const auto closes = [&](const std::function<bool(int)>& pred) { return std::any_of(a.srcs.begin() + 2, a.srcs.end(), pred); };
-    const bool lanes_accumulate = reduce_vslot_ >= 0 && (deps_[g_[a.srcs[1]].srcs[1]] >> reduce_vslot_ & 1) &&
-                                  closes([&](int r) { return !slot_.count(r); }) && closes([&](int r) {
-                                    const auto it = slot_.find(r);
-                                    return it != slot_.end() && it->second == reduce_vslot_;
-                                  });
-    if (!lanes_accumulate) return accumulate(n, as_vector, 0);
+    int lanes = -1;
+    bool loops = false;
+    for (size_t i = 2; i < a.srcs.size(); i++) {
+      const auto it = slot_.find(a.srcs[i]);
+      if (it == slot_.end()) loops = true;
+      else if (row_lanes_[it->second] && (deps_[g_[a.srcs[1]].srcs[1]] >> it->second & 1)) lanes = it->second;
+    }
+    if (lanes < 0 || !loops) return accumulate(n, as_vector, 0);
     // the reduce's other unrolls each get an accumulator of their own (several sums in flight, not one
     // chain), combined after the loop
-    vslot_ = reduce_vslot_;
-    width_ = static_cast<int>(range_size(ranges_[reduce_vslot_]));
+    const int outer_slot = vslot_, outer_width = width_;
+    vslot_ = lanes;
+    width_ = static_cast<int>(range_size(ranges_[lanes]));
     uint64_t others = 0;
     for (size_t i = 2; i < a.srcs.size(); i++)
       if (slot_.count(a.srcs[i])) others |= deps_[a.srcs[i]] & ~vbit();
@@ -294,8 +301,8 @@ class Expander {
     });
     int total = out_.gep(acc, 0);
     for (int l = 1; l < width_; l++) total = out_.alu(body.alu, body.dtype, {total, out_.gep(acc, l)});
-    vslot_ = -1;
-    width_ = 1;
+    vslot_ = outer_slot;
+    width_ = outer_width;
     return total;
   }
 

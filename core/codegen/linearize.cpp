@@ -272,6 +272,30 @@ class Linearizer {
       placed_[a] = placed_[g_[a].srcs[0]];
       scopes_.back().push_back(a);
     }
+    finish_reduces();
+  }
+
+  // Right after a reduce's loop, what reads only finished reduces' results and open loops' values (a
+  // vector accumulator's lanes combined, a mean's division): placed once here, not inside each later
+  // walk of the rows that reads it.
+  void finish_reduces() {
+    std::vector<int8_t> ready(g_.size(), -1);
+    const std::function<bool(int)> is_ready = [&](int x) -> bool {
+      if (ready[x] >= 0) return ready[x] == 1;
+      const UOp& u = g_[x];
+      bool ok = placed_[x] >= 0 || (u.kind != UOpKind::DefineAcc && u.kind != UOpKind::Assign && u.kind != UOpKind::Range);
+      for (size_t i = 0; ok && placed_[x] < 0 && i < u.srcs.size(); i++) ok = is_ready(u.srcs[i]);
+      ready[x] = ok ? 1 : 0;
+      return ok;
+    };
+    for (int n : order_) {
+      const UOpKind k = g_[n].kind;
+      const bool pure = k == UOpKind::Alu || k == UOpKind::Cast || k == UOpKind::Vectorize || k == UOpKind::Gep;
+      if (pure && placed_[n] < 0 && reads_reduce_[n] && is_ready(n) &&
+          std::all_of(ranges_[n].begin(), ranges_[n].end(),
+                      [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); }))
+        need(n);
+    }
   }
 };
 

@@ -49,6 +49,16 @@ std::string render_c(const UOpProgram& p) {
         return fmt::format("static inline {0} max_{0}({0} a, {0} b) {{ {0} r; for (int i = 0; i < {1}; i++) r[i] = a[i] < b[i] ? "
                            "b[i] : a[i]; return r; }}\n", v, n);
       },
+      // a loop over the lanes, which GCC compiles to one call of glibc's vector function (libmvec:
+      // _ZGVeN16v_exp2f for 16 floats with AVX-512), declared so by the simd attribute; sqrt is an
+      // instruction and has no such function
+      .vector_math = "{fn}_{type}({x})",
+      .vector_math_decl = [](const std::string& fn, DType t, int n) {
+        const std::string v = c_vector_type(t, n), scalar = t == DType::Float32 ? fn + "f" : fn;
+        const std::string simd = fn == "sqrt" ? "" : fmt::format("__attribute__((simd(\"notinbranch\"))) {0} {1}({0});\n", c_type(t), scalar);
+        return fmt::format("{}static inline {} {}_{}({} x) {{ {} r; for (int i = 0; i < {}; i++) r[i] = {}(x[i]); return r; }}\n",
+                           simd, v, fn, v, v, v, n, scalar);
+      },
       .type = c_type,
       .launch_params = [](const UOpProgram& prog) {
         std::vector<std::string> params{"int core_id"};

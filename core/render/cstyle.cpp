@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -81,7 +82,8 @@ class Renderer {
   bool per_lane(const UOp& u) const {
     if (u.vec == 1 || (u.kind != UOpKind::Alu && u.kind != UOpKind::Cast)) return false;
     const bool whole = lang_.vector_arith && u.kind == UOpKind::Alu && !promotes(u.dtype) &&
-                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || (u.alu == Op::Max && whole_max()));
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || (u.alu == Op::Max && whole_max()) ||
+                        (math_name(u.alu) && !lang_.vector_math.empty()));
     return !whole;
   }
 
@@ -95,6 +97,16 @@ class Renderer {
     return 1;
   }
   bool whole_max() const { return !lang_.vector_max.empty(); }
+  // The math function an op is, or null.
+  static const char* math_name(Op op) {
+    return op == Op::Exp2 ? "exp2" : op == Op::Log2 ? "log2" : op == Op::Sin ? "sin" : op == Op::Sqrt ? "sqrt" : nullptr;
+  }
+  std::string math(const UOp& u, const std::string& x) const {
+    const char* fn = math_name(u.alu);
+    if (u.vec > 1 && !per_lane(u))
+      return fmt::format(fmt::runtime(lang_.vector_math), fmt::arg("fn", fn), fmt::arg("type", vtype(u)), fmt::arg("x", x));
+    return lang_.math(fn, u.dtype, x);
+  }
   bool nonzero_const(int i) const { return u_[i].kind == UOpKind::Const && as_int(u_[i].value) != 0; }
 
   void count_uses() {
@@ -129,11 +141,13 @@ class Renderer {
   std::string preamble() const {
     bool half = false, dbl = false;
     std::set<std::pair<DType, int>> vectors, maxes;
+    std::set<std::tuple<std::string, DType, int>> maths;
     for (const UOp& u : u_) {
       half = half || u.dtype == DType::Float16;
       dbl = dbl || u.dtype == DType::Float64;
       if (u.vec > 1 && !u.ptr) vectors.emplace(u.dtype, u.vec);
       if (u.vec > 1 && u.kind == UOpKind::Alu && u.alu == Op::Max && !per_lane(u)) maxes.emplace(u.dtype, u.vec);
+      if (u.vec > 1 && u.kind == UOpKind::Alu && math_name(u.alu) && !per_lane(u)) maths.emplace(math_name(u.alu), u.dtype, u.vec);
     }
     std::string out = lang_.prelude;
     if (half) out += lang_.half_prelude;
@@ -144,6 +158,8 @@ class Renderer {
     }
     for (const auto& [t, n] : maxes)
       if (lang_.vector_max_decl) out += lang_.vector_max_decl(t, n);
+    for (const auto& [fn, t, n] : maths)
+      if (lang_.vector_math_decl) out += lang_.vector_math_decl(fn, t, n);
     return out;
   }
 
@@ -252,10 +268,7 @@ class Renderer {
       fail("type", "{} keeps half only in memory: an op on half must be lowered with its target's rules", lang_.name);
     switch (u.alu) {
       case Op::Neg: return fmt::format("(-{})", s[0]);
-      case Op::Exp2: return lang_.math("exp2", t, s[0]);
-      case Op::Log2: return lang_.math("log2", t, s[0]);
-      case Op::Sin: return lang_.math("sin", t, s[0]);
-      case Op::Sqrt: return lang_.math("sqrt", t, s[0]);
+      case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: return math(u, s[0]);
       case Op::Trunc: return lang_.math("trunc", t, s[0]);
       case Op::Recip: return fmt::format("({}/{})", cstyle_literal(lang_, 1.0, t), s[0]);
       case Op::Add: return fmt::format("({}+{})", s[0], s[1]);

@@ -28,6 +28,10 @@ struct CStyleLanguage {
   // it goes lane by lane. vector_max_decl: what a kernel declares before using it for one type.
   std::string vector_max{};
   std::function<std::string(DType, int n)> vector_max_decl{};
+  // exp2, log2, sin or sqrt ({fn}) of a whole vector {x} of {type}; empty where they go lane by lane.
+  // vector_math_decl: what a kernel declares before using one for one type.
+  std::string vector_math{};
+  std::function<std::string(const std::string& fn, DType, int n)> vector_math_decl{};
   std::function<std::string(DType)> type{};  // a scalar type's name
   // Parameters after the buffers: the CPU's core_id, Metal's attributed launch ids.
   std::function<std::vector<std::string>(const UOpProgram&)> launch_params{};

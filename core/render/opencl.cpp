@@ -51,6 +51,8 @@ CStyleLanguage opencl(bool native_half) {
       .vector_arith = true,
       // a vector condition selects lane by lane
       .vector_max = "(({a}<{b})?{b}:{a})",
+      // the built-in math functions take vectors
+      .vector_math = "{fn}({x})",
       .type = [native_half](DType t) { return t == DType::Float16 && !native_half ? "float" : opencl_type(t); },
       .special = [](const UOp& u, bool local_ids) {
         const char* fn = is_local_id(u)                               ? "get_local_id"
