@@ -133,5 +133,46 @@ TEST(BeamSearch, CandidatesThatDoNotCompileOrRunAreSkipped) {
   EXPECT_EQ(source.find("vector_size"), std::string::npos) << source;
 }
 
+// The CPU device with made-up times: the default opts' program takes 1 s, the kernel without opts
+// 2 s, and every other candidate `others` s, whatever they really take.
+class Timed : public Device {
+ public:
+  Timed(const Kernel& k, double others) : others_(others) {
+    const Target t = cpu_.target();
+    default_source_ = cpu_.render(codegen(default_opts(k, t), t, "beam_candidate"));
+    plain_source_ = cpu_.render(codegen(k, t, "beam_candidate"));
+  }
+  const std::string& name() const override { return cpu_.name(); }
+  const std::string& backend() const override { return cpu_.backend(); }
+  Target target() const override { return cpu_.target(); }
+  BufferRef alloc(DType dtype, int64_t size) override { return cpu_.alloc(dtype, size); }
+  void copyin(const Buffer& dst, const void* src) override { cpu_.copyin(dst, src); }
+  void copyout(void* dst, const Buffer& src) override { cpu_.copyout(dst, src); }
+  std::unique_ptr<Program> compile(const UOpProgram&, const std::string& source, bool&) override {
+    return std::make_unique<Fixed>(source == default_source_ ? 1.0 : source == plain_source_ ? 2.0 : others_);
+  }
+
+ private:
+  struct Fixed : Program {
+    explicit Fixed(double s) : seconds(s) {}
+    double run(const std::vector<const Buffer*>&, const LaunchDims&, const std::vector<int32_t>&) override { return seconds; }
+    double seconds;
+  };
+  Device& cpu_ = device("CPU");
+  double others_;
+  std::string default_source_, plain_source_;
+};
+
+// A choice 1.5% faster than the default opts passes a step of the search (1%) but not the check
+// against the default after it (2%); one 10% faster passes both.
+TEST(BeamSearch, TheChoiceMustBeatTheDefaultOptsByMoreThanNoise) {
+  CountingStore store;
+  const Kernel k = only_kernel(realized_random({256, 256}, 5).sum(std::vector<int>{1}));
+  const std::vector<Opt> defaults = default_opts(k, device("CPU").target()).opts;
+  Timed close(k, 0.985), faster(k, 0.9);
+  EXPECT_EQ(beam_search(k, close, kRowSumBuffers, {}, 2).opts, defaults);
+  EXPECT_NE(beam_search(k, faster, kRowSumBuffers, {}, 3).opts, defaults);
+}
+
 }  // namespace
 }  // namespace tr

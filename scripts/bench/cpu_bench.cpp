@@ -2,12 +2,15 @@
 // measured in the same run: the machine's bandwidth (a vectorized read loop and copy loop over every
 // core, as STREAM counts bytes), OpenBLAS sgemm (loaded at run time, when it is installed) and numpy.
 #include <dlfcn.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -54,6 +57,26 @@ void parallel(int64_t n, const std::function<void(int64_t, int64_t, int)>& body)
 // 64-byte vectors: the compiler (-march=native) spells them in the widest registers it has.
 typedef float v16 __attribute__((vector_size(64)));
 
+// Memory in huge pages where the kernel gives them, as the CPU device's large buffers are
+// (devices/host_memory.cpp), so that the loops below and the kernels pay the same for their pages.
+template <typename T>
+struct HugePages {
+  using value_type = T;
+  static constexpr size_t kPage = size_t{2} << 20;
+  HugePages() = default;
+  template <typename U>
+  explicit HugePages(const HugePages<U>&) {}
+  T* allocate(size_t n) {
+    const size_t bytes = (n * sizeof(T) + kPage - 1) / kPage * kPage;
+    void* p = std::aligned_alloc(kPage, bytes);
+    if (!p) throw std::bad_alloc();
+    ::madvise(p, bytes, MADV_HUGEPAGE);
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { std::free(p); }
+  bool operator==(const HugePages&) const = default;
+};
+
 // The machine's bandwidth over n floats, in GB/s as STREAM counts bytes. The buffers are written when
 // made, so that their pages are touched, and kept for every later measure.
 class Bandwidth {
@@ -87,7 +110,7 @@ class Bandwidth {
 
  private:
   double bytes() const { return static_cast<double>(a_.size() * sizeof(v16)); }
-  std::vector<v16> a_, b_;
+  std::vector<v16, HugePages<v16>> a_, b_;
   std::vector<float> sink_;
 };
 
