@@ -91,9 +91,8 @@ TEST(BeamSearch, AKeptChoiceThatNoLongerFitsIsSearchedAgain) {
   }
 }
 
-// The CPU device, refusing to compile a kernel split over threads and to run one with vectors: the
-// search still ends, with a kernel that has neither (and the default opts have both).
-class Refusing : public Device {
+// The CPU device, but for how it compiles (and so how its programs run).
+class LikeTheCpu : public Device {
  public:
   const std::string& name() const override { return cpu_.name(); }
   const std::string& backend() const override { return cpu_.backend(); }
@@ -101,6 +100,15 @@ class Refusing : public Device {
   BufferRef alloc(DType dtype, int64_t size) override { return cpu_.alloc(dtype, size); }
   void copyin(const Buffer& dst, const void* src) override { cpu_.copyin(dst, src); }
   void copyout(void* dst, const Buffer& src) override { cpu_.copyout(dst, src); }
+
+ protected:
+  Device& cpu_ = device("CPU");
+};
+
+// The CPU device, refusing to compile a kernel split over threads and to run one with vectors: the
+// search still ends, with a kernel that has neither (and the default opts have both).
+class Refusing : public LikeTheCpu {
+ public:
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     if (source.find("core_id*") != std::string::npos) fail("compile", "refused: threads");
     return std::make_unique<Refused>(cpu_.compile(program, source, cached), source.find("vector_size") != std::string::npos);
@@ -116,7 +124,6 @@ class Refusing : public Device {
     std::unique_ptr<Program> program;
     bool refuse_run;
   };
-  Device& cpu_ = device("CPU");
 };
 
 TEST(BeamSearch, CandidatesThatDoNotCompileOrRunAreSkipped) {
@@ -135,19 +142,13 @@ TEST(BeamSearch, CandidatesThatDoNotCompileOrRunAreSkipped) {
 
 // The CPU device with made-up times: the default opts' program takes 1 s, the kernel without opts
 // 2 s, and every other candidate `others` s, whatever they really take.
-class Timed : public Device {
+class Timed : public LikeTheCpu {
  public:
   Timed(const Kernel& k, double others) : others_(others) {
     const Target t = cpu_.target();
     default_source_ = cpu_.render(codegen(default_opts(k, t), t, "beam_candidate"));
     plain_source_ = cpu_.render(codegen(k, t, "beam_candidate"));
   }
-  const std::string& name() const override { return cpu_.name(); }
-  const std::string& backend() const override { return cpu_.backend(); }
-  Target target() const override { return cpu_.target(); }
-  BufferRef alloc(DType dtype, int64_t size) override { return cpu_.alloc(dtype, size); }
-  void copyin(const Buffer& dst, const void* src) override { cpu_.copyin(dst, src); }
-  void copyout(void* dst, const Buffer& src) override { cpu_.copyout(dst, src); }
   std::unique_ptr<Program> compile(const UOpProgram&, const std::string& source, bool&) override {
     return std::make_unique<Fixed>(source == default_source_ ? 1.0 : source == plain_source_ ? 2.0 : others_);
   }
@@ -158,7 +159,6 @@ class Timed : public Device {
     double run(const std::vector<const Buffer*>&, const LaunchDims&, const std::vector<int32_t>&) override { return seconds; }
     double seconds;
   };
-  Device& cpu_ = device("CPU");
   double others_;
   std::string default_source_, plain_source_;
 };
