@@ -43,7 +43,7 @@ TEST(CliSymbolicSources, DebugFourRendersItForEveryBackend) {
   int sources = 0;
   for (const nlohmann::json& e : json_lines(r.out)) {
     // the kernel over the symbolic size (the kernel that makes x is rendered everywhere too)
-    if (e["event"] != "source" || e["kernel"] != "E_n_4_4_4") continue;
+    if (e["event"] != "source" || e["kernel"] != "E_n_4_16") continue;
     sources++;
     const std::string text = e["text"].get<std::string>();
     EXPECT_NE(text.find(e["backend"] == "ptx" ? "ld.param.u32" : "const int n"), std::string::npos) << text;
