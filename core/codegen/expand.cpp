@@ -2,7 +2,8 @@
 // the graph per value (each with its own accumulator and store), an UNROLL's becomes a chain of
 // combines inside its reduce, and the innermost upcast, where the target has vectors and the lanes
 // sit side by side in memory, becomes the lanes of vector values: a load or store whose lanes' indices
-// are one contiguous run (compared as simplified nodes) moves the vector whole.
+// are one contiguous run (compared as simplified nodes) moves the vector whole. On a CPU without such
+// an upcast, the stride-1 UNROLL of a row read in order becomes vector lanes instead (choose_row_lanes).
 #include <map>
 #include <unordered_map>
 
@@ -64,7 +65,7 @@ class Expander {
   std::vector<uint64_t> deps_;          // per node, the expanded ranges its value depends on
   std::vector<bool> has_value_;         // per node, whether a load or reduce is under it (not just index math)
   int vslot_ = -1;                      // the upcast whose lanes are vector lanes
-  std::vector<bool> row_lanes_;         // per expanded range, whether it is the lanes of a reduce's accumulator
+  std::vector<bool> row_lanes_;         // per expanded range, whether it is a reduce accumulator's lanes
   int width_ = 1;
   int accs_ = 0;
   std::vector<uint64_t> radix_;         // per expanded range, its place value in a binding's code
@@ -273,7 +274,8 @@ class Expander {
       one(l.index[i], l.gate[i], out_[value].vec > 1 ? out_.gep(value, i) : value);
   }
 
-  // An ASSIGN: a fresh accumulator for this binding, and the unrolled values combined into it in turn.
+  // An ASSIGN's value for this binding: one accumulator with the unrolled values combined into it in
+  // turn, or, where it closes a row's lanes, vector accumulators whose lanes are combined after the loop.
   int reduce(int n, bool as_vector) {
     const UOp& a = g_[n];
     // only where the lanes are summed over a loop that stays: a reduce unrolled whole gains nothing
