@@ -106,9 +106,9 @@ void skip_unless_interrupt(const std::exception_ptr& failure) {
 using Timed = std::vector<std::pair<double, Kernel>>;
 
 // Each candidate's time, fastest first: all compiled at once on every core, then run one at a time
-// on the same buffers.
+// on the same buffers, `rounds` times in turn (the fastest kept).
 Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::vector<const Buffer*>& bufs,
-                      const std::vector<int32_t>& vars, const std::string& what) {
+                      const std::vector<int32_t>& vars, const std::string& what, int rounds = 1) {
   const Target target = dev.target();
   std::vector<UOpProgram> programs;
   std::vector<std::string> sources;
@@ -128,18 +128,23 @@ Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::ve
   std::vector<CompileJob> jobs;
   for (size_t i = 0; i < programs.size(); i++) jobs.push_back({.device = &dev, .program = &programs[i], .source = &sources[i]});
   compile_each(jobs);
-  Timed out;
   const int n = static_cast<int>(jobs.size());
-  for (int i = 0; i < n; i++) {
-    check_interrupt();
-    report_progress(Phase::Beam, i, n, what);
-    try {
-      if (jobs[i].failure) std::rethrow_exception(jobs[i].failure);
-      out.emplace_back(fastest_run(*jobs[i].result, bufs, programs[i].dims, vars), std::move(lowered[i]));
-    } catch (...) {
-      skip_unless_interrupt(std::current_exception());
+  std::vector<double> fastest(jobs.size(), std::numeric_limits<double>::infinity());
+  for (int round = 0; round < rounds; round++)
+    for (int i = 0; i < n; i++) {
+      check_interrupt();
+      report_progress(Phase::Beam, round * n + i, rounds * n, what);
+      try {
+        if (jobs[i].failure) std::rethrow_exception(jobs[i].failure);
+        fastest[i] = std::min(fastest[i], fastest_run(*jobs[i].result, bufs, programs[i].dims, vars));
+      } catch (...) {
+        jobs[i].failure = std::current_exception();
+        skip_unless_interrupt(jobs[i].failure);
+      }
     }
-  }
+  Timed out;
+  for (int i = 0; i < n; i++)
+    if (!jobs[i].failure) out.emplace_back(fastest[i], std::move(lowered[i]));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
@@ -158,11 +163,11 @@ Kernel confirmed(const Kernel& best, const Kernel& defaults, Device& dev, const 
                  const std::vector<int32_t>& vars) {
   if (best.opts == defaults.opts) return best;
   double t_best = std::numeric_limits<double>::infinity(), t_default = t_best;
-  for (int round = 0; round < 3; round++)
-    for (const auto& [t, c] : time_candidates({best, defaults}, dev, bufs, vars, fmt::format("{} (check)", best.base_name()))) {
-      double& fastest = c.opts == best.opts ? t_best : t_default;
-      fastest = std::min(fastest, t);
-    }
+  const Timed timed = time_candidates({best, defaults}, dev, bufs, vars, fmt::format("{} (check)", best.base_name()), 3);
+  for (const auto& [t, c] : timed) {
+    if (c.opts == best.opts) t_best = t;
+    else t_default = t;
+  }
   return t_best < 0.98 * t_default ? best : defaults;
 }
 
