@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "core/codegen/codegen.h"
@@ -91,27 +92,29 @@ TEST(BeamSearch, AKeptChoiceThatNoLongerFitsIsSearchedAgain) {
   }
 }
 
-// The CPU device, but for how it compiles (and so how its programs run).
-class LikeTheCpu : public Device {
+// A device as `dev` is, but for how it compiles (and so how its programs run).
+class Like : public Device {
  public:
-  const std::string& name() const override { return cpu_.name(); }
-  const std::string& backend() const override { return cpu_.backend(); }
-  Target target() const override { return cpu_.target(); }
-  BufferRef alloc(DType dtype, int64_t size) override { return cpu_.alloc(dtype, size); }
-  void copyin(const Buffer& dst, const void* src) override { cpu_.copyin(dst, src); }
-  void copyout(void* dst, const Buffer& src) override { cpu_.copyout(dst, src); }
+  explicit Like(const std::string& dev) : dev_(device(dev)) {}
+  const std::string& name() const override { return dev_.name(); }
+  const std::string& backend() const override { return dev_.backend(); }
+  Target target() const override { return dev_.target(); }
+  BufferRef alloc(DType dtype, int64_t size) override { return dev_.alloc(dtype, size); }
+  void copyin(const Buffer& dst, const void* src) override { dev_.copyin(dst, src); }
+  void copyout(void* dst, const Buffer& src) override { dev_.copyout(dst, src); }
 
  protected:
-  Device& cpu_ = device("CPU");
+  Device& dev_;
 };
 
 // The CPU device, refusing to compile a kernel split over threads and to run one with vectors: the
 // search still ends, with a kernel that has neither (and the default opts have both).
-class Refusing : public LikeTheCpu {
+class Refusing : public Like {
  public:
+  Refusing() : Like("CPU") {}
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     if (source.find("core_id*") != std::string::npos) fail("compile", "refused: threads");
-    return std::make_unique<Refused>(cpu_.compile(program, source, cached), source.find("vector_size") != std::string::npos);
+    return std::make_unique<Refused>(dev_.compile(program, source, cached), source.find("vector_size") != std::string::npos);
   }
 
  private:
@@ -140,17 +143,18 @@ TEST(BeamSearch, CandidatesThatDoNotCompileOrRunAreSkipped) {
   EXPECT_EQ(source.find("vector_size"), std::string::npos) << source;
 }
 
-// The CPU device with made-up times: the default opts' program takes 1 s, the kernel without opts
-// 2 s, and every other candidate `others` s, whatever they really take.
-class Timed : public LikeTheCpu {
+// A device with made-up times, whatever its programs really take: `seconds` of each program's source,
+// given the sources of the kernel with its default opts and without opts.
+class Timed : public Like {
  public:
-  Timed(const Kernel& k, double others) : others_(others) {
-    const Target t = cpu_.target();
-    default_source_ = cpu_.render(codegen(default_opts(k, t), t, "beam_candidate"));
-    plain_source_ = cpu_.render(codegen(k, t, "beam_candidate"));
+  using Times = std::function<double(const std::string& source, const std::string& defaults, const std::string& plain)>;
+  Timed(const std::string& dev, const Kernel& k, Times seconds) : Like(dev), seconds_(std::move(seconds)) {
+    const Target t = dev_.target();
+    default_source_ = dev_.render(codegen(default_opts(k, t), t, "beam_candidate"));
+    plain_source_ = dev_.render(codegen(k, t, "beam_candidate"));
   }
   std::unique_ptr<Program> compile(const UOpProgram&, const std::string& source, bool&) override {
-    return std::make_unique<Fixed>(source == default_source_ ? 1.0 : source == plain_source_ ? 2.0 : others_);
+    return std::make_unique<Fixed>(seconds_(source, default_source_, plain_source_));
   }
 
  private:
@@ -159,9 +163,16 @@ class Timed : public LikeTheCpu {
     double run(const std::vector<const Buffer*>&, const LaunchDims&, const std::vector<int32_t>&) override { return seconds; }
     double seconds;
   };
-  double others_;
+  Times seconds_;
   std::string default_source_, plain_source_;
 };
+
+// The default opts take 1 s, no opts 2 s, every other candidate `others` s.
+Timed::Times default_plain_others(double others) {
+  return [others](const std::string& source, const std::string& defaults, const std::string& plain) {
+    return source == defaults ? 1.0 : source == plain ? 2.0 : others;
+  };
+}
 
 // A choice 1.5% faster than the default opts passes a step of the search (1%) but not the check
 // against the default after it (2%); one 10% faster passes both.
@@ -169,9 +180,27 @@ TEST(BeamSearch, TheChoiceMustBeatTheDefaultOptsByMoreThanNoise) {
   CountingStore store;
   const Kernel k = only_kernel(realized_random({256, 256}, 5).sum(std::vector<int>{1}));
   const std::vector<Opt> defaults = default_opts(k, device("CPU").target()).opts;
-  Timed close(k, 0.985), faster(k, 0.9);
+  Timed close("CPU", k, default_plain_others(0.985)), faster("CPU", k, default_plain_others(0.9));
   EXPECT_EQ(beam_search(k, close, kRowSumBuffers, {}, 2).opts, defaults);
   EXPECT_NE(beam_search(k, faster, kRowSumBuffers, {}, 3).opts, defaults);
+}
+
+// On a device with workgroups, BEAM's candidates include GROUP (a reduce split over a workgroup's
+// threads): where kernels with a barrier run fastest, it ends with one.
+TEST(BeamSearch, OnADeviceWithWorkgroupsTheCandidatesIncludeGroup) {
+  if (const std::string why = device_status("OPENCL"); !why.empty()) GTEST_SKIP() << "OPENCL cannot open: " << why;
+  CountingStore store;
+  // 8192 outputs: more than the default opts GROUP (core/opt/heuristic.cpp)
+  const Kernel k = only_kernel(realized_random({8192, 256}, 6).sum(std::vector<int>{1}));
+  const auto groups = [](const std::vector<Opt>& opts) {
+    return std::any_of(opts.begin(), opts.end(), [](const Opt& o) { return o.op == OptOp::Group; });
+  };
+  ASSERT_FALSE(groups(default_opts(k, device("OPENCL").target()).opts));
+  Timed barriers("OPENCL", k, [](const std::string& source, const std::string& defaults, const std::string&) {
+    return source.find("barrier(") != std::string::npos && source != defaults ? 0.5 : 1.0;
+  });
+  const std::vector<Opt> opts = beam_search(k, barriers, {{DType::Float32, 8192}, {DType::Float32, 8192 * 256}}, {}, 2).opts;
+  EXPECT_TRUE(groups(opts)) << opts_text(opts);
 }
 
 }  // namespace

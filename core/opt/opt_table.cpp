@@ -31,7 +31,7 @@ const std::vector<OptInfo>& opt_table() {
        "unroll a reduce dim: that many elements combined per step"},
       {OptOp::Local, "LOCAL", {Global}, Local, false, OptNeeds::LocalMemory, {2, 3, 4, 8, 16},
        "make an output dim a workgroup dim: that many threads share a workgroup"},
-      {OptOp::Group, "GROUP", {Reduce}, Group, false, OptNeeds::LocalMemory, {},
+      {OptOp::Group, "GROUP", {Reduce}, Group, false, OptNeeds::LocalMemory, {8, 16, 32},
        "split a reduce dim across a workgroup's threads, combined through local memory"},
       {OptOp::Thread, "THREAD", {Global}, Thread, true, OptNeeds::CpuCores, {},
        "split an output dim over CPU cores, each core one contiguous block"},
