@@ -152,6 +152,16 @@ std::string Kernel::base_name() const {
   return fmt::format("{}_{}", reduces ? "r" : "E", fmt::join(sizes, "_"));
 }
 
+bool loads_in_order(const Kernel& k, int axis) {
+  bool ok = true;
+  walk(k.ast, [&](const AstNode& n) {
+    if (n.op != AstOp::Load) return;
+    const std::optional<int64_t> stride = n.st->real_stride(axis);
+    ok = ok && (stride == 0 || stride == 1);
+  });
+  return ok;
+}
+
 bool vector_values(const Kernel& k) {
   bool ok = true;
   walk(k.ast, [&](const AstNode& n) {

@@ -45,4 +45,8 @@ struct Kernel {
 // int32, int64): the condition for its innermost upcast to become one vector value.
 bool vector_values(const Kernel& k);
 
+// Whether every load steps 0 or 1 elements along axis of the full shape (reads it in order, or the
+// same element throughout).
+bool loads_in_order(const Kernel& k, int axis);
+
 }  // namespace tr

@@ -109,12 +109,7 @@ class Expander {
       if (g_[ranges_[i]].range != RangeKind::Unroll) continue;
       const Dim& dim = k.dims[g_[ranges_[i]].dim];
       const bool pow2 = (dim.size & (dim.size - 1)) == 0;
-      bool in_order = dim.axis == static_cast<int>(k.full_shape.size()) - 1;
-      walk(k.ast, [&](const AstNode& n) {
-        if (n.op != AstOp::Load) return;
-        const std::optional<int64_t> stride = n.st->real_stride(dim.axis);
-        in_order = in_order && (stride == 0 || stride == 1);
-      });
+      const bool in_order = dim.axis == static_cast<int>(k.full_shape.size()) - 1 && loads_in_order(k, dim.axis);
       row_lanes_[i] = in_order && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width;
     }
     for (int store : g_[g_.sink].srcs)

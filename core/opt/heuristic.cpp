@@ -34,17 +34,6 @@ bool broadcast_by_a_load(const Kernel& k, int axis) {
   return found;
 }
 
-// Whether every load steps 0 or 1 elements along axis.
-bool loads_in_order(const Kernel& k, int axis) {
-  bool ok = true;
-  walk(k.ast, [&](const AstNode& n) {
-    if (n.op != AstOp::Load) return;
-    const std::optional<int64_t> stride = n.st->real_stride(axis);
-    ok = ok && (stride == 0 || stride == 1);
-  });
-  return ok;
-}
-
 // A permuting copy's other side: an output dim (not the innermost one, `inner`) along which some load
 // steps 1 element while it steps more than 1 along `inner`, and that load's element size; -1 when
 // there is none.
