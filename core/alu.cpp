@@ -25,7 +25,7 @@ ConstValue float_op(Op op, DType out, double a, double b) {
     case Op::IDiv: case Op::Mod: case Op::And: case Op::Or: case Op::Xor: break;  // integer ops
     // exec_alu computes Cast, Bitcast and Where itself; the rest have no rule on scalars here
     case Op::Const: case Op::Arange: case Op::Copy: case Op::Cast: case Op::Bitcast: case Op::Where: case Op::MulAcc:
-    case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: break;
+    case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: case Op::Multi: break;
   }
   fail("type", "{} is not defined on floats", op_name(op));
 }
@@ -54,7 +54,7 @@ ConstValue int_op(Op op, DType out, int64_t a, int64_t b) {
     case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc: break;  // float ops
     // exec_alu computes Cast, Bitcast and Where itself; the rest have no rule on scalars here
     case Op::Const: case Op::Arange: case Op::Copy: case Op::Cast: case Op::Bitcast: case Op::Where: case Op::MulAcc:
-    case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: break;
+    case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: case Op::Multi: break;
   }
   fail("type", "{} is not defined on integers", op_name(op));
 }

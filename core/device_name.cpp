@@ -29,4 +29,15 @@ std::string device_name(const DeviceName& d) { return d.index == 0 ? d.kind : fm
 
 std::string canonical_device(const std::string& name) { return device_name(parse_device_name(name)); }
 
+std::string multi_device_name(const std::vector<std::string>& devices) { return fmt::format("({})", fmt::join(devices, ", ")); }
+
+std::vector<std::string> multi_devices(const std::string& name) {
+  if (name.size() < 2 || name.front() != '(' || name.back() != ')') return {};
+  std::vector<std::string> out;
+  size_t at = 1;
+  for (size_t comma; (comma = name.find(", ", at)) != std::string::npos; at = comma + 2) out.push_back(name.substr(at, comma - at));
+  out.push_back(name.substr(at, name.size() - 1 - at));
+  return out;
+}
+
 }  // namespace tr

@@ -2,6 +2,7 @@
 // A device's name: its kind (CPU, LLVM, OPENCL, CUDA, NV, ...) and which instance of that kind, as
 // tinygrad spells it: "CPU" is instance 0, "CPU:1" a second CPU with buffers of its own.
 #include <string>
+#include <vector>
 
 namespace tr {
 
@@ -15,5 +16,9 @@ DeviceName parse_device_name(const std::string& name);
 // The name a device and its buffers go by: "CPU", "CPU:1" ("CPU:0" is "CPU").
 std::string device_name(const DeviceName& d);
 std::string canonical_device(const std::string& name);  // "cpu" -> "CPU", "gpu"/"cl" -> "OPENCL", "cpu:0" -> "CPU"
+// A tensor sharded over several devices (core/tensor_multi.h) goes by their names as a tuple:
+// "(CPU, CPU:1)". multi_devices reads such a name back; for one device's name it returns nothing.
+std::string multi_device_name(const std::vector<std::string>& devices);
+std::vector<std::string> multi_devices(const std::string& name);
 
 }  // namespace tr

@@ -50,6 +50,7 @@ size_t arg_hash(const LazyArg& arg) {
         if constexpr (std::is_same_v<A, ConstValue>) return hash_of(a);
         else if constexpr (std::is_same_v<A, ShapeTracker>) return a.hash();
         else if constexpr (std::is_same_v<A, std::vector<int>>) return hash_mix(0, a);
+        else if constexpr (std::is_same_v<A, Sharding>) return static_cast<size_t>(a.axis.value_or(-1) + 1);
         else return std::hash<A>{}(a);
       },
       arg);
@@ -106,6 +107,7 @@ std::string lazy_node_str(const LazyNode& n) {
   if (const auto* c = std::get_if<ConstValue>(&n.arg)) s += " " + const_str(*c, n.dtype);
   if (const auto* st = std::get_if<ShapeTracker>(&n.arg)) s += " " + st->str();
   if (const auto* axes = std::get_if<std::vector<int>>(&n.arg)) s += " axes=" + tuple_str(*axes);
+  if (const auto* sh = std::get_if<Sharding>(&n.arg)) s += sh->axis ? fmt::format(" axis={}", *sh->axis) : " replicated";
   if (n.op == Op::Copy && n.srcs.empty()) s += " from HOST";
   if (n.buffer) s += " [realized]";
   return s;

@@ -4,6 +4,7 @@
 // a base). A VIEW's source is always a base: movement ops on a view compose their trackers.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -18,11 +19,19 @@ namespace tr {
 struct LazyNode;
 using LazyRef = std::shared_ptr<LazyNode>;
 
+// How a MULTI node splits its tensor: along `axis`, one equal piece per device in order, or (no axis)
+// a whole copy on each device.
+struct Sharding {
+  std::optional<int> axis;
+  bool operator==(const Sharding&) const = default;
+};
+
 using LazyArg = std::variant<std::monostate,
                              ConstValue,                        // Const
                              ShapeTracker,                      // View
                              std::vector<int>,                  // Sum, ReduceMax: reduced axes (kept as 1)
-                             std::shared_ptr<const HostData>>;  // Copy from the host
+                             std::shared_ptr<const HostData>,   // Copy from the host
+                             Sharding>;                         // Multi
 
 struct LazyNode {
   Op op;

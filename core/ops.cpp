@@ -34,6 +34,7 @@ std::string_view op_name(Op op) {
     case Op::View: return "VIEW";
     case Op::Contiguous: return "CONTIGUOUS";
     case Op::Assign: return "ASSIGN";
+    case Op::Multi: return "MULTI";
   }
   return "?";
 }

@@ -25,6 +25,7 @@ enum class Op : uint8_t {
   View,        // a ShapeTracker over its one source
   Contiguous,  // forces its source into its own buffer
   Assign,      // writes its value (source 1) into the buffer of its target (source 0, a realized tensor), in place
+  Multi,       // one tensor over several devices: a source per device, each a shard of it or a whole copy (core/tensor_multi.cpp)
 };
 
 std::string_view op_name(Op op);  // "ADD", "SUM", "CMPLT", ...

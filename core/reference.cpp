@@ -76,6 +76,24 @@ class Evaluator {
         return out;
       }
       case Op::Contiguous: return eval(n.srcs[0]);
+      case Op::Multi: {
+        // the whole tensor: a replicated one is any copy; a sharded one, element i from the piece
+        // of its device at its place there
+        const std::optional<int> axis = std::get<Sharding>(n.arg).axis;
+        if (!axis) return eval(n.srcs[0]);
+        const Shape& piece = n.srcs[0]->shape;
+        std::vector<const Values*> pieces;
+        for (const LazyRef& s : n.srcs) pieces.push_back(&eval(s));
+        for (int64_t i = 0; i < size; i++) {
+          std::vector<int64_t> at = unravel(i, n.shape);
+          const int64_t device = at[*axis] / piece[*axis];
+          at[*axis] %= piece[*axis];
+          int64_t flat = 0;
+          for (size_t d = 0; d < at.size(); d++) flat = flat * piece[d] + at[d];
+          out[i] = pieces[device]->at(flat);
+        }
+        return out;
+      }
       case Op::Assign:
         // a realized assign has dropped the graph of its value: its values are in its buffer only
         if (n.srcs.size() < 2) fail("value", "the reference evaluator cannot read a realized assign's buffer");

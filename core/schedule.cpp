@@ -260,6 +260,8 @@ class Scheduler {
           return own != s.own_values_.end() ? build(own->second, st) : src(b, 1, st);
         }
         case Op::Sum: case Op::ReduceMax: case Op::Prod: return reduce(b, st);
+        // every op on a MULTI runs on its shards, and realize() schedules the shards: none is a source
+        case Op::Multi: fail("device", "a tensor on {} cannot be one kernel's source; its shards are", b->device);
         // elementwise: fused below. A copy has its own buffer (loaded above) and src() builds the base
         // of a view, so neither reaches here; no lazy graph holds MulAcc.
         case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
@@ -350,6 +352,15 @@ BufferRef buffer_of(const LazyNode& n) {
   return x->buffer;
 }
 
-std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs) { return Scheduler(outs).items; }
+std::vector<ScheduleItem> create_schedule(const std::vector<LazyRef>& outs) {
+  // a tensor on several devices is computed as its shards
+  std::vector<LazyRef> roots;
+  for (const LazyRef& o : outs) {
+    if (o->op != Op::Multi) roots.push_back(o);
+    else
+      for (const LazyRef& s : o->srcs) roots.push_back(base_of(s));
+  }
+  return Scheduler(roots).items;
+}
 
 }  // namespace tr

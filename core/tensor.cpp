@@ -6,9 +6,11 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "core/device_name.h"
 #include "core/error.h"
 #include "core/realize.h"
 #include "core/schedule.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 
@@ -34,8 +36,23 @@ namespace {
 // A constant or an arange is computed inside the kernels that read it: realized, it gets a buffer of
 // its own, and the interned node that every other expression shares stays a constant.
 Tensor realizable(const Tensor& x) {
+  if (x.is_multi()) {
+    std::vector<Tensor> shards;
+    for (const Tensor& s : x.shards()) shards.push_back(realizable(s));
+    return make_multi(shards, x.shard_axis());
+  }
   const Op base_op = base_of(x.node())->op;
   return base_op == Op::Const || base_op == Op::Arange ? x.contiguous() : x;
+}
+
+// Each tensor made realizable, and the bases to compute: one per device for a tensor on several.
+std::vector<LazyRef> outputs(std::vector<Tensor>& xs) {
+  std::vector<LazyRef> outs;
+  for (Tensor& x : xs) {
+    x = realizable(x);
+    for (const Tensor& s : x.shards()) outs.push_back(base_of(s.node()));
+  }
+  return outs;
 }
 
 }  // namespace
@@ -91,7 +108,13 @@ Tensor Tensor::broadcast_to(const Shape& target) const {
   return reshape(padded).expand(target);
 }
 
-bool Tensor::realized() const { return base_of(node())->buffer != nullptr; }
+bool Tensor::realized() const {
+  if (is_multi()) {
+    const std::vector<Tensor> s = shards();
+    return std::all_of(s.begin(), s.end(), [](const Tensor& x) { return x.realized(); });
+  }
+  return base_of(node())->buffer != nullptr;
+}
 
 std::pair<Tensor, Tensor> Tensor::broadcasted(const Tensor& x, const Tensor& y) {
   const DType t = promote(x.dtype(), y.dtype());
@@ -100,23 +123,27 @@ std::pair<Tensor, Tensor> Tensor::broadcasted(const Tensor& x, const Tensor& y) 
 }
 
 Tensor Tensor::unary(Op op) const {
+  if (const auto m = on_each_device({*this}, [&](const std::vector<Tensor>& x) { return x[0].unary(op); })) return *m;
   return Tensor(make_node(op, dtype(), shape(), device(), {node()}));
 }
 
 Tensor Tensor::binary(Op op, const Tensor& y) const {
   require_same_device(*this, y);
+  if (const auto m = on_each_device({*this, y}, [&](const std::vector<Tensor>& x) { return x[0].binary(op, x[1]); })) return *m;
   const DType out = is_comparison(op) ? DType::Bool : dtype();
   return Tensor(make_node(op, out, shape(), device(), {node(), y.node()}));
 }
 
 Tensor Tensor::cast(DType t) const {
   if (t == dtype()) return *this;
+  if (const auto m = on_each_device({*this}, [&](const std::vector<Tensor>& x) { return x[0].cast(t); })) return *m;
   return Tensor(make_node(Op::Cast, t, shape(), device(), {node()}));
 }
 
 Tensor Tensor::move(const ShapeTracker& st) const { return Tensor(make_view(node(), st)); }
 
 Tensor Tensor::contiguous() const {
+  if (const auto m = on_each_device({*this}, [&](const std::vector<Tensor>& x) { return x[0].contiguous(); })) return *m;
   const LazyRef base = base_of(node());
   if (!node()->is_view() && base->op != Op::Const && base->op != Op::Arange) {
     base->forced = true;
@@ -128,9 +155,14 @@ Tensor Tensor::contiguous() const {
 }
 
 Tensor Tensor::to(const std::string& dev) const {
+  if (const std::vector<std::string> several = multi_devices(dev); !several.empty()) {
+    if (dev == device()) return *this;
+    return is_multi() ? multi_to(*this, dev) : shard(several);
+  }
   const std::string target = canonical_device(dev);
   tr::device(target);  // fails here, with the reason, when the device cannot open
   if (target == device()) return *this;
+  if (is_multi()) return multi_to(*this, target);
   const Tensor src = contiguous();
   return Tensor(make_node(Op::Copy, dtype(), shape(), target, {src.node()}));
 }
@@ -149,6 +181,7 @@ void Tensor::realize_together(const std::vector<Tensor>& xs) {
 
 HostData Tensor::data() const {
   if (numel() == 0) return HostData(dtype(), 0);
+  if (is_multi()) return multi_to(*this, shards()[0].device()).data();
   // A view that reads its base's buffer in order (a reshape) needs no copy kernel: the buffer is its values.
   const bool in_order = !node()->is_view() || (node()->st().contiguous() && numel() == tr::prod(base_of(node())->shape));
   Tensor t = in_order ? Tensor(base_of(node())) : contiguous();
@@ -180,20 +213,12 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
 }
 
 int count_kernels(const std::vector<Tensor>& xs) {
-  std::vector<LazyRef> outs;
-  for (const Tensor& x : xs) outs.push_back(base_of(realizable(x).node()));
-  const auto items = create_schedule(outs);
+  std::vector<Tensor> copies = xs;
+  const auto items = create_schedule(outputs(copies));
   return static_cast<int>(std::count_if(items.begin(), items.end(),
                                         [](const ScheduleItem& i) { return i.kind == ScheduleItem::Kind::Kernel; }));
 }
 
-void realize_all(std::vector<Tensor>& xs) {
-  std::vector<LazyRef> outs;
-  for (Tensor& x : xs) {
-    x = realizable(x);
-    outs.push_back(base_of(x.node()));
-  }
-  tr::realize(outs);
-}
+void realize_all(std::vector<Tensor>& xs) { tr::realize(outputs(xs)); }
 
 }  // namespace tr

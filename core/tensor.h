@@ -265,6 +265,13 @@ class Tensor {
   static Tensor scaled_uniform(const Shape& shape, std::optional<uint64_t> seed = {}, DType dtype = DType::Float32,
                                const std::string& device = "");
 
+  // several devices (core/tensor_multi.h): one piece of axis per device, or a whole copy on each
+  // (no axis); every later op runs on each device
+  Tensor shard(const std::vector<std::string>& devices, std::optional<int> axis = {}) const;
+  bool is_multi() const;
+  std::vector<Tensor> shards() const;  // one per device; a tensor on one device is its own only shard
+  std::optional<int> shard_axis() const;
+
   // control
   Tensor contiguous() const;
   Tensor to(const std::string& device) const;

@@ -8,6 +8,7 @@
 #include "core/tensor.h"
 #include "core/tensor_layout.h"
 #include "core/tensor_logic.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 namespace {
@@ -74,6 +75,7 @@ Tensor Tensor::bitcast(DType t) const {
   if (dtype() == DType::Float16) return half_to_bits(*this).bitcast(t);
   if (t == DType::Float16) return bits_to_half(bitcast(DType::UInt16));
   const int from = itemsize(dtype()), to = itemsize(t);
+  if (const auto m = on_each_device({*this}, [&](const std::vector<Tensor>& s) { return s[0].bitcast(t); })) return *m;
   if (from == to) return Tensor(make_node(Op::Bitcast, t, shape(), device(), {node()}));
   if (ndim() == 0 || shape().back() * from % to != 0)
     fail("shape", "bitcast from {} to {} needs a last dim of a whole number of {}-byte items, got shape {}", name(dtype()),

@@ -8,6 +8,7 @@
 #include "core/interrupt.h"
 #include "core/random.h"
 #include "core/tensor.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 namespace {
@@ -37,12 +38,15 @@ Tensor Tensor::from_host(HostData data, const Shape& shape, const std::string& d
     fail("shape", "{} values cannot fill shape {}", data.size(), shape_str(shape));
   const DType t = data.dtype;
   auto host = std::make_shared<const HostData>(std::move(data));
-  return Tensor(make_node(Op::Copy, t, shape, resolve_device(device), {}, host));
+  const auto on = [&](const std::string& d) { return Tensor(make_node(Op::Copy, t, shape, resolve_device(d), {}, host)); };
+  if (const auto m = replicated_on(device, on)) return *m;
+  return on(device);
 }
 
 Tensor Tensor::full(const Shape& shape, ConstValue value, std::optional<DType> dtype, const std::string& device) {
   check_shape(shape);
   const DType t = dtype.value_or(dtype_of(value));
+  if (const auto m = replicated_on(device, [&](const std::string& d) { return full(shape, value, t, d); })) return *m;
   const LazyRef c = make_node(Op::Const, t, {}, resolve_device(device), {}, cast_const(value, t));
   return broadcast_scalar(c, shape);
 }
@@ -71,6 +75,7 @@ Tensor Tensor::arange(ConstValue start, ConstValue stop, ConstValue step, std::o
   const bool all_int = !std::holds_alternative<double>(start) && !std::holds_alternative<double>(stop) &&
                        !std::holds_alternative<double>(step);
   const DType t = dtype.value_or(all_int ? DType::Int32 : DType::Float32);
+  if (const auto m = replicated_on(device, [&](const std::string& d) { return arange(start, stop, step, t, d); })) return *m;
   const double s0 = as_double(start), s1 = as_double(stop), ds = as_double(step);
   if (ds == 0) fail("value", "arange step must not be zero");
   const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((s1 - s0) / ds)));

@@ -1,6 +1,7 @@
 #include "core/tensor_div_rounding.h"
 
 #include "core/lazy.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 
@@ -10,6 +11,8 @@ Tensor div(const Tensor& x, const Tensor& y, Rounding rounding) {
     switch (rounding) {
       case Rounding::Trunc: {
         require_same_device(a, b);
+        if (const auto m = on_each_device({a, b}, [](const std::vector<Tensor>& s) { return div(s[0], s[1], Rounding::Trunc); }))
+          return *m;
         return Tensor(make_node(Op::IDiv, a.dtype(), a.shape(), a.device(), {a.node(), b.node()}));
       }
       case Rounding::Floor: return a.floordiv(b);

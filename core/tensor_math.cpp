@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/tensor.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 namespace {
@@ -134,6 +135,7 @@ Tensor Tensor::where(const Tensor& a, const Tensor& b) const {
   const Shape out = broadcast_shape(broadcast_shape(shape(), a.shape()), b.shape());
   const Tensor cond = cast(DType::Bool).broadcast_to(out);
   const Tensor x = a.cast(t).broadcast_to(out), y = b.cast(t).broadcast_to(out);
+  if (const auto m = on_each_device({cond, x, y}, [](const std::vector<Tensor>& s) { return s[0].where(s[1], s[2]); })) return *m;
   return Tensor(make_node(Op::Where, t, out, device(), {cond.node(), x.node(), y.node()}));
 }
 Tensor Tensor::eq(const Tensor& y) const { return ne(y).logical_not(); }

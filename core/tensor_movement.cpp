@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/tensor.h"
 #include "core/tensor_dims.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 
@@ -23,6 +24,7 @@ Tensor Tensor::reshape(const std::vector<int64_t>& new_shape) const {
   }
   if (tr::prod(out) != numel()) fail("shape", "cannot reshape {} to {}", shape_str(shape()), shape_str(new_shape));
   if (out == shape()) return *this;
+  if (is_multi()) return multi_reshape(*this, out);
   return move(tracker().reshape(out));
 }
 
@@ -34,6 +36,7 @@ Tensor Tensor::permute(const std::vector<int>& order) const {
   for (int i = 0; i < static_cast<int>(sorted.size()); i++)
     if (sorted[i] != i || static_cast<int>(sorted.size()) != ndim())
       fail("shape", "permute order must name each of the {} dims once", ndim());
+  if (is_multi()) return multi_permute(*this, resolved);
   return move(tracker().permute(resolved));
 }
 
@@ -49,6 +52,7 @@ Tensor Tensor::expand(const std::vector<int64_t>& new_shape) const {
   }
   const Tensor x = full == shape() ? *this : reshape(full);
   if (out == full) return x;
+  if (x.is_multi()) return multi_expand(x, out);
   return x.move(x.tracker().expand(out));
 }
 
@@ -64,7 +68,7 @@ Tensor Tensor::pad(const std::vector<Range>& padding, ConstValue value) const {
     grow.push_back({std::max<int64_t>(0, b), std::max<int64_t>(0, a)});
   }
   const Tensor x = shrink(cut);
-  const Tensor padded = x.move(x.tracker().pad(grow));
+  const Tensor padded = x.is_multi() ? multi_pad(x, grow) : x.move(x.tracker().pad(grow));
   if (as_double(value) == 0) return padded;
   const Tensor inside = full(x.shape(), true, DType::Bool, device()).pad(grow);
   return inside.where(padded, scalar_like(padded, value));
@@ -78,6 +82,7 @@ Tensor Tensor::shrink(const std::vector<std::optional<Range>>& bounds) const {
   bool whole = true;
   for (int i = 0; i < ndim(); i++) whole = whole && r[i] == Range{0, shape()[i]};
   if (whole) return *this;
+  if (is_multi()) return multi_shrink(*this, r);
   return move(tracker().shrink(r));
 }
 
@@ -88,6 +93,7 @@ Tensor Tensor::flip(const std::vector<int>& axes) const {
     if (dims[d]) fail("index", "dim {} appears more than once in flip", a);
     dims[d] = true;
   }
+  if (is_multi()) return multi_flip(*this, dims);
   return move(tracker().flip(dims));
 }
 

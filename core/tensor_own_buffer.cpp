@@ -1,11 +1,13 @@
 #include "core/tensor_own_buffer.h"
 
 #include "core/lazy.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 namespace {
 
 Tensor copied(const Tensor& x) {
+  if (const auto m = on_each_device({x}, [](const std::vector<Tensor>& s) { return copied(s[0]); })) return *m;
   const LazyRef c = make_node(Op::Contiguous, x.dtype(), x.shape(), x.device(), {x.node()});
   c->forced = true;
   return Tensor(c);

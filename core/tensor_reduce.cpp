@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/tensor.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 namespace {
@@ -81,7 +82,9 @@ Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
   Shape kept = shape();
   for (int a : axes) kept[a] = 1;
   Tensor ret = *this;
-  if (reduced_count(shape(), axes) == 0) {
+  if (is_multi()) {
+    ret = multi_reduce(*this, op, axes, [&](const Tensor& s) { return s.reduce(op, axes, true); });
+  } else if (reduced_count(shape(), axes) == 0) {
     ret = full(kept, identity(op, dtype()), dtype(), device());
   } else if (const auto split = split_axis(*this, axes, tr::prod(kept)); !split && axis_to_pad(*this, axes, tr::prod(kept))) {
     const int a = *axis_to_pad(*this, axes, tr::prod(kept));

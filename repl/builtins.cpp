@@ -29,7 +29,7 @@ std::optional<DType> dtype_arg(const Bound& b) { return to_optional_dtype(b.find
 
 std::string device_arg(const Bound& b) {
   const Arg* a = b.find("device");
-  return a ? to_str(*a) : "";
+  return a ? to_device(*a) : "";
 }
 
 std::vector<Tensor> tensors_of(const std::vector<Arg>& args) {

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "core/device_name.h"
 #include "repl/source_error.h"
 #include "repl/symbolic_variable.h"
 #include "repl/suggest.h"
@@ -64,6 +65,24 @@ bool to_bool(const Arg& a) {
 std::string to_str(const Arg& a) {
   if (const std::string* s = a.value.get_if<std::string>()) return *s;
   wrong_type(a, "a string");
+}
+
+std::vector<std::string> to_devices(const Arg& a) {
+  const std::vector<Value>* items = sequence_items(a.value);
+  if (!items) wrong_type(a, "a tuple or list of device names");
+  std::vector<std::string> out;
+  for (const Value& v : *items) {
+    const std::string* s = v.get_if<std::string>();
+    if (!s) wrong_type(a, "a tuple or list of device names");
+    out.push_back(canonical_device(*s));
+  }
+  return out;
+}
+
+std::string to_device(const Arg& a) {
+  if (a.value.get_if<std::string>()) return to_str(a);
+  if (!sequence_items(a.value)) wrong_type(a, "a device name or a tuple of them");
+  return multi_device_name(to_devices(a));
 }
 
 ConstValue to_number(const Arg& a) {

@@ -14,6 +14,10 @@ int64_t to_int(const Arg& a);   // an int; a bool is refused, True is not a size
 double to_float(const Arg& a);  // an int or a float
 bool to_bool(const Arg& a);
 std::string to_str(const Arg& a);
+// A device's name, or a tuple or list of names: the devices of a sharded tensor ("(CPU, CPU:1)").
+std::string to_device(const Arg& a);
+// A tuple or list of device names.
+std::vector<std::string> to_devices(const Arg& a);
 ConstValue to_number(const Arg& a);  // a bool, int or float
 DType to_dtype(const Arg& a);        // a dtype, or its name as a string: "float32"
 std::optional<DType> to_optional_dtype(const Arg* a);  // absent or None: none; else to_dtype

@@ -261,7 +261,12 @@ void add_control(Table& t) {
     return x;
   };
   t["to"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
-    return x.to(to_str(bind(call, {{"device", kRequired}})["device"]));
+    return x.to(to_device(bind(call, {{"device", kRequired}})["device"]));
+  };
+  t["shard"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    const Bound b = bind(call, {{"devices", kRequired}, {"axis"}});
+    const Arg* axis = b.find("axis");
+    return x.shard(to_devices(b["devices"]), axis && !axis->value.is<NoneValue>() ? std::optional<int>(to_dim(*axis)) : std::nullopt);
   };
   // numpy's array is the values alone: a realized leaf, which prints as numpy prints the array
   t["numpy"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
@@ -361,7 +366,12 @@ Value call_method(const Tensor& self, const CallArgs& call, const PrintSink& pri
 Value get_attribute(const Tensor& self, std::string_view name) {
   if (name == "shape") return shape_value(self.shape());
   if (name == "dtype") return self.dtype();
-  if (name == "device") return self.device();
+  if (name == "device") {
+    if (!self.is_multi()) return self.device();
+    Tuple names;
+    for (const Tensor& s : self.shards()) names.items.emplace_back(s.device());
+    return names;
+  }
   if (name == "ndim") return int64_t{self.ndim()};
   if (name == "grad") return self.grad() ? Value(*self.grad()) : Value(NoneValue{});
   return self.T();  // T is an attribute in tinygrad, not a method

@@ -25,7 +25,7 @@ Op reduce_combine(Op op) {
     case Op::Cast: case Op::Bitcast:
     case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
     case Op::And: case Op::Or: case Op::Xor:
-    case Op::Where: case Op::MulAcc: case Op::View: case Op::Contiguous: case Op::Assign: break;
+    case Op::Where: case Op::MulAcc: case Op::View: case Op::Contiguous: case Op::Assign: case Op::Multi: break;
   }
   return Op::Max;
 }

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "core/grad/gradient.h"
+#include "core/tensor_multi.h"
 
 namespace tr {
 namespace {
@@ -58,6 +59,16 @@ std::vector<std::optional<Tensor>> source_gradients(const LazyRef& node, const T
     case Op::Contiguous: return {g};
     // an assigned tensor is a leaf, as a realized one is: its new value's graph is not differentiated
     case Op::Assign: return {std::nullopt, std::nullopt};
+    // A MULTI is only ever a root (an op on one runs on its shards): a sharded one passes each device its
+    // piece; a replicated one is one value held on every device, whose gradient enters through one copy.
+    case Op::Multi: {
+      const std::optional<int> axis = std::get<Sharding>(n.arg).axis;
+      const std::vector<Tensor> pieces = pieces_along(g, axis);
+      std::vector<std::optional<Tensor>> out(pieces.size());
+      for (size_t i = 0; i < pieces.size(); i++)
+        if (axis || i == 0) out[i] = pieces[i];
+      return out;
+    }
     case Op::MulAcc: break;  // made only by the lowering, never in a lazy graph
     // no gradient flows through integer arithmetic, comparisons, bitwise ops, rounding or a bitcast
     case Op::Bitcast:

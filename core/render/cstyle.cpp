@@ -298,7 +298,7 @@ class Renderer {
       }
       // no ALU op of a kernel: a cast is its own UOp kind, and the lowering leaves no source, reduce or structure op
       case Op::Const: case Op::Arange: case Op::Copy: case Op::Cast:
-      case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: break;
+      case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: case Op::Multi: break;
     }
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
   }

@@ -367,7 +367,7 @@ class LlvmRenderer {
       case Op::Trunc: return math("trunc", u, s[0]);
       // no ALU op of a kernel: a cast is its own UOp kind, and the lowering leaves no source, reduce or structure op
       case Op::Const: case Op::Arange: case Op::Copy: case Op::Cast:
-      case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: break;
+      case Op::Sum: case Op::ReduceMax: case Op::Prod: case Op::View: case Op::Contiguous: case Op::Assign: case Op::Multi: break;
     }
     fail("type", "LLVM IR cannot render the ALU op {}", op_name(u.alu));
   }

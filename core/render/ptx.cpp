@@ -380,7 +380,8 @@ class PtxRenderer {
       case Op::Prod:
       case Op::View:
       case Op::Contiguous:
-      case Op::Assign: break;
+      case Op::Assign:
+      case Op::Multi: break;
     }
     fail("type", "PTX cannot render the ALU op {}", op_name(u.alu));
   }
