@@ -6,10 +6,12 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "core/compile_parallel.h"
 #include "core/context.h"
+#include "core/device_queues.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/footprint.h"
@@ -134,6 +136,18 @@ void record(RunRecord r) {
   if (listener()) listener()(last().runs.back());
 }
 
+// What running one item of a schedule leaves to record: the run, and its launch while a @jit captures.
+// Recorded by the thread that realizes, in the order the items end, whichever queue ran them.
+struct Ran {
+  RunRecord run;
+  std::optional<Launch> launch;
+};
+
+void finish(Ran ran) {
+  if (capture() && ran.launch) capture()->push_back(std::move(*ran.launch));
+  record(std::move(ran.run));
+}
+
 // The value of each of k's Variables (its scalar arguments, in order) as the item binds them.
 std::vector<int32_t> var_values(const Kernel& k, const ScheduleItem& item) {
   std::vector<int32_t> out;
@@ -173,7 +187,7 @@ std::vector<std::pair<DType, int64_t>> buffer_sizes(const ScheduleItem& item) {
   return out;
 }
 
-void run_copy(const ScheduleItem& item) {
+Ran run_copy(const ScheduleItem& item) {
   const LazyRef& n = item.outputs[0];
   Device& dev = device(n->device);
   RunRecord r{.is_copy = true, .start_us = now_us()};
@@ -193,17 +207,16 @@ void run_copy(const ScheduleItem& item) {
   r.copy.to = dev.name();
   r.copy.bytes = buf->nbytes();
   n->buffer = buf;
-  if (capture()) {
-    std::vector<BufferRef> bufs{buf};
-    if (!item.inputs.empty()) bufs.push_back(item.inputs[0]->buffer);
-    const auto* host = std::get_if<std::shared_ptr<const HostData>>(&n->arg);
-    capture()->push_back(Launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr, n->shape, node_sym(*n)});
-  }
-  record(std::move(r));
+  if (!capture()) return {std::move(r), std::nullopt};
+  std::vector<BufferRef> bufs{buf};
+  if (!item.inputs.empty()) bufs.push_back(item.inputs[0]->buffer);
+  const auto* host = std::get_if<std::shared_ptr<const HostData>>(&n->arg);
+  Launch launch{r, nullptr, std::move(bufs), item.inputs.empty() ? *host : nullptr, n->shape, node_sym(*n)};
+  return {std::move(r), std::move(launch)};
 }
 
 // kernel `at` of the schedule's `total`, for the progress line
-void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::shared_ptr<Program>& program, int at, int total) {
+Ran run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::shared_ptr<Program>& program, int at, int total) {
   const LazyRef& out = item.outputs[0];
   Device& dev = device(out->device);
   RunRecord r{.is_copy = false, .kernel = std::move(lowered), .start_us = now_us()};
@@ -225,17 +238,39 @@ void run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::share
     r.kernel.repeats.push_back(program->run(bufs, r.kernel.program->dims, r.kernel.vars));
   }
   out->buffer = buf;
+  std::optional<Launch> launch;
   if (capture()) {
     std::vector<BufferRef> held{buf};
     for (const LazyRef& in : item.inputs) held.push_back(in->buffer);
-    capture()->push_back(Launch{r, program, std::move(held), nullptr, out->shape, node_sym(*out)});
+    launch = Launch{r, program, std::move(held), nullptr, out->shape, node_sym(*out)};
   }
   if (in_place) {
     // the tensor now reads its buffer, as a leaf: what made its value (a whole training step) is let go
     out->srcs.clear();
     out->depth = 0;
   }
-  record(std::move(r));
+  return {std::move(r), std::move(launch)};
+}
+
+// Each item's queue (its output's device: a copy's is where it copies to) and the earlier items it
+// waits for: those that make its inputs; an assign, which writes a buffer in place that earlier items
+// may still read, waits for every earlier item.
+std::vector<QueuedItem> queued(const std::vector<ScheduleItem>& schedule) {
+  std::map<const LazyNode*, size_t> made_by;
+  std::vector<QueuedItem> out;
+  for (size_t i = 0; i < schedule.size(); i++) {
+    const ScheduleItem& item = schedule[i];
+    QueuedItem q{.device = item.outputs[0]->device, .after = {}};
+    if (item.outputs[0]->op == Op::Assign) {
+      for (size_t j = 0; j < i; j++) q.after.push_back(j);
+    } else {
+      for (const LazyRef& in : item.inputs)
+        if (const auto it = made_by.find(in.get()); it != made_by.end()) q.after.push_back(it->second);
+    }
+    for (const LazyRef& o : item.outputs) made_by.emplace(o.get(), i);
+    out.push_back(std::move(q));
+  }
+  return out;
 }
 
 // Nodes without elements get no schedule item; each that an output or a kernel needs gets an empty
@@ -421,11 +456,24 @@ Realization realize(const std::vector<LazyRef>& outs) {
   for (size_t i = 0; i < schedule.size(); i++)
     if (schedule[i].kind != ScheduleItem::Kind::Copy) lowered[i] = lower(schedule[i], schedule[i].outputs[0]->device);
   const std::vector<std::shared_ptr<Program>> ready = compiled(lowered);
-  int at = 0;
-  for (size_t i = 0; i < schedule.size(); i++) {
+  std::atomic<int> started{0};
+  std::vector<Ran> ran(schedule.size());
+  const auto run = [&](size_t i) {
     check_interrupt();
-    if (schedule[i].kind == ScheduleItem::Kind::Copy) run_copy(schedule[i]);
-    else run_kernel(schedule[i], std::move(lowered[i]), ready[i], at++, kernels);
+    ran[i] = schedule[i].kind == ScheduleItem::Kind::Copy ? run_copy(schedule[i])
+                                                           : run_kernel(schedule[i], std::move(lowered[i]), ready[i], started++, kernels);
+  };
+  const auto ended = [&](size_t i) { finish(std::move(ran[i])); };
+  const std::vector<QueuedItem> items = queued(schedule);
+  const bool one_device = std::all_of(items.begin(), items.end(), [&](const QueuedItem& q) { return q.device == items[0].device; });
+  if (one_device) {
+    for (size_t i = 0; i < schedule.size(); i++) {
+      run(i);
+      ended(i);
+    }
+  } else {
+    for (const QueuedItem& q : items) device(q.device);  // opened here, before the queues' threads ask
+    run_queued(items, run, ended);
   }
   return last();
 }

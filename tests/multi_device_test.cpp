@@ -3,13 +3,20 @@
 // the same work on one device and against the reference evaluator, and the copies in the schedule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "core/device.h"
 #include "core/lazy.h"
+#include "core/realize.h"
 #include "core/schedule.h"
 #include "core/tensor_multi.h"
+#include "devices/host_memory.h"
 #include "tests/tensor_testing.h"
 
 namespace tr {
@@ -180,6 +187,63 @@ TEST(Shard, AssignWritesEachPiece) {
   EXPECT_TRUE(testing::has_values(s, testing::values(w.mul(Tensor::scalar_like(w, 2.0)))));
   EXPECT_EQ(base_of(s.shards()[1].node())->buffer.get(), base_of(before.node())->buffer.get());
   EXPECT_TRUE(testing::throws([&] { s.assign(w.shard(kTwo, 1)); }, "shape", "split the same way"));
+}
+
+// MEET and MEET:1 run the CPU device's programs, but each run first waits (up to 10 s) for a run on
+// the other instance to be under way too: they meet only when the two devices' queues run at once.
+class Meeting : public HostMemoryDevice {
+ public:
+  explicit Meeting(int index) : HostMemoryDevice(device_name({"MEET", index}), "c") {}
+  Target target() const override { return device("CPU").target(); }
+  std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
+    return std::make_unique<Meets>(device("CPU").compile(program, source, cached));
+  }
+  static int met() { return place().met; }
+
+ private:
+  struct Place {
+    std::mutex mu;
+    std::condition_variable cv;
+    int arrived = 0, met = 0;
+  };
+  static Place& place() {
+    static Place p;
+    return p;
+  }
+  // runs arrive in pairs: the 1st and 2nd meet, then the 3rd and 4th, ...
+  struct Meets : Program {
+    explicit Meets(std::unique_ptr<Program> p) : program(std::move(p)) {}
+    double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
+      Place& p = place();
+      {
+        std::unique_lock lock(p.mu);
+        const int pair_end = (++p.arrived + 1) / 2 * 2;
+        p.cv.notify_all();
+        if (p.cv.wait_for(lock, std::chrono::seconds(10), [&] { return p.arrived >= pair_end; })) p.met++;
+      }
+      return program->run(bufs, dims, vars);
+    }
+    std::unique_ptr<Program> program;
+  };
+};
+
+// The two pieces of a sharded kernel run at once, each device's on its own queue, and :trace shows
+// each device as its own track.
+TEST(DeviceQueues, PiecesOnTwoDevicesRunAtOnce) {
+  register_device({"MEET", [](int index) { return std::make_unique<Meeting>(index); }});
+  const Tensor x = random_tensor({4, 6}, 16);
+  const Tensor s = x.shard({"MEET", "MEET:1"}, 0);
+  Tensor y = s.mul(Tensor::scalar_like(s, 3.0));
+  const int met = Meeting::met();
+  y.realize();
+  EXPECT_EQ(Meeting::met(), met + 2);
+  std::vector<std::string> tracks;
+  for (const RunRecord& r : last_realization().runs)
+    if (!r.is_copy && r.kernel.device != "CPU") tracks.push_back(r.kernel.device);
+  std::sort(tracks.begin(), tracks.end());  // in the order they ended
+  EXPECT_EQ(tracks, (std::vector<std::string>{"MEET", "MEET:1"}));
+  // gathered by copies and a kernel on the CPU (a kernel on MEET alone would wait for a partner)
+  EXPECT_TRUE(testing::has_values(y.to("CPU"), testing::values(x.mul(Tensor::scalar_like(x, 3.0)))));
 }
 
 }  // namespace
