@@ -18,15 +18,16 @@
 
 #include "core/context.h"
 #include "core/device.h"
-#include "core/opt/heuristic.h"
-#include "core/opt/search.h"
 #include "core/realize.h"
 #include "core/tensor.h"
 #include "devices/registry.h"
+#include "scripts/bench/kernel_times.h"
 
 namespace {
 
 using tr::Tensor;
+using tr::bench::Opts;
+using tr::bench::seconds;
 constexpr int kRepeats = 5;
 
 double since(std::chrono::steady_clock::time_point t0) {
@@ -146,37 +147,6 @@ std::map<std::string, double> numpy_seconds() {
   return out;
 }
 
-enum class Opts { Noopt, Default, Beam };
-
-// One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
-// kRepeats runs (fewer where one run takes over a second), after the run that compiled it.
-double kernel_seconds(const tr::KernelRecord& base, Opts how) {
-  tr::Device& dev = tr::device(base.device);
-  const tr::Kernel k = tr::Kernel::from_ast(base.ast);
-  std::vector<tr::Opt> opts;
-  if (how == Opts::Default) opts = tr::default_opts(k, dev.target()).opts;
-  if (how == Opts::Beam) opts = tr::beam_search(k, dev, *base.buffers, base.vars, 2).opts;
-  const tr::KernelRecord rec = tr::run_with_opts(base, opts);
-  const double first = tr::time_again(rec, 1)[0];
-  const int more = std::clamp(static_cast<int>(1.0 / first), 1, kRepeats);
-  const std::vector<double> t = tr::time_again(rec, more);
-  return std::min(first, *std::min_element(t.begin(), t.end()));
-}
-
-// The kernels that realizing make() schedules, each timed with `how`'s opts; their sum.
-double seconds(const std::function<Tensor()>& make, Opts how, int* kernels = nullptr) {
-  tr::settings().noopt = false;
-  tr::settings().beam = 0;
-  make().realize();
-  std::vector<tr::KernelRecord> ks;
-  for (const tr::RunRecord& r : tr::last_realization().runs)
-    if (!r.is_copy) ks.push_back(r.kernel);
-  if (kernels) *kernels = static_cast<int>(ks.size());
-  double s = 0;
-  for (const tr::KernelRecord& k : ks) s += kernel_seconds(k, how);
-  return s;
-}
-
 struct Row {
   std::string name;
   const char* unit;  // "GB/s" or "GFLOPS"
@@ -194,9 +164,9 @@ struct Row {
 void print_row(const Row& r, const std::map<std::string, double>& numpy) {
   int kernels = 0;
   const double ref_before = r.ref_rate();
-  const double noopt = r.amount / seconds(r.make, Opts::Noopt) / 1e9;
-  const double def = r.amount / seconds(r.make, Opts::Default, &kernels) / 1e9;
-  const std::optional<double> beam = r.beam ? std::optional(r.amount / seconds(r.make, Opts::Beam) / 1e9) : std::nullopt;
+  const double noopt = r.amount / seconds(r.make, Opts::Noopt, kRepeats) / 1e9;
+  const double def = r.amount / seconds(r.make, Opts::Default, kRepeats, &kernels) / 1e9;
+  const std::optional<double> beam = r.beam ? std::optional(r.amount / seconds(r.make, Opts::Beam, kRepeats) / 1e9) : std::nullopt;
   const double ref_rate = std::max(ref_before, r.ref_rate());
   const auto ratio = [&](std::optional<double> v, double ref) {
     char buf[16];

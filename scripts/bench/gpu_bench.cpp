@@ -1,39 +1,45 @@
-// GPU benchmark, our side: a 64M-element float32 add (GB/s) and a 4096x4096 float32 matmul
-// (GFLOPS) on one device, with NOOPT and with the default opts. Prints one JSON object per work
-// item; scripts/bench/gpu puts PyTorch's figures for the same work beside them.
-#include <algorithm>
+// GPU benchmark, our side: the rows of the GPU issue's table on one device (CUDA unless named), each
+// with NOOPT, the default opts and BEAM=2, kernel times summed over the kernels a row schedules.
+// Prints one JSON object per row, with each kernel's opts; scripts/bench/gpu puts PyTorch's figures
+// for the same work beside them, measured in the same run.
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/context.h"
-#include "core/realize.h"
 #include "core/tensor.h"
 #include "devices/registry.h"
+#include "scripts/bench/kernel_times.h"
 
 namespace {
 
 using tr::Tensor;
+using tr::bench::Opts;
+constexpr int kRepeats = 10;
 
-double best_kernel_seconds(const std::function<Tensor()>& make, bool noopt, int repeats) {
-  tr::settings().noopt = noopt;
-  double best = 1e30;
-  for (int i = 0; i < repeats; i++) {
-    Tensor t = make();
-    t.realize();
-    double s = 0;
-    for (const tr::RunRecord& r : tr::last_realization().runs)
-      if (!r.is_copy) s += r.kernel.seconds;
-    best = std::min(best, s);
+struct Row {
+  std::string work;
+  const char* unit;  // "GB/s" or "GFLOPS"
+  double amount;     // bytes a kernel must move, or flops
+  std::function<Tensor()> make;
+};
+
+void report(const Row& r, bool beam) {
+  int kernels = 0;
+  std::vector<std::string> default_opts, beam_opts;
+  const double noopt = tr::bench::seconds(r.make, Opts::Noopt, kRepeats);
+  const double def = tr::bench::seconds(r.make, Opts::Default, kRepeats, &kernels, &default_opts);
+  nlohmann::json row{{"work", r.work}, {"unit", r.unit}, {"kernels", kernels}, {"noopt", r.amount / noopt / 1e9},
+                     {"default", r.amount / def / 1e9}, {"default_opts", default_opts}};
+  if (beam) {
+    const double b = tr::bench::seconds(r.make, Opts::Beam, kRepeats, nullptr, &beam_opts);
+    row["beam"] = r.amount / b / 1e9;
+    row["beam_opts"] = beam_opts;
   }
-  return best;
-}
-
-void report(const char* work, const char* unit, double amount, const std::function<Tensor()>& make, int repeats) {
-  const double noopt = best_kernel_seconds(make, true, repeats);
-  const double opt = best_kernel_seconds(make, false, repeats);
-  std::printf("{\"work\": \"%s\", \"unit\": \"%s\", \"noopt\": %.3f, \"default\": %.3f, \"kernel\": \"%s\"}\n", work, unit,
-              amount / noopt / 1e9, amount / opt / 1e9, tr::last_realization().runs.back().kernel.name.c_str());
+  std::printf("%s\n", row.dump().c_str());
   std::fflush(stdout);
 }
 
@@ -42,16 +48,30 @@ void report(const char* work, const char* unit, double amount, const std::functi
 int main(int argc, char** argv) {
   tr::register_devices();
   const std::string dev = argc > 1 ? argv[1] : "CUDA";
+  const bool beam = !(argc > 2 && std::string(argv[2]) == "--no-beam");
   tr::settings().device = dev;
-  const int64_t n = int64_t{64} << 20;
+  const int64_t n = int64_t{64} << 20, side = 8192, m = 4096;
   Tensor x = Tensor::rand({n}, 1), y = Tensor::rand({n}, 2);
-  x.realize();
-  y.realize();
-  report("add 64M float32", "GB/s", 3.0 * 4 * n, [&] { return x.add(y); }, 10);
-  const int64_t m = 4096;
-  Tensor p = Tensor::rand({m, m}, 3), q = Tensor::rand({m, m}, 4);
-  p.realize();
-  q.realize();
-  report("matmul 4096x4096 float32", "GFLOPS", 2.0 * m * m * m, [&] { return p.matmul(q); }, 3);
+  Tensor p = Tensor::rand({m, m}, 3), q = Tensor::rand({m, m}, 4), bias = Tensor::rand({m}, 5);
+  for (Tensor* t : {&x, &y, &p, &q, &bias}) t->realize();
+  const Tensor sq = x.reshape({side, side});
+  const Tensor ph = p.cast(tr::DType::Float16).contiguous(), qh = q.cast(tr::DType::Float16).contiguous();
+  Tensor(ph).realize();
+  Tensor(qh).realize();
+  const auto c = [&](double v) { return Tensor::scalar_like(x, v); };
+  const double flops = 2.0 * m * m * m;
+  const std::vector<Row> rows{
+      {"add 64M f32", "GB/s", 12.0 * n, [&] { return x.add(y); }},
+      {"(x*2+1).exp().relu()*y 64M", "GB/s", 12.0 * n, [&] { return x.mul(c(2)).add(c(1)).exp().relu().mul(y); }},
+      {"sum 64M f32", "GB/s", 4.0 * n, [&] { return x.sum(); }},
+      {"sum over rows 8192x8192", "GB/s", 4.0 * n, [&] { return sq.sum(std::vector<int>{1}); }},
+      {"sum over columns 8192x8192", "GB/s", 4.0 * n, [&] { return sq.sum(std::vector<int>{0}); }},
+      {"softmax 8192x8192", "GB/s", 8.0 * n, [&] { return sq.softmax(1); }},
+      {"x.T.contiguous() 8192x8192", "GB/s", 8.0 * n, [&] { return sq.T().contiguous(); }},
+      {"matmul 4096 f32", "GFLOPS", flops, [&] { return p.matmul(q); }},
+      {"matmul 4096 f16", "GFLOPS", flops, [&] { return ph.matmul(qh); }},
+      {"(a @ w + b).relu() 4096 f32", "GFLOPS", flops, [&] { return p.matmul(q).add(bias).relu(); }},
+  };
+  for (const Row& r : rows) report(r, beam);
   return 0;
 }

@@ -1,0 +1,60 @@
+#pragma once
+// The benchmarks' timing of tinyrepl's side: each kernel that realizing a tensor schedules, lowered
+// with NOOPT, the default opts or BEAM=2's choice, and timed on fresh buffers of its sizes.
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/opt/heuristic.h"
+#include "core/opt/search.h"
+#include "core/realize.h"
+#include "core/tensor.h"
+
+namespace tr::bench {
+
+enum class Opts { Noopt, Default, Beam };
+
+// One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
+// `repeats` runs (fewer where one run takes over a second), after the run that compiled it. `opts`
+// receives the opts it ran with.
+inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, std::vector<Opt>* opts = nullptr) {
+  Device& dev = device(base.device);
+  const Kernel k = Kernel::from_ast(base.ast);
+  std::vector<Opt> chosen;
+  if (how == Opts::Default) chosen = default_opts(k, dev.target()).opts;
+  if (how == Opts::Beam) chosen = beam_search(k, dev, *base.buffers, base.vars, 2).opts;
+  if (opts) *opts = chosen;
+  const KernelRecord rec = run_with_opts(base, chosen);
+  const double first = time_again(rec, 1)[0];
+  const int more = std::clamp(static_cast<int>(1.0 / first), 1, repeats);
+  const std::vector<double> t = time_again(rec, more);
+  return std::min(first, *std::min_element(t.begin(), t.end()));
+}
+
+// The kernels that realizing make() schedules with the default opts, each timed with `how`'s; their
+// sum. `kernels` receives how many there are, `opts` each one's name and opts.
+inline double seconds(const std::function<Tensor()>& make, Opts how, int repeats, int* kernels = nullptr,
+                      std::vector<std::string>* opts = nullptr) {
+  settings().noopt = false;
+  settings().beam = 0;
+  make().realize();
+  std::vector<KernelRecord> ks;
+  for (const RunRecord& r : last_realization().runs)
+    if (!r.is_copy) ks.push_back(r.kernel);
+  if (kernels) *kernels = static_cast<int>(ks.size());
+  double s = 0;
+  for (const KernelRecord& k : ks) {
+    std::vector<Opt> used;
+    s += kernel_seconds(k, how, repeats, &used);
+    if (!opts) continue;
+    std::string text = k.name + ":";
+    for (const Opt& o : used) text += " " + o.str();
+    opts->push_back(text);
+  }
+  return s;
+}
+
+}  // namespace tr::bench
