@@ -270,7 +270,8 @@ TEST(DefaultOpts, OddSizesArePaddedToTheTile) {
 }
 
 // A transpose: a tile of 8 outputs along the row by a cache line of the transposed load (16 float32,
-// 8 float64) along its own dim, whatever the vector width; the values are the reference's.
+// 8 float64) along its own dim, whatever the vector width; on a GPU, 16 outputs per thread along the
+// load's dim; the values are the reference's.
 TEST(DefaultOpts, ATransposeTilesEightOutputsByACacheLine) {
   std::mt19937_64 rng(13);
   for (const DType dtype : {DType::Float32, DType::Float64}) {
@@ -284,6 +285,17 @@ TEST(DefaultOpts, ATransposeTilesEightOutputsByACacheLine) {
       EXPECT_EQ(opts[1], (Opt{OptOp::Upcast, 0, line})) << opts_str(opts);
     }
     EXPECT_TRUE(matches_reference_with(y, default_opts(k, device("CPU").target()).opts)) << name(dtype);
+  }
+  // on a GPU: 16 outputs along the transposed load's dim per thread, the workgroup along the row
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {64, 128}).T().contiguous()).ast);
+  const std::vector<Opt> gpu = default_opts(k, kGpu).opts;
+  ASSERT_GE(gpu.size(), 2u) << opts_str(gpu);
+  EXPECT_EQ(gpu[0], (Opt{OptOp::Upcast, 0, 16})) << opts_str(gpu);
+  EXPECT_EQ(gpu[1].op, OptOp::Local) << opts_str(gpu);
+  EXPECT_EQ(gpu[1].dim, 2) << opts_str(gpu);
+  if (device_status("OPENCL").empty()) {
+    const ScopedOpts defaults(Opts::Default);
+    EXPECT_TRUE(matches_reference(realized(rng, {64, 128}).to("OPENCL").realize().T().contiguous()));
   }
   // a copy that reads in order is not one: one upcast, by the vector's lanes
   const Kernel add = Kernel::from_ast(only_kernel(realized(rng, {64, 128}).add(Tensor::full({64, 128}, 1.0))).ast);

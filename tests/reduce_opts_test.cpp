@@ -1,12 +1,14 @@
 // The default opts of reduces that are not matmuls, read from hand-built targets: a column sum reads
 // neighbouring outputs' elements as vectors as wide as the target's registers, 8 of them side by side;
-// a row sum accumulates vectors as wide along the row.
+// a row sum accumulates vectors as wide along the row; on a GPU the workgroup's threads split each
+// reduce (GROUP), but not a matmul's.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
 #include "core/codegen/codegen.h"
+#include "core/device.h"
 #include "core/kernel.h"
 #include "core/opt/apply_opt.h"
 #include "core/opt/heuristic.h"
@@ -92,6 +94,44 @@ TEST(RowSum, ValuesMatchTheReferenceWithTheDefaultOpts) {
     EXPECT_TRUE(matches_reference(x.sum(std::vector<int>{1}))) << s[1];
     EXPECT_TRUE(matches_reference(x.max(std::vector<int>{1}))) << s[1];
     EXPECT_TRUE(matches_reference(x.mul(y).sum(std::vector<int>{1}))) << s[1];
+  }
+}
+
+const Target kGpu{.gpu = true, .local_memory = 48 << 10, .cores = 132, .max_local = 1024, .vector_width = 4};
+
+std::vector<Opt> group_opts(const Kernel& k) {
+  std::vector<Opt> out;
+  for (const Opt& o : default_opts(k, kGpu).opts)
+    if (o.op == OptOp::Group) out.push_back(o);
+  return out;
+}
+
+TEST(GpuReduce, WorkgroupThreadsSplitEachRowAndColumnSum) {
+  const Tensor x = realized_random({512, 1024}, 7);
+  for (const int axis : {0, 1}) {
+    const std::vector<Opt> g = group_opts(only_kernel(x.sum(std::vector<int>{axis})));
+    ASSERT_EQ(g.size(), 1U) << axis;
+    EXPECT_EQ(g[0].amount, 32) << axis;
+  }
+  // a whole reduce of 64: 32 threads of 2 each
+  EXPECT_EQ(group_opts(only_kernel(realized_random({64}, 8).sum())).size(), 1U);
+  // a matmul keeps its register tile, each thread its own reduce
+  const Tensor a = realized_random({256, 256}, 9), b = realized_random({256, 256}, 10);
+  EXPECT_TRUE(group_opts(only_kernel(a.matmul(b))).empty());
+  // rows too short to share
+  EXPECT_TRUE(group_opts(only_kernel(realized_random({512, 12}, 11).sum(std::vector<int>{1}))).empty());
+}
+
+TEST(GpuReduce, ValuesMatchTheReferenceOnOpenCl) {
+  if (const std::string why = device_status("OPENCL"); !why.empty()) GTEST_SKIP() << "OPENCL cannot open: " << why;
+  const ScopedOpts opts(Opts::Default);
+  for (const Shape& s : std::vector<Shape>{{64, 1024}, {1024, 64}, {3, 4096}}) {
+    const Tensor x = realized_random(s, 12).to("OPENCL");
+    for (const int axis : {0, 1}) {
+      // a sum of up to 4096 values in another order: float32's rounding of each partial, about n * 2^-24
+      EXPECT_TRUE(matches_reference(x.sum(std::vector<int>{axis}), Tolerance{1e-4, 1e-4})) << s[0] << "x" << s[1] << " " << axis;
+      EXPECT_TRUE(matches_reference(x.max(std::vector<int>{axis}))) << s[0] << "x" << s[1] << " " << axis;
+    }
   }
 }
 
