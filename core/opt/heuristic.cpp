@@ -218,13 +218,16 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       threads *= amt;
     }
     // A reduce without a register tile (sums, maxima, not a matmul): the workgroup's threads also split
-    // each reduce, 32 of them where it divides (else 16, 8), each leaving its partials (at most 8 bytes
-    // each) in local memory. BEAM chose this on an H100, and the default takes it: the 8192x8192 row
-    // sum went from 790 to 2890 GB/s, the column sum from 970 to 2560, the stages of a 64M sum from
-    // 910 to 2630 (PyTorch: 2590, 2430, 2560).
+    // each reduce, each leaving its partials (at most 8 bytes each) in local memory: along memory as
+    // many as the workgroup holds of 32, 16 or 8, down columns 8 (whose threads already read
+    // neighbouring columns). BEAM chose these on an H100, and the default takes them: the 8192x8192
+    // row sum went from 790 to 2870 GB/s, the stages of a 64M sum from 910 to 2560, the column sum
+    // from 970 to 2560 with 8 threads per column (1770 with 16); PyTorch: 2490, 2420, 2430.
     const bool tiled = std::any_of(out.dims.begin(), out.dims.end(), [](const Dim& d) { return d.role == DimRole::Upcast; });
     if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && !tiled) {
-      for (const int64_t g : {32, 16, 8}) {
+      const std::vector<int64_t> amounts = loads_in_order(out, out.dims[r].axis) ? std::vector<int64_t>{32, 16, 8}
+                                                                                 : std::vector<int64_t>{8};
+      for (const int64_t g : amounts) {
         if (out.dims[r].size % g != 0 || out.dims[r].size < 2 * g || threads * g > target.max_local ||
             threads * g * upcast_product(out) * 8 > target.local_memory)
           continue;
