@@ -3,6 +3,8 @@
 // redone per element), which opts such a kernel takes, and its values on every device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -113,7 +115,7 @@ TEST(RowWalks, ReducesOfOneWalkThatReadEarlierOnesShareItsLoop) {
 // On a CPU each walk of the rows reads them as vectors (the reduce dim unrolled by the target's lanes:
 // vector accumulators for the max and the sum, vector stores for the output); on a GPU the opts split
 // only the rows. The GPU's program renders for every backend, the CPU's for the host ones.
-TEST(RowWalks, DefaultOptsReadRowsAsVectorsOnACpuAndSplitOnlyTheRowsOnAGpu) {
+TEST(RowWalks, DefaultOptsReadRowsAsVectorsOnACpuAndAWorkgroupWalksEachRowOnAGpu) {
   const Kernel k = only_kernel(realized_random({256, 1024}, 4).softmax());
   const Kernel cpu = default_opts(k, kAvx2);
   EXPECT_EQ(cpu.opts, (std::vector<Opt>{{OptOp::Unroll, 1, 8}, {OptOp::Thread, 0, 4}}));
@@ -126,9 +128,13 @@ TEST(RowWalks, DefaultOptsReadRowsAsVectorsOnACpuAndSplitOnlyTheRowsOnAGpu) {
   EXPECT_EQ(vector_accs, 2);
   EXPECT_EQ(vector_stores, 1);
   for (const std::string backend : {"c", "llvm"}) EXPECT_NE(render(backend, p).find("softmax"), std::string::npos);
+  // on a GPU a workgroup of as many threads as it holds (256) splits every walk of a row of 1024
   const Kernel gpu = default_opts(k, kGpu);
-  for (const Opt& o : gpu.opts) EXPECT_EQ(o.op, OptOp::Local) << o.str();
+  EXPECT_EQ(gpu.opts, (std::vector<Opt>{{OptOp::Group, 1, 256}}));
   const UOpProgram g = codegen(gpu, kGpu, "softmax");
+  // each of the two reduces combines its partials through local memory of its own, after one barrier
+  EXPECT_EQ(std::count_if(g.uops.begin(), g.uops.end(), [](const UOp& u) { return u.kind == UOpKind::DefineLocal; }), 2);
+  EXPECT_EQ(std::count_if(g.uops.begin(), g.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Barrier; }), 2);
   for (const std::string& backend : backends()) EXPECT_NE(render(backend, g).find("softmax"), std::string::npos);
 }
 
@@ -137,8 +143,9 @@ TEST(RowWalks, OptsThatWouldSplitARowAreRefusedWithTheReason) {
   ASSERT_EQ(k.dims.size(), 2u);
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 0, 4}, kAvx2); }, "opt",
                      "walks its rows 3 times (reduces that read each other's results, or a store over the rows); only "
-                     "THREAD, LOCAL and PADTO of an output dim and UNROLL apply to it"));
-  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Group, 1, 16}, kGpu); }, "opt", "walks its rows 3 times"));
+                     "THREAD, LOCAL and PADTO of an output dim, UNROLL and GROUP apply to it"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Padto, 1, 48}, kGpu); }, "opt", "walks its rows 3 times"));
+  EXPECT_NO_THROW(apply_opt(k, {OptOp::Group, 1, 16}, kGpu));
   EXPECT_NO_THROW(apply_opt(k, {OptOp::Thread, 0, 4}, kAvx2));
   EXPECT_NO_THROW(apply_opt(k, {OptOp::Unroll, 1, 4}, kAvx2));
   EXPECT_NO_THROW(apply_opt(k, {OptOp::Local, 0, 16}, kGpu));

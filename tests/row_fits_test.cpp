@@ -26,17 +26,26 @@ TEST(RowFits, ACpuThatDoesNotSayItsL2IsTakenToHave256KiB) {
   EXPECT_TRUE(row_too_long(t, 65537, DType::Float32));
 }
 
-TEST(RowFits, AGpuRowFitsWhenItIsAsShortAsAWarp) {
+TEST(RowFits, AGpuRowFitsWhenItsWorkgroupCanWalkIt) {
+  // with workgroups and local memory: up to 64 elements for each thread a workgroup holds
   Target gpu;
   gpu.gpu = true;
   gpu.local_memory = 48 << 10;
+  gpu.max_local = 256;
   gpu.warp_size = 32;
-  EXPECT_FALSE(row_too_long(gpu, 32, DType::Float32));
-  const auto why = row_too_long(gpu, 33, DType::Float32);
+  EXPECT_FALSE(row_too_long(gpu, 256 * 64, DType::Float32));
+  EXPECT_FALSE(row_too_long(gpu, 256 * 64, DType::Float64)) << "elements count on a GPU, not bytes";
+  const auto why = row_too_long(gpu, 256 * 64 + 1, DType::Float32);
   ASSERT_TRUE(why);
-  EXPECT_NE(why->find("one thread walks the row"), std::string::npos) << *why;
+  EXPECT_NE(why->find("64 per thread of a workgroup"), std::string::npos) << *why;
+  // without local memory one thread walks each row: as short as a warp
+  gpu.local_memory = 0;
+  EXPECT_FALSE(row_too_long(gpu, 32, DType::Float32));
+  const auto warp = row_too_long(gpu, 33, DType::Float32);
+  ASSERT_TRUE(warp);
+  EXPECT_NE(warp->find("a warp"), std::string::npos) << *warp;
   gpu.warp_size = 64;
-  EXPECT_FALSE(row_too_long(gpu, 64, DType::Float64)) << "elements count on a GPU, not bytes";
+  EXPECT_FALSE(row_too_long(gpu, 64, DType::Float64));
   gpu.warp_size = 0;
   EXPECT_TRUE(row_too_long(gpu, 33, DType::Float32)) << "32 where the device does not say";
 }

@@ -1,7 +1,8 @@
 // The third pass, for kernels with GROUP dims: each thread of a group reduced part of the reduce dim.
-// Each leaves its partial results in local memory; after a barrier (linearize puts it before the first
-// load of that memory), every thread combines its group's partials, and the group's first thread alone
-// stores the result.
+// Each leaves its partial results in local memory, each reduce in memory of its own; after a barrier
+// (linearize puts one before the first load of each), every thread combines its group's partials, so
+// that a later walk of the rows (a softmax's) has the whole result; the group's first thread alone
+// stores a result, unless the store walks the rows, where each thread stores its own part of them.
 #include "core/codegen/lowering.h"
 
 namespace tr {
@@ -22,38 +23,40 @@ UGraph group(UGraph g, const Lowering& low) {
   }
   if (group_size == 1) return g;
 
-  std::map<int, int64_t> reduces;  // ASSIGN -> its accumulator's slot in local memory
+  std::map<int, int> reduces;  // ASSIGN -> its number: of its local memory and its loop over the partials
   int accs = 0;
   for (int n : toposort(g)) {
-    if (g[n].kind == UOpKind::Assign) reduces.emplace(n, static_cast<int64_t>(reduces.size()));
+    if (g[n].kind == UOpKind::Assign) reduces.emplace(n, static_cast<int>(reduces.size()));
     accs += g[n].kind == UOpKind::DefineAcc;
   }
-  const auto naccs = static_cast<int64_t>(reduces.size());
-  Lowering with_range = low;  // its vars gain the RANGE over the partials once the output graph has its bounds
-  const UOp range{.kind = UOpKind::Range, .dtype = DType::Int32, .range = RangeKind::GroupReduce,
-                  .dim = static_cast<int>(k.dims.size())};
-  const ExprRef partial = var(uop_name(range), 0, group_size - 1);
-  // slot of (this thread's local id, member m of its group, accumulator u)
-  const auto slot = [&](const ExprRef& m, int64_t u) { return add(mul(add(mul(thread, group_size), m), naccs), u); };
+  Lowering with_range = low;  // its vars gain each RANGE over the partials once the output graph has its bounds
+  // a reduce's loop over the partials of its group: a loop of its own, so that one reduce's combine
+  // can follow another's walk of the rows
+  const auto range_of = [&](int u) {
+    return UOp{.kind = UOpKind::Range, .dtype = DType::Int32, .range = RangeKind::GroupReduce,
+               .dim = static_cast<int>(k.dims.size()), .number = u};
+  };
+  // slot of (this thread's local id, member m of its group)
+  const auto slot = [&](const ExprRef& m) { return add(mul(thread, group_size), m); };
 
   std::vector<int> local_stores;
   return rewrite(g, [&](UGraph& out, int old, const UOp& moved) {
     if (const auto it = reduces.find(old); it != reduces.end()) {
       const int temp = out.add(UOp{.kind = UOpKind::DefineLocal, .dtype = moved.dtype, .ptr = true,
-                                   .size = local_size * group_size * naccs});
+                                   .size = local_size * group_size, .number = it->second});
       local_stores.push_back(out.add(UOp{.kind = UOpKind::Store,
-                                         .srcs = {temp, index_node(out, low, slot(member, it->second)), out.add(moved)}}));
-      UOp r = range;
+                                         .srcs = {temp, index_node(out, low, slot(member)), out.add(moved)}}));
+      UOp r = range_of(it->second);
       r.srcs = {out.cnst(int64_t{0}, DType::Int32), out.cnst(group_size, DType::Int32)};
       with_range.vars[uop_name(r)] = r;
       const int acc = out.add(UOp{.kind = UOpKind::DefineAcc, .dtype = moved.dtype, .value = out[moved.srcs[0]].value,
                                   .number = accs + static_cast<int>(it->second)});
       const int load = out.add(UOp{.kind = UOpKind::Load, .dtype = moved.dtype,
-                                   .srcs = {temp, index_node(out, with_range, slot(partial, it->second))}});
+                                   .srcs = {temp, index_node(out, with_range, slot(var(uop_name(r), 0, group_size - 1)))}});
       const int body = out.alu(out[moved.srcs[1]].alu, moved.dtype, {acc, load});
       return out.add(UOp{.kind = UOpKind::Assign, .dtype = moved.dtype, .srcs = {acc, body, out.add(r)}});
     }
-    if (moved.kind == UOpKind::Store) {
+    if (moved.kind == UOpKind::Store && !low.store_walks_rows) {
       UOp store = moved;
       const int first = index_node(out, low, lt(member, 1));
       if (store.srcs.size() > 3) store.srcs[3] = out.alu(Op::And, DType::Bool, {store.srcs[3], first});

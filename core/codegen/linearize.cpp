@@ -226,6 +226,22 @@ class Linearizer {
     return loops;
   }
 
+  // The local memory that a value's loads read, not counting what other reduces read.
+  std::vector<int> local_memory_read(int n) const {
+    std::vector<int> found;
+    std::vector<bool> seen(g_.size(), false);
+    const std::function<void(int)> go = [&](int x) {
+      if (seen[x]) return;
+      seen[x] = true;
+      const UOp& u = g_[x];
+      if (u.kind == UOpKind::Assign || u.kind == UOpKind::DefineAcc) return;
+      if (u.kind == UOpKind::Load && g_[u.srcs[0]].kind == UOpKind::DefineLocal) found.push_back(u.srcs[0]);
+      for (int s : u.srcs) go(s);
+    };
+    go(n);
+    return found;
+  }
+
   // The ASSIGNs whose results a value reads (not those they read in turn): a reduce that reads another
   // one's result places that one first, outside its own loops.
   std::vector<int> reduces_under(int n) const {
@@ -261,6 +277,10 @@ class Linearizer {
         if (std::all_of(under.begin(), under.end(), placed)) together.push_back(m);
       }
     for (int a : together) need(g_[a].srcs[0]);
+    // a GROUP's combine reads the partials in local memory: their stores and the barrier come before
+    // its loop, not once per partial inside it
+    for (int a : together)
+      for (int buf : local_memory_read(g_[a].srcs[1])) barrier(buf);
     for (int r : loops) open(r);
     for (int a : together) {
       need(g_[a].srcs[1]);

@@ -51,6 +51,7 @@ class Loops {
     define_vars();
     define_specials();
     max_depth_ = depth(*k_.ast);
+    low_.store_walks_rows = k_.row_passes > max_depth_;
     define_ranges();
     const int value = this->value(*k_.ast->srcs[0], -1);
     const auto [idx, valid] = k_.ast->st->index_valid(axis_exprs(-1));
@@ -212,7 +213,7 @@ class Loops {
   // (-1), where reduce axes read 0 unless the store walks the rows (its walk is the last).
   std::vector<ExprRef> axis_exprs(int walk) const {
     const bool epilogue = walk < 0;
-    const bool rows_out = epilogue && k_.row_passes > max_depth_;
+    const bool rows_out = epilogue && low_.store_walks_rows;
     const int p = epilogue ? k_.row_passes - 1 : walk;
     std::vector<ExprRef> axes(k_.full_shape.size(), cnst(0));
     for (size_t d = 0; d < k_.dims.size(); d++) {

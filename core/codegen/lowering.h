@@ -17,6 +17,7 @@ struct Lowering {
   std::vector<ExprRef> dim_vars{};      // per kernel dim: its value in terms of ids and loop variables
   std::map<std::string, UOp> vars{};    // each variable's SPECIAL or RANGE, by the variable's name
   LaunchDims dims{};
+  bool store_walks_rows = false;        // the store is inside the last walk of the rows (a softmax's)
 };
 
 // An index expression as nodes of g (its variables become their SPECIALs and RANGEs).

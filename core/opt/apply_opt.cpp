@@ -87,13 +87,13 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
   if (d.sym) fail("opt", "{}: dim {} is the symbolic size {}; opts split only dims of a known size", opt.str(), opt.dim, render(d.sym));
-  // Each walk of the rows lowers its own loops over the reduce dims, an unrolled piece included; an
-  // upcast or a group would have to be repeated in every walk, which the lowering does not do.
-  const bool splits_rows = opt.op == OptOp::Upcast || opt.op == OptOp::Group ||
-                           (opt.op == OptOp::Padto && d.role != DimRole::Global);
+  // Each walk of the rows lowers its own loops over the reduce dims, an unrolled piece included, and a
+  // group's threads are the same in every walk; an upcast would have to be repeated in every walk,
+  // which the lowering does not do.
+  const bool splits_rows = opt.op == OptOp::Upcast || (opt.op == OptOp::Padto && d.role != DimRole::Global);
   if (k.walks_rows_again() && splits_rows)
     fail("opt", "{}: this kernel walks its rows {} times (reduces that read each other's results, or a store over "
-                "the rows); only THREAD, LOCAL and PADTO of an output dim and UNROLL apply to it",
+                "the rows); only THREAD, LOCAL and PADTO of an output dim, UNROLL and GROUP apply to it",
          opt.str(), k.row_passes);
   if (!info.gives) return padded(k, opt);
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);

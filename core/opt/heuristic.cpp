@@ -207,6 +207,16 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // the next, within the device's limit.
   if (target_has(target, OptNeeds::LocalMemory)) {
     int64_t threads = 1;
+    // A kernel that walks its rows several times (a softmax): a workgroup per row, as many threads as
+    // it holds splitting every walk, so that each walk reads the row coalesced and the row stays in
+    // the cache between walks.
+    if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && rows_whole) {
+      for (int64_t g = target.max_local; g >= 8 && threads == 1; g /= 2)
+        if (out.dims[r].size % g == 0 && out.dims[r].size >= 2 * g && g * 8 * k.row_passes <= target.local_memory) {
+          out = apply_opt(out, {OptOp::Group, r, g}, target);
+          threads = g;
+        }
+    }
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
       if (!splittable(out.dims[i], DimRole::Global)) continue;
