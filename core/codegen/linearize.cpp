@@ -226,19 +226,26 @@ class Linearizer {
     return loops;
   }
 
-  // The local memory that a value's loads read, not counting what other reduces read.
-  std::vector<int> local_memory_read(int n) const {
-    std::vector<int> found;
+  // Each node of value n once, without entering a reduce (an ASSIGN is visited, what it reads is not)
+  // or an accumulator.
+  void walk_value(int n, const std::function<void(int)>& visit) const {
     std::vector<bool> seen(g_.size(), false);
     const std::function<void(int)> go = [&](int x) {
       if (seen[x]) return;
       seen[x] = true;
-      const UOp& u = g_[x];
-      if (u.kind == UOpKind::Assign || u.kind == UOpKind::DefineAcc) return;
-      if (u.kind == UOpKind::Load && g_[u.srcs[0]].kind == UOpKind::DefineLocal) found.push_back(u.srcs[0]);
-      for (int s : u.srcs) go(s);
+      visit(x);
+      if (g_[x].kind == UOpKind::Assign || g_[x].kind == UOpKind::DefineAcc) return;
+      for (int s : g_[x].srcs) go(s);
     };
     go(n);
+  }
+
+  // The local memory that a value's loads read, not counting what other reduces read.
+  std::vector<int> local_memory_read(int n) const {
+    std::vector<int> found;
+    walk_value(n, [&](int x) {
+      if (g_[x].kind == UOpKind::Load && g_[g_[x].srcs[0]].kind == UOpKind::DefineLocal) found.push_back(g_[x].srcs[0]);
+    });
     return found;
   }
 
@@ -246,15 +253,9 @@ class Linearizer {
   // one's result places that one first, outside its own loops.
   std::vector<int> reduces_under(int n) const {
     std::vector<int> found;
-    std::vector<bool> seen(g_.size(), false);
-    const std::function<void(int)> go = [&](int x) {
-      if (seen[x]) return;
-      seen[x] = true;
-      if (g_[x].kind == UOpKind::Assign) return found.push_back(x);
-      if (g_[x].kind == UOpKind::DefineAcc) return;
-      for (int s : g_[x].srcs) go(s);
-    };
-    go(n);
+    walk_value(n, [&](int x) {
+      if (g_[x].kind == UOpKind::Assign) found.push_back(x);
+    });
     return found;
   }
 
