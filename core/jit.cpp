@@ -156,6 +156,15 @@ void unshare(const std::vector<Tensor>& live, const std::function<std::shared_pt
   }
 }
 
+// A capture binds each input and output to one buffer: a tensor sharded over several devices has one per
+// device, which a capture does not follow.
+void refuse_sharded(const std::string& jit, const std::vector<Tensor>& tensors, std::string_view what) {
+  for (const Tensor& t : tensors)
+    if (t.is_multi())
+      fail("jit", "{}: {} a tensor on {}; @jit does not capture tensors sharded over several devices (call it "
+                  "without @jit)", jit, what, t.device());
+}
+
 }  // namespace
 
 std::string jit_input_str(const JitInputInfo& info) {
@@ -182,6 +191,7 @@ Jit::Phase Jit::phase() const {
 }
 
 JitArgs Jit::prepare(const std::vector<Tensor>& inputs, const std::vector<std::string>& keys, const VarVals& bound) {
+  refuse_sharded(name_, inputs, "an input is");
   std::vector<Tensor> lazy;
   for (const Tensor& t : inputs)
     if (!t.realized()) lazy.push_back(t);
@@ -266,6 +276,7 @@ void Jit::abandon_capture() {
 void Jit::finish_capture(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, JitArgs args,
                          std::vector<std::string> keys) {
   try {
+    refuse_sharded(name_, outputs, "it returns");
     if (!outputs.empty()) Tensor::realize_together(outputs);
   } catch (...) {
     abandon_capture();

@@ -155,8 +155,9 @@ Tensor Tensor::contiguous() const {
 }
 
 Tensor Tensor::to(const std::string& dev) const {
-  if (const std::vector<std::string> several = multi_devices(dev); !several.empty()) {
-    if (dev == device()) return *this;
+  if (std::vector<std::string> several = multi_devices(dev); !several.empty()) {
+    for (std::string& d : several) d = canonical_device(d);
+    if (multi_device_name(several) == device()) return *this;
     return is_multi() ? multi_to(*this, dev) : shard(several);
   }
   const std::string target = canonical_device(dev);

@@ -108,12 +108,12 @@ class ShimProgram : public Program {
     const std::array<int64_t, 3> size = local_ids_ ? launch.local : std::array<int64_t, 3>{1, 1, 1};
     const unsigned sz[3] = {static_cast<unsigned>(size[0]), static_cast<unsigned>(size[1]), static_cast<unsigned>(size[2])};
     const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::array<unsigned, 3>> groups;
     for (int64_t gz = 0; gz < launch.global[2]; gz++)
       for (int64_t gy = 0; gy < launch.global[1]; gy++)
-        for (int64_t gx = 0; gx < launch.global[0]; gx++) {
-          const std::array<unsigned, 3> g{static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)};
-          run_group(args.pointers.data(), g, sz);
-        }
+        for (int64_t gx = 0; gx < launch.global[0]; gx++)
+          groups.push_back({static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)});
+    run_groups(args.pointers.data(), groups, sz);
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
@@ -122,23 +122,33 @@ class ShimProgram : public Program {
   Entry entry_;
   bool local_ids_, barriers_;
 
-  void run_group(void** bufs, const std::array<unsigned, 3>& g, const unsigned* sz) {
+  // One threadgroup at a time (its `threadgroup` memory is static in the kernel). With barriers, a
+  // thread per position in the group runs that position of every group in turn, all of them meeting
+  // at the kernel's barriers and again after each group: threads made once per launch, not per group.
+  void run_groups(void** bufs, const std::vector<std::array<unsigned, 3>>& groups, const unsigned* sz) {
     std::vector<std::array<unsigned, 3>> ids;
     for (unsigned z = 0; z < sz[2]; z++)
       for (unsigned y = 0; y < sz[1]; y++)
         for (unsigned x = 0; x < sz[0]; x++) ids.push_back({x, y, z});
-    auto call = [&](const std::array<unsigned, 3>& t, void (*wait)(void*), void* context) {
+    auto call = [&](const std::array<unsigned, 3>& g, const std::array<unsigned, 3>& t, void (*wait)(void*), void* context) {
       const unsigned grid[3] = {g[0] * sz[0] + t[0], g[1] * sz[1] + t[1], g[2] * sz[2] + t[2]};
       entry_(bufs, g.data(), t.data(), grid, sz, wait, context);
     };
     if (!barriers_) {
-      for (const auto& t : ids) call(t, nullptr, nullptr);
+      for (const auto& g : groups)
+        for (const auto& t : ids) call(g, t, nullptr, nullptr);
       return;
     }
     std::barrier<> meet(static_cast<std::ptrdiff_t>(ids.size()));
     auto wait = [](void* b) { static_cast<std::barrier<>*>(b)->arrive_and_wait(); };
     std::vector<std::jthread> threads;
-    for (const auto& t : ids) threads.emplace_back([&, t] { call(t, wait, &meet); });
+    for (const auto& t : ids)
+      threads.emplace_back([&, t] {
+        for (const auto& g : groups) {
+          call(g, t, wait, &meet);
+          meet.arrive_and_wait();
+        }
+      });
   }
 };
 

@@ -129,6 +129,10 @@ TEST(Shard, ToGathersOnOneDevice) {
   EXPECT_TRUE(same_as_one_device(one, x));
   EXPECT_TRUE(same_as_one_device(x.to("(CPU, CPU:1)"), x));
   EXPECT_EQ(x.to("(CPU, CPU:1)").shard_axis(), std::nullopt);
+  // the names of several devices are read as one device's are
+  const Tensor r = x.to("(cpu:0, cpu:1)");
+  EXPECT_EQ(r.device(), "(CPU, CPU:1)");
+  EXPECT_TRUE(r.to("(cpu, CPU:1)").is(r));
   EXPECT_TRUE(same_as_one_device(Tensor::ones({2, 3}, DType::Float32, "(CPU, CPU:1)"), Tensor::ones({2, 3})));
 }
 

@@ -158,5 +158,27 @@ TEST_F(JitCalls, SelectionsOfADataLengthNeedSizeInside) {
   EXPECT_EQ(repr("pos3(tensor([7., -5., -6.])).tolist()"), "[7.0, 0.0, 0.0]");
 }
 
+// Sharding inside a jitted function replays (its inputs and outputs are on one device); a sharded
+// input or output is refused with the reason, since a capture binds each to one buffer.
+TEST_F(JitCalls, ShardingInsideReplaysAndShardedArgumentsAreRefused) {
+  run("devs = ('CPU', 'CPU:1')\nw = rand(8, 4, seed=9, device='CPU').realize()");
+  run("@jit\ndef g(x, w):\n  return (x.shard(devs, axis=0) @ w.shard(devs)).relu().sum(1).to('CPU')\n");
+  for (int i = 0; i < 3; i++) {
+    run(fmt::format("x = rand(6, 8, seed={}, device='CPU').realize()\ngot = g(x, w)", i));
+    // the third call replays: kernels on both devices and the copies between them
+    if (i == 2) {
+      EXPECT_EQ(last_runs().first, last_runs().second);
+      EXPECT_GT(last_runs().second, 2u);
+    }
+    run("assert (got - (x @ w).relu().sum(1)).abs().max() < 1e-5");
+  }
+  EXPECT_NE(std::string(error("g(x.shard(devs, axis=0), w)").what()).find("an input is a tensor on (CPU, CPU:1)"),
+            std::string::npos);
+  run("@jit\ndef h(x):\n  return x.shard(devs, axis=0) * 2\n");
+  run("h(ones(4, 4, device='CPU'))");
+  EXPECT_NE(std::string(error("h(ones(4, 4, device='CPU'))").what()).find("it returns a tensor on (CPU, CPU:1)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace tr::repl
