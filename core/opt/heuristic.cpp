@@ -76,6 +76,21 @@ void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, in
     }
 }
 
+// Splits reduce dim r over the first of `amounts` threads that divides it at least twice, fits the
+// workgroup beside its `threads` and leaves each thread's `partials` results (at most 8 bytes each) in
+// local memory that holds them; returns how many threads the workgroup has then.
+int64_t group_reduce(Kernel& k, int r, const std::vector<int64_t>& amounts, int64_t threads, int64_t partials,
+                     const Target& target) {
+  for (const int64_t g : amounts) {
+    if (k.dims[r].size % g != 0 || k.dims[r].size < 2 * g || threads * g > target.max_local ||
+        threads * g * partials * 8 > target.local_memory)
+      continue;
+    k = apply_opt(k, {OptOp::Group, r, g}, target);
+    return threads * g;
+  }
+  return threads;
+}
+
 }  // namespace
 
 RegisterTile cpu_register_tile(const Target& target) {
@@ -211,11 +226,9 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     // it holds splitting every walk, so that each walk reads the row coalesced and the row stays in
     // the cache between walks.
     if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && rows_whole) {
-      for (int64_t g = target.max_local; g >= 8 && threads == 1; g /= 2)
-        if (out.dims[r].size % g == 0 && out.dims[r].size >= 2 * g && g * 8 * k.row_passes <= target.local_memory) {
-          out = apply_opt(out, {OptOp::Group, r, g}, target);
-          threads = g;
-        }
+      std::vector<int64_t> amounts;
+      for (int64_t g = target.max_local; g >= 8; g /= 2) amounts.push_back(g);
+      threads = group_reduce(out, r, amounts, threads, k.row_passes, target);
     }
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
@@ -237,13 +250,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && !tiled) {
       const std::vector<int64_t> amounts = loads_in_order(out, out.dims[r].axis) ? std::vector<int64_t>{32, 16, 8}
                                                                                  : std::vector<int64_t>{8};
-      for (const int64_t g : amounts) {
-        if (out.dims[r].size % g != 0 || out.dims[r].size < 2 * g || threads * g > target.max_local ||
-            threads * g * upcast_product(out) * 8 > target.local_memory)
-          continue;
-        out = apply_opt(out, {OptOp::Group, r, g}, target);
-        break;
-      }
+      group_reduce(out, r, amounts, threads, upcast_product(out), target);
     }
   }
   // Split the outermost output dim over the cores.
