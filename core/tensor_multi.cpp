@@ -41,6 +41,13 @@ void keep_axis_whole(const Tensor& x, bool touched, std::string_view op) {
          op, *x.shard_axis(), x.device());
 }
 
+// The pieces copied to `device` and joined along `axis`, in order.
+Tensor gathered(const std::vector<Tensor>& pieces, int axis, const std::string& device) {
+  std::vector<Tensor> rest;
+  for (size_t i = 1; i < pieces.size(); i++) rest.push_back(pieces[i].to(device));
+  return pieces[0].to(device).cat(rest, axis);
+}
+
 Tensor combine(Op op, const Tensor& a, const Tensor& b) {
   return op == Op::Sum ? a.add(b) : op == Op::Prod ? a.mul(b) : a.maximum(b);
 }
@@ -206,11 +213,7 @@ Tensor multi_shrink(const Tensor& x, const std::vector<Range>& bounds) {
     parts.push_back(shards[k].shrink(each));
   }
   std::vector<Tensor> copies;
-  for (const Tensor& s : shards) {
-    std::vector<Tensor> rest;
-    for (size_t i = 1; i < parts.size(); i++) rest.push_back(parts[i].to(s.device()));
-    copies.push_back(parts[0].to(s.device()).cat(rest, *axis));
-  }
+  for (const Tensor& s : shards) copies.push_back(gathered(parts, *axis, s.device()));
   return make_multi(copies, std::nullopt);
 }
 
@@ -231,9 +234,7 @@ Tensor multi_to(const Tensor& x, const std::string& device) {
     const auto here = std::find_if(shards.begin(), shards.end(), [&](const Tensor& s) { return s.device() == device; });
     return here != shards.end() ? *here : shards[0].to(device);
   }
-  std::vector<Tensor> rest;
-  for (size_t i = 1; i < shards.size(); i++) rest.push_back(shards[i].to(device));
-  return shards[0].to(device).cat(rest, *axis);
+  return gathered(shards, *axis, device);
 }
 
 Tensor multi_assigned(const Tensor& x, const Tensor& value) {
