@@ -254,20 +254,22 @@ Ran run_kernel(const ScheduleItem& item, KernelRecord lowered, const std::shared
 
 // Each item's queue (its output's device: a copy's is where it copies to) and the earlier items it
 // waits for: those that make its inputs; an assign, which writes a buffer in place that earlier items
-// may still read, waits for every earlier item.
+// may still read, waits for every earlier item: for the last one of each queue, which runs in order.
 std::vector<QueuedItem> queued(const std::vector<ScheduleItem>& schedule) {
   std::map<const LazyNode*, size_t> made_by;
+  std::map<std::string, size_t> last_of;
   std::vector<QueuedItem> out;
   for (size_t i = 0; i < schedule.size(); i++) {
     const ScheduleItem& item = schedule[i];
     QueuedItem q{.device = item.outputs[0]->device, .after = {}};
     if (item.outputs[0]->op == Op::Assign) {
-      for (size_t j = 0; j < i; j++) q.after.push_back(j);
+      for (const auto& [device, last] : last_of) q.after.push_back(last);
     } else {
       for (const LazyRef& in : item.inputs)
         if (const auto it = made_by.find(in.get()); it != made_by.end()) q.after.push_back(it->second);
     }
     for (const LazyRef& o : item.outputs) made_by.emplace(o.get(), i);
+    last_of[q.device] = i;
     out.push_back(std::move(q));
   }
   return out;
@@ -464,14 +466,17 @@ Realization realize(const std::vector<LazyRef>& outs) {
                                                            : run_kernel(schedule[i], std::move(lowered[i]), ready[i], started++, kernels);
   };
   const auto ended = [&](size_t i) { finish(std::move(ran[i])); };
-  const std::vector<QueuedItem> items = queued(schedule);
-  const bool one_device = std::all_of(items.begin(), items.end(), [&](const QueuedItem& q) { return q.device == items[0].device; });
+  // the queues' bookkeeping only where a schedule spans devices: one device's runs here, in order
+  const bool one_device = std::all_of(schedule.begin(), schedule.end(), [&](const ScheduleItem& item) {
+    return item.outputs[0]->device == schedule[0].outputs[0]->device;
+  });
   if (one_device) {
     for (size_t i = 0; i < schedule.size(); i++) {
       run(i);
       ended(i);
     }
   } else {
+    const std::vector<QueuedItem> items = queued(schedule);
     for (const QueuedItem& q : items) device(q.device);  // opened here, before the queues' threads ask
     run_queued(items, run, ended);
   }
