@@ -1,6 +1,6 @@
 // Every example script (scripts/examples/*.tg, whose asserts check values and kernel counts) run by
-// the tinyrepl program under the devices beyond CPU: LLVM, OPENCL, the Metal shim and CUDA. CTest
-// replays them on the CPU (tests/cli.cmake).
+// the tinyrepl program under the devices beyond CPU: LLVM, OPENCL, the Metal and HIP shims, CUDA, NV
+// and WEBGPU. CTest replays them on the CPU (tests/cli.cmake).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,9 +46,11 @@ TEST_P(Example, PassesItsAsserts) {
   if (const std::string why = device_status(dev); !why.empty()) GTEST_SKIP() << dev << " cannot open: " << why;
   std::string out;
   const int status = run_command(fmt::format("TINYREPL_SHIMS=1 '{}' --device {} run '{}'", tinyrepl().string(), dev, script), out);
-  // what a device lacks is its own error, named in the script's output
-  if (const size_t at = out.find("error: Metal has no float64"); status != 0 && at != std::string::npos)
-    GTEST_SKIP() << dev << ": " << out.substr(out.rfind('\n', at) + 1, out.find('\n', at) - out.rfind('\n', at) - 1);
+  // what a device's language lacks (Metal float64, WGSL every 64-bit type) is its own error, named in
+  // the script's output
+  for (const char* lacks : {"error: Metal has no float64", "error: WGSL has no "})
+    if (const size_t at = out.find(lacks); status != 0 && at != std::string::npos)
+      GTEST_SKIP() << dev << ": " << out.substr(out.rfind('\n', at) + 1, out.find('\n', at) - out.rfind('\n', at) - 1);
   EXPECT_EQ(status, 0) << out;
 }
 
@@ -60,7 +62,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Example);
 INSTANTIATE_TEST_SUITE_P(Scripts, Example,
-                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV"),
+                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU"),
                                             ::testing::ValuesIn(examples())),
                          param_name);
 

@@ -340,12 +340,21 @@ DType least_precise_float(const LazyRef& x) {
   return testing::all_close(a, e, tol);
 }
 
-// What a device lacks (PoCL's float16, Metal's float64) makes its own error; the test skips then.
+// What a device lacks (PoCL's float16, Metal's float64, WGSL's 64-bit types, a WebGPU adapter's
+// float16) makes its own error; the test skips then.
 bool lacks_dtype(const Error& e) {
   const std::string m = e.what();
   return (e.kind() == "compile" && (m.find("has no cl_khr_fp16") != std::string::npos ||
-                                    m.find("has no cl_khr_fp64") != std::string::npos)) ||
-         (e.kind() == "type" && m.starts_with("Metal has no float64"));
+                                    m.find("has no cl_khr_fp64") != std::string::npos ||
+                                    m.find("has no shader-f16") != std::string::npos)) ||
+         (e.kind() == "type" && (m.starts_with("Metal has no float64") || m.starts_with("WGSL has no")));
+}
+
+// Whether the language of `backend` lacks a dtype that p uses: Metal float64, WGSL every 64-bit type.
+bool backend_lacks(const std::string& backend, const UOpProgram& p) {
+  return std::any_of(p.uops.begin(), p.uops.end(), [&](const UOp& u) {
+    return (backend == "metal" && u.dtype == DType::Float64) || (backend == "wgsl" && itemsize(u.dtype) == 8);
+  });
 }
 
 std::vector<const ScheduleItem*> kernels(const std::vector<ScheduleItem>& items) {
@@ -404,16 +413,14 @@ TEST_P(RandomSource, RendersInEveryBackend) {
   Generator gen(GetParam(), "CPU");
   const Tensor x = gen.build();
   SCOPED_TRACE("program:\n" + gen.text());
-  bool has_f64 = false;
   for (const Target& target : {kCpuTarget, kGpuTarget}) {
     for (const UOpProgram& p : lowered(x, target)) {
-      for (const UOp& u : p.uops) has_f64 = has_f64 || u.dtype == DType::Float64;
       for (const std::string& backend : backends()) {
         try {
           const std::string src = render(backend, p);
           EXPECT_NE(src.find(p.name), std::string::npos) << backend << " source lacks the kernel's name:\n" << src;
         } catch (const Error& e) {
-          const bool expected = backend == "metal" && has_f64 && lacks_dtype(e);
+          const bool expected = backend_lacks(backend, p) && lacks_dtype(e);
           EXPECT_TRUE(expected) << backend << " failed on " << p.name << ": " << e.what() << "\n" << print_uops(p.uops);
         }
       }
@@ -465,7 +472,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, RandomProgram,
-                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "PLUGCPU"),
+                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
                                             ::testing::Range(0, kPrograms)),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Programs, RandomSource, ::testing::Range(0, kPrograms));

@@ -13,6 +13,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/render/render.h"
+#include "core/render/wgsl.h"
 #include "devices/gpu_shim.h"
 #include "devices/nvrtc.h"
 #include "tests/hip_testing.h"
@@ -145,10 +146,11 @@ UOpProgram gates() {
 
 // Every ALU op and cast the renderers spell, one output each, over inputs x = 2.5, n = 7, d = 0
 // (a zero divisor, defined as 0) and h = -1.5 as half. `f64` takes one square root in float64
-// (which Metal lacks), else in float32.
-UOpProgram alus(bool f64 = true) {
+// (which Metal lacks), else in float32; the integer outputs are `wide` (int64, which WGSL lacks, or
+// int32).
+UOpProgram alus(bool f64 = true, DType wide = DType::Int64) {
   Builder b("alus");
-  const int out = b.global(F32, true), ints = b.global(DType::Int64, true), in = b.global(F32, false);
+  const int out = b.global(F32, true), ints = b.global(wide, true), in = b.global(F32, false);
   const int iin = b.global(I32, false), hin = b.global(DType::Float16, false);
   const int x = b.load(F32, in, b.cnst(int64_t{0}));
   const int n = b.load(I32, iin, b.cnst(int64_t{0})), d = b.load(I32, iin, b.cnst(int64_t{1}));
@@ -162,14 +164,14 @@ UOpProgram alus(bool f64 = true) {
       f64 ? b.cast(F32, b.alu(Op::Sqrt, DType::Float64, {b.cast(DType::Float64, x)})) : b.alu(Op::Sqrt, F32, {b.alu(Op::Add, F32, {x, b.cnst(0.0, F32)})}),
       b.cast(F32, n)};
   for (size_t i = 0; i < f.size(); i++) b.store(out, b.cnst(static_cast<int64_t>(i)), f[i]);
-  const int64_t big = INT64_MIN;
+  const int64_t big = wide == DType::Int64 ? INT64_MIN : INT32_MIN;
   std::vector<int> k{
-      b.cast(DType::Int64, b.alu(Op::IDiv, I32, {n, b.cnst(int64_t{2})})), b.cast(DType::Int64, b.alu(Op::Mod, I32, {n, b.cnst(int64_t{3})})),
-      b.cast(DType::Int64, b.alu(Op::IDiv, I32, {n, d})), b.cast(DType::Int64, b.alu(Op::Mod, I32, {n, d})),
-      b.cast(DType::Int64, b.alu(Op::And, I32, {n, b.cnst(int64_t{3})})), b.cast(DType::Int64, b.alu(Op::Or, I32, {n, b.cnst(int64_t{8})})),
-      b.cast(DType::Int64, b.alu(Op::Xor, I32, {n, b.cnst(int64_t{5})})), b.cast(DType::Int64, b.cast(I32, b.alu(Op::Mul, F32, {x, b.cnst(-3.0, F32)}))),
-      b.cast(DType::Int64, b.cast(DType::Int8, b.alu(Op::Mul, I32, {n, b.cnst(int64_t{40})}))),
-      b.cast(DType::Int64, b.cast(DType::Bool, x)), b.alu(Op::Add, DType::Int64, {b.cnst(big, DType::Int64), b.cast(DType::Int64, n)})};
+      b.cast(wide, b.alu(Op::IDiv, I32, {n, b.cnst(int64_t{2})})), b.cast(wide, b.alu(Op::Mod, I32, {n, b.cnst(int64_t{3})})),
+      b.cast(wide, b.alu(Op::IDiv, I32, {n, d})), b.cast(wide, b.alu(Op::Mod, I32, {n, d})),
+      b.cast(wide, b.alu(Op::And, I32, {n, b.cnst(int64_t{3})})), b.cast(wide, b.alu(Op::Or, I32, {n, b.cnst(int64_t{8})})),
+      b.cast(wide, b.alu(Op::Xor, I32, {n, b.cnst(int64_t{5})})), b.cast(wide, b.cast(I32, b.alu(Op::Mul, F32, {x, b.cnst(-3.0, F32)}))),
+      b.cast(wide, b.cast(DType::Int8, b.alu(Op::Mul, I32, {n, b.cnst(int64_t{40})}))),
+      b.cast(wide, b.cast(DType::Bool, x)), b.alu(Op::Add, wide, {b.cnst(big, wide), b.cast(wide, n)})};
   for (size_t i = 0; i < k.size(); i++) b.store(ints, b.cnst(static_cast<int64_t>(i)), k[i]);
   return b.program();
 }
@@ -187,7 +189,9 @@ UOpProgram double_to_half() {
 
 const std::vector<double> kAlusFloat{std::exp2(2.5), std::log2(2.5), std::sin(2.5), std::sqrt(2.5), 2, 0.4, -2.5, 3,
                                      INFINITY, 0.353515625 /* exp2(-1.5) in half */, 2.25, std::sqrt(2.5), 7};
-const std::vector<int64_t> kAlusInt{3, 1, 0, 0, 3, 15, 2, -7, 24 /* 280 wrapped to int8 */, 1, INT64_MIN + 7};
+std::vector<int64_t> alus_ints(DType wide) {
+  return {3, 1, 0, 0, 3, 15, 2, -7, 24 /* 280 wrapped to int8 */, 1, (wide == DType::Int64 ? INT64_MIN : INT32_MIN) + 7};
+}
 
 // ---- running on a device -----------------------------------------------------------------------
 
@@ -338,24 +342,29 @@ TEST_P(OnDevice, GatedLoadsAndStores) {
 }
 
 TEST_P(OnDevice, EveryAluOpAndCast) {
-  const UOpProgram p = alus(GetParam() != kMetalShim);
+  const bool webgpu = GetParam() == "WEBGPU";  // WGSL has no 64-bit type
+  const DType wide = webgpu ? I32 : DType::Int64;
+  const UOpProgram p = alus(GetParam() != kMetalShim && !webgpu, wide);
   Device* dev = open(p);
   if (!dev) GTEST_SKIP() << skip_;
   if (computes_on_half_in_memory(*dev, p)) GTEST_SKIP() << GetParam() << " keeps half only in memory: no hand-built op on half";
-  const Bytes r = run_on(*dev, p, {bytes(std::vector<float>(kAlusFloat.size(), 0)), bytes(std::vector<int64_t>(kAlusInt.size(), 0)),
+  const std::vector<int64_t> want = alus_ints(wide);
+  const Bytes r = run_on(*dev, p, {bytes(std::vector<float>(kAlusFloat.size(), 0)), typed_bytes(wide, std::vector<double>(want.size(), 0)),
                                  bytes(std::vector<float>{2.5f}), bytes(std::vector<int32_t>{7, 0}), typed_bytes(DType::Float16, {-1.5})});
   const std::vector<double> f = typed_values(F32, r[0]);
   for (size_t i = 0; i < kAlusFloat.size(); i++) {
     if (std::isinf(kAlusFloat[i])) EXPECT_EQ(f[i], kAlusFloat[i]) << "float output " << i;
     else EXPECT_NEAR(f[i], kAlusFloat[i], 1e-6 * std::max(1.0, std::abs(kAlusFloat[i]))) << "float output " << i;
   }
-  std::vector<int64_t> k(kAlusInt.size());
-  std::memcpy(k.data(), r[1].data(), k.size() * sizeof(int64_t));
-  EXPECT_EQ(k, kAlusInt);
+  HostData ints(wide, static_cast<int64_t>(want.size()));
+  ints.bytes = r[1];
+  std::vector<int64_t> k;
+  for (int64_t i = 0; i < ints.size(); i++) k.push_back(as_int(ints.get(i)));
+  EXPECT_EQ(k, want);
 }
 
 TEST_P(OnDevice, DoubleToHalfInOneRounding) {
-  if (GetParam() == kMetalShim) GTEST_SKIP() << "Metal has no float64";
+  if (GetParam() == kMetalShim || GetParam() == "WEBGPU") GTEST_SKIP() << GetParam() << "'s language has no float64";
   const UOpProgram p = double_to_half();
   Device* dev = open(p);
   if (!dev) GTEST_SKIP() << skip_;
@@ -370,7 +379,9 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
-INSTANTIATE_TEST_SUITE_P(Devices, OnDevice, ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "PLUGCPU"), device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, OnDevice,
+                         ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
+                         device_name);
 
 // ---- spelling --------------------------------------------------------------------------------
 
@@ -383,15 +394,56 @@ void expect_contains(const std::string& src, const std::vector<std::string>& par
   for (const std::string& part : parts) EXPECT_NE(src.find(part), std::string::npos) << "no `" << part << "` in\n" << src;
 }
 
+// WGSL has no 64-bit type: a program with one fails to render, saying so.
+bool wide(const UOpProgram& p) {
+  return std::any_of(p.uops.begin(), p.uops.end(), [](const UOp& u) { return itemsize(u.dtype) == 8; });
+}
+
 TEST(Spelling, EveryBackendRendersEveryHandBuiltProgram) {
   for (const UOpProgram& p : hand_built())
     for (const std::string& backend : backends()) {
       try {
         EXPECT_NE(render(backend, p).find(p.name), std::string::npos);
+        EXPECT_FALSE(backend == "wgsl" && wide(p)) << "WGSL rendered a 64-bit type in " << p.name;
       } catch (const Error& e) {
+        if (backend == "wgsl" && wide(p) && std::string(e.what()).starts_with("WGSL has no")) continue;
         ADD_FAILURE() << backend << " on " << p.name << ": " << e.what();
       }
     }
+}
+
+// x workgroups past WebGPU's limit fold into z where the kernel's ids leave z free and a divisor fits.
+TEST(Spelling, WgslDispatchFoldsXIntoZ) {
+  const UOpProgram p = local_sum();
+  EXPECT_EQ(wgsl_dispatch(p, {3, 2, 1}, 65535), (std::array<int64_t, 3>{3, 2, 1}));
+  EXPECT_EQ(wgsl_dispatch(p, {1 << 18, 1, 1}, 65535), (std::array<int64_t, 3>{32768, 1, 8}));
+  EXPECT_EQ(wgsl_dispatch(p, {65537, 1, 1}, 65535), (std::array<int64_t, 3>{1, 1, 65537}));  // a prime: the device refuses it
+  Builder b("z");
+  const int out = b.global(F32, true);
+  const int z = b.add({.kind = UOpKind::Special, .dtype = I32, .size = 2, .launch = LaunchKind::Global, .axis = 2});
+  b.store(out, z, b.cnst(1.0, F32));
+  EXPECT_EQ(wgsl_dispatch(b.program(), {1 << 18, 1, 2}, 65535), (std::array<int64_t, 3>{1 << 18, 1, 2}));
+}
+
+TEST(Spelling, WgslBindingsWorkgroupsSelectAndPackedBytes) {
+  expect_contains(render("wgsl", local_sum()),
+                  {"@group(0) @binding(0) var<storage, read_write> data0: array<f32>;",
+                   "@group(0) @binding(1) var<storage, read> data1: array<f32>;", "var<workgroup> temp0: array<f32, 4>;",
+                   "@compute @workgroup_size(4, 1, 1)\nfn local_sum(@builtin(workgroup_id) gid: vec3<u32>, "
+                   "@builtin(local_invocation_id) lid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {",
+                   "var lidx0: i32 = i32(lid.x);", "var gidx0: i32 = i32(gid.x+gid.z*nwg.x);", "workgroupBarrier();", "for (var ridx0: i32 = 0;"});
+  // gated loads pick their alternative with select(); infinity comes from a helper, as a constant may not be one
+  expect_contains(render("wgsl", gates()), {"select("});
+  expect_contains(render("wgsl", alus(false, DType::Int32)), {"-inf_f32()", "bitcast<f32>(bits)", "((i32(", "<<24u)>>24u)"});
+  // a bool buffer is packed four to a u32 word, written with atomics on the word
+  Builder b("bools");
+  const int out = b.global(DType::Bool, true), in = b.global(DType::UInt8, false);
+  const int r = b.range(6);
+  b.store(out, r, b.alu(Op::CmpNe, DType::Bool, {b.load(DType::UInt8, in, r), b.cnst(int64_t{0}, DType::UInt8)}));
+  b.end(r);
+  expect_contains(render("wgsl", b.program()), {"var<storage, read_write> data0: array<atomic<u32>>;",
+                                                "var<storage, read> data1: array<u32>;", "atomicAnd(&data0[(ridx0)/4]",
+                                                "atomicOr(&data0[(ridx0)/4]", "((data1[(ridx0)/4]>>(u32((ridx0)%4)*8u))&0xffu)"});
 }
 
 TEST(Spelling, WorkgroupIdsMemoryAndBarriers) {
@@ -500,10 +552,10 @@ TEST(Spelling, MissingVectorTypesAndUnknownBackendsAreErrors) {
   }
   EXPECT_NE(render("metal", b.program()).find("bool4"), std::string::npos);
   try {
-    render("wgsl", b.program());
+    render("spirv", b.program());
     ADD_FAILURE() << "rendered an unknown backend";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown backend 'wgsl' (backends: c, llvm, opencl, metal, cuda, ptx, hip)");
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'spirv' (backends: c, llvm, opencl, metal, cuda, ptx, hip, wgsl)");
   }
 }
 

@@ -15,7 +15,7 @@ namespace tr {
 namespace {
 
 bool gpu_language(std::string_view backend) {
-  return backend == "opencl" || backend == "cuda" || backend == "metal" || backend == "ptx" || backend == "hip";
+  return backend == "opencl" || backend == "cuda" || backend == "metal" || backend == "ptx" || backend == "hip" || backend == "wgsl";
 }
 
 std::string device_of(std::string_view backend) {
@@ -23,13 +23,14 @@ std::string device_of(std::string_view backend) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
   if (name == "C") return "CPU";
   if (name == "HIP") return "AMD";
+  if (name == "WGSL") return "WEBGPU";
   return name == "PTX" ? "NV" : name;
 }
 
 // The backend's own device's target where it opens here and is of the backend's kind; else a nominal
-// GPU: warps of 32 (AMD's wavefronts of 64), 48 KiB of workgroup memory (Metal's 32, AMD's 64), 256
-// threads per workgroup, vectors of 4 where the language moves them whole (OpenCL, CUDA, HIP) or lane
-// by lane in registers (PTX).
+// GPU: warps of 32 (AMD's wavefronts of 64; WebGPU names none), 48 KiB of workgroup memory (Metal's 32,
+// AMD's 64, WebGPU's guaranteed 16), 256 threads per workgroup, vectors of 4 where the language moves
+// them whole (OpenCL, CUDA, HIP) or lane by lane in registers (PTX, WGSL).
 std::pair<Target, std::string> target_of(std::string_view backend) {
   const std::string name = device_of(backend);
   if (device_status(name).empty()) {
@@ -37,9 +38,10 @@ std::pair<Target, std::string> target_of(std::string_view backend) {
     if (t.gpu == gpu_language(backend)) return {t, name};
   }
   if (!gpu_language(backend)) return {device("CPU").target(), "CPU"};
-  const bool amd = backend == "hip";
-  Target t{.gpu = true, .local_memory = backend == "metal" ? 32 << 10 : amd ? 64 << 10 : 48 << 10, .cores = 1, .max_local = 256,
-           .vector_width = backend == "metal" ? 0 : 4, .vector_alu = backend == "opencl", .warp_size = amd ? 64 : 32};
+  const bool amd = backend == "hip", webgpu = backend == "wgsl";
+  Target t{.gpu = true, .local_memory = backend == "metal" ? 32 << 10 : amd ? 64 << 10 : webgpu ? 16 << 10 : 48 << 10, .cores = 1,
+           .max_local = 256, .vector_width = backend == "metal" ? 0 : 4, .vector_alu = backend == "opencl" || webgpu,
+           .warp_size = amd ? 64 : webgpu ? 0 : 32};
   return {t, fmt::format("a nominal {} GPU ({} does not open here)", name, name)};
 }
 

@@ -19,7 +19,7 @@ char xyzw(int i) {
 
 std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DType t) {
   const ConstValue c = cast_const(v, t);
-  if (t == DType::Bool) return std::get<bool>(c) ? "1" : "0";
+  if (t == DType::Bool) return std::get<bool>(c) ? lang.bool_true : lang.bool_false;
   if (!is_float(t)) {
     const int64_t i = std::get<int64_t>(c);
     if (t == DType::Int64)
@@ -31,14 +31,15 @@ std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DTyp
   }
   const double d = std::get<double>(c);
   std::string s;
-  if (std::isnan(d)) s = "NAN";
-  else if (std::isinf(d)) s = d > 0 ? "INFINITY" : "-INFINITY";
+  if (std::isnan(d)) s = lang.nan;
+  else if (std::isinf(d)) s = d > 0 ? lang.infinity : "-" + lang.infinity;
   else {
     s = t == DType::Float64 ? fmt::format("{}", d) : fmt::format("{}", static_cast<float>(d));
     if (s.find_first_of(".en") == std::string::npos) s += ".0";
     if (t != DType::Float64) s += "f";
   }
-  return t == DType::Float16 ? fmt::format("(({}){})", lang.type(t), s) : s;
+  if (t != DType::Float16) return s;
+  return lang.cast ? lang.cast(DType::Float32, t, s) : fmt::format("(({}){})", lang.type(t), s);
 }
 
 namespace {
@@ -63,7 +64,10 @@ class Renderer {
       const std::vector<std::string> extra = lang_.launch_params(p_);
       params_.insert(params_.end(), extra.begin(), extra.end());
     }
-    return fmt::format("{}{}{}({}) {{\n{}}}\n", preamble(), lang_.kernel_prefix, p_.name, fmt::join(params_, ", "), body_);
+    const std::string module = lang_.module_decls ? lang_.module_decls(p_) : "";
+    const std::string attributes = lang_.kernel_attributes ? lang_.kernel_attributes(p_) : "";
+    return fmt::format("{}{}{}{}{}{}({}) {{\n{}}}\n", preamble(), module, module_locals_, attributes, lang_.kernel_prefix,
+                       p_.name, fmt::join(params_, ", "), body_);
   }
 
  private:
@@ -74,6 +78,7 @@ class Renderer {
   std::vector<int> uses_;
   std::vector<std::string> params_;
   std::string body_;
+  std::string module_locals_;  // workgroup memory declared at module scope
   int depth_ = 1;
   std::map<std::string, int> counters_;
 
@@ -91,6 +96,8 @@ class Renderer {
   // division its divisor twice. A source read more than once gets a name, or chains of inlined
   // expressions would grow exponentially.
   int repeats(const UOp& u, size_t at) const {
+    // a packed element's spelling reads its index for the word and again for the bits in it
+    if ((u.kind == UOpKind::Load || u.kind == UOpKind::Store) && at == 1 && packed(u.srcs[0])) return 2;
     if (u.kind != UOpKind::Alu) return 1;
     if (u.alu == Op::Max) return 2;
     if ((u.alu == Op::IDiv || u.alu == Op::Mod) && at == 1 && !nonzero_const(u.srcs[1])) return 2;
@@ -117,6 +124,15 @@ class Renderer {
 
   std::string fresh(const std::string& prefix) { return fmt::format("{}{}", prefix, counters_[prefix]++); }
   void line(const std::string& text) { body_ += std::string(depth_ * 2, ' ') + text + "\n"; }
+  std::string declare(const std::string& type, const std::string& name, const std::string& value) const {
+    return fmt::format(fmt::runtime(lang_.declare), fmt::arg("type", type), fmt::arg("name", name), fmt::arg("value", value));
+  }
+  std::string ternary(const std::string& c, const std::string& t, const std::string& f) const {
+    return fmt::format(fmt::runtime(lang_.ternary), fmt::arg("c", c), fmt::arg("t", t), fmt::arg("f", f));
+  }
+  bool packed(int buf) const {
+    return lang_.packed && u_[buf].kind == UOpKind::DefineGlobal && lang_.packed(u_[buf].dtype);
+  }
 
   std::string vtype(DType t, int vec) const {
     if (vec == 1) return lang_.type(t);
@@ -168,32 +184,40 @@ class Renderer {
     switch (u.kind) {
       case UOpKind::DefineGlobal:
         r_[i] = uop_name(u);
+        if (lang_.module_decls) return;
         params_.push_back(fmt::format("{}{}{}* {}{}{}", lang_.global_space, u.writes ? "" : "const ", storage(u.dtype),
                                       lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", uop_name(u),
                                       fmt::format(fmt::runtime(lang_.buffer_attr), u.buffer)));
         return;
       case UOpKind::DefineVar: {
         r_[i] = uop_name(u);
+        if (lang_.module_decls) return line(fmt::format(fmt::runtime(lang_.var_value), uop_name(u), u.number));
         const auto buffers = std::count_if(u_.begin(), u_.end(), [](const UOp& x) { return x.kind == UOpKind::DefineGlobal; });
         params_.push_back(fmt::format(fmt::runtime(lang_.var_param), uop_name(u), buffers + u.number));
         return;
       }
       case UOpKind::DefineLocal:
         r_[i] = uop_name(u);
+        if (!lang_.module_local_decl.empty()) {
+          module_locals_ += fmt::format(fmt::runtime(lang_.module_local_decl), fmt::arg("name", uop_name(u)),
+                                        fmt::arg("type", storage(u.dtype)), fmt::arg("size", u.size)) + "\n";
+          return;
+        }
         line(fmt::format("{}{} {}[{}];", lang_.local_decl, storage(u.dtype), uop_name(u), u.size));
         return;
       case UOpKind::Special:
         r_[i] = uop_name(u);
-        if (lang_.special) line(fmt::format("int {} = {}; /* {} */", uop_name(u), lang_.special(u, local_ids), u.size));
+        if (lang_.special) line(fmt::format("{} /* {} */", declare(lang_.type(u.dtype), uop_name(u), lang_.special(u, local_ids)), u.size));
         return;
       case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
       case UOpKind::DefineAcc:
         r_[i] = uop_name(u);
-        line(fmt::format("{} {} = {};", vtype(u), uop_name(u), literal(u.value, u.dtype, u.vec)));
+        line(declare(vtype(u), uop_name(u), literal(u.value, u.dtype, u.vec)));
         return;
       case UOpKind::Range:
         r_[i] = uop_name(u);
-        line(fmt::format("for (int {0} = {1}; {0} < {2}; {0}++) {{", uop_name(u), r_[u.srcs[0]], r_[u.srcs[1]]));
+        line(fmt::format("for ({1} {0} < {2}; {0}++) {{", uop_name(u), declare(lang_.type(u.dtype), uop_name(u), r_[u.srcs[0]]),
+                         r_[u.srcs[1]]));
         depth_++;
         return;
       case UOpKind::If:
@@ -231,7 +255,7 @@ class Renderer {
       return;
     }
     r_[i] = fresh("alu");
-    line(fmt::format("{} {} = {};", vtype(u), r_[i], expr));
+    line(declare(vtype(u), r_[i], expr));
   }
 
   // An ALU or CAST: whole, or lane by lane where the language cannot apply it to whole vectors.
@@ -245,21 +269,22 @@ class Renderer {
   // One lane of an ALU or CAST, its sources spelled by `src`.
   std::string scalar_op(const UOp& u, const std::function<std::string(int)>& src) {
     const DType from = u_[u.srcs[0]].dtype;
-    const std::string t = lang_.type(u.dtype);
-    if (u.kind == UOpKind::Cast) {
-      // floats become integers through int64, which truncates and wraps like the reference
-      if (is_float(from) && is_int(u.dtype) && u.dtype != DType::Int64)
-        return fmt::format("(({})({}){})", t, lang_.type(DType::Int64), src(u.srcs[0]));
-      if (half_in_float(u.dtype) && from == DType::Float64)
-        return fmt::format(fmt::runtime(lang_.half_from_double), src(u.srcs[0]));
-      if (half_in_float(u.dtype)) return round_half(fmt::format("(({}){})", t, src(u.srcs[0])));
-      return fmt::format("(({}){})", t, src(u.srcs[0]));
-    }
+    if (u.kind == UOpKind::Cast) return cast(from, u.dtype, src(u.srcs[0]));
     std::vector<std::string> s;
     for (int x : u.srcs) s.push_back(src(x));
     const std::string e = alu(u, s);
     if (!promotes(u.dtype) || !may_leave_range(u.alu)) return e;
-    return fmt::format("(({}){})", t, e);
+    return cast(u.dtype, u.dtype, e);
+  }
+
+  std::string cast(DType from, DType to, const std::string& x) const {
+    if (lang_.cast) return lang_.cast(from, to, x);
+    const std::string t = lang_.type(to);
+    // floats become integers through int64, which truncates and wraps like the reference
+    if (is_float(from) && is_int(to) && to != DType::Int64) return fmt::format("(({})({}){})", t, lang_.type(DType::Int64), x);
+    if (half_in_float(to) && from == DType::Float64) return fmt::format(fmt::runtime(lang_.half_from_double), x);
+    if (half_in_float(to)) return round_half(fmt::format("(({}){})", t, x));
+    return fmt::format("(({}){})", t, x);
   }
 
   std::string alu(const UOp& u, const std::vector<std::string>& s) const {
@@ -277,23 +302,24 @@ class Renderer {
       case Op::Mod: {
         const char* sym = u.alu == Op::IDiv ? "/" : "%";
         if (nonzero_const(u.srcs[1])) return fmt::format("({}{}{})", s[0], sym, s[1]);
-        return fmt::format("(({}==0)?0:({}{}{}))", s[1], s[0], sym, s[1]);
+        return ternary(fmt::format("({}==0)", s[1]), "0", fmt::format("({}{}{})", s[0], sym, s[1]));
       }
       case Op::Max:
         if (u.vec > 1 && whole_max())
           return fmt::format(fmt::runtime(lang_.vector_max), fmt::arg("a", s[0]), fmt::arg("b", s[1]), fmt::arg("type", vtype(u)));
-        return fmt::format("(({}<{})?{}:{})", s[0], s[1], s[1], s[0]);
+        return ternary(fmt::format("({}<{})", s[0], s[1]), s[1], s[0]);
       case Op::CmpLt: return fmt::format("({}<{})", s[0], s[1]);
       case Op::CmpNe: return fmt::format("({}!={})", s[0], s[1]);
       case Op::And: return fmt::format("({}&{})", s[0], s[1]);
       case Op::Or: return fmt::format("({}|{})", s[0], s[1]);
-      case Op::Xor: return fmt::format("({}^{})", s[0], s[1]);
-      case Op::Where: return fmt::format("({}?{}:{})", s[0], s[1], s[2]);
+      // on bools as inequality, which every language has for them
+      case Op::Xor: return fmt::format(fmt::runtime(t == DType::Bool ? "({}!={})" : "({}^{})"), s[0], s[1]);
+      case Op::Where: return ternary(s[0], s[1], s[2]);
       case Op::MulAcc: return lang_.math("fma", t, fmt::format("{},{},{}", s[0], s[1], s[2]));
       case Op::Bitcast: {
         const DType from = u_[u.srcs[0]].dtype;
         // between integers of one size a conversion keeps the bits (two's complement)
-        if (is_int(from) && is_int(t)) return fmt::format("(({}){})", lang_.type(t), s[0]);
+        if (is_int(from) && is_int(t)) return cast(from, t, s[0]);
         return lang_.bitcast(from, t, s[0]);
       }
       // no ALU op of a kernel: a cast is its own UOp kind, and the lowering leaves no source, reduce or structure op
@@ -308,7 +334,7 @@ class Renderer {
   // workgroup memory).
   const std::string& vector_form(bool store, int buf, int idx, int vec) const {
     static const std::string none;
-    if (vec < 2 || (vec & (vec - 1)) != 0 || u_[buf].kind != UOpKind::DefineGlobal || half_in_float(u_[buf].dtype))
+    if (vec < 2 || (vec & (vec - 1)) != 0 || u_[buf].kind != UOpKind::DefineGlobal || half_in_float(u_[buf].dtype) || packed(buf))
       return none;
     const std::string& aligned = store ? lang_.aligned_vector_store : lang_.aligned_vector_load;
     if (!aligned.empty() && multiple_of(idx, vec)) return aligned;
@@ -331,10 +357,12 @@ class Renderer {
   std::string index(const std::string& idx, int lane) const { return lane == 0 ? idx : fmt::format("{}+{}", idx, lane); }
   std::string element(int buf, const std::string& idx, int lane) const {
     if (half_in_float(u_[buf].dtype)) return fmt::format(fmt::runtime(lang_.half_load), r_[buf], index(idx, lane));
+    if (packed(buf)) return lang_.packed_load(u_[buf], r_[buf], index(idx, lane));
     return fmt::format("{}[{}]", r_[buf], index(idx, lane));
   }
   std::string assignment(int buf, const std::string& idx, int lane, const std::string& v) const {
     if (half_in_float(u_[buf].dtype)) return fmt::format(fmt::runtime(lang_.half_store), r_[buf], index(idx, lane), v);
+    if (packed(buf)) return lang_.packed_store(u_[buf], r_[buf], index(idx, lane), v);
     return fmt::format("{}[{}] = {};", r_[buf], index(idx, lane), v);
   }
 
@@ -355,9 +383,9 @@ class Renderer {
     if (u.srcs.size() > 3) {  // gated: the alternative (a scalar is broadcast) where the gate is false
       std::string alt = r_[u.srcs[2]];
       if (u.vec > 1 && u_[u.srcs[2]].vec == 1) alt = lang_.vector_make(vtype(u), std::vector<std::string>(u.vec, alt));
-      line(fmt::format("{} {} = ({}?{}:{});", vtype(u), r_[i], r_[u.srcs[3]], ref, alt));
+      line(declare(vtype(u), r_[i], ternary(r_[u.srcs[3]], ref, alt)));
     } else {
-      line(fmt::format("{} {} = {};", vtype(u), r_[i], ref));
+      line(declare(vtype(u), r_[i], ref));
     }
   }
 

@@ -14,8 +14,24 @@ struct CStyleLanguage {
   std::string half_prelude{};    // added when a float16 value appears
   std::string double_prelude{};  // added when a float64 value appears
   std::string kernel_prefix{};   // "void ", "__kernel void ", ...
+  // Attributes before kernel_prefix that depend on the kernel (WGSL's workgroup size); null: none.
+  std::function<std::string(const UOpProgram&)> kernel_attributes{};
+  // Declarations at module scope, after the preludes: where buffers and Variables are bindings
+  // rather than parameters (WGSL), and then no DefineGlobal or DefineVar is a parameter. Null: none.
+  std::function<std::string(const UOpProgram&)> module_decls{};
+  // A Variable's value where module_decls binds it: a statement naming it; {0} its name, {1} its
+  // position among the Variables.
+  std::string var_value{};
   std::string global_space{};    // address space of a buffer: "", "__global ", "device "
   std::string local_decl{};      // declares workgroup memory: "", "__local ", "__shared__ ", "threadgroup "
+  // Where workgroup memory is declared at module scope instead (WGSL): {name}, {type}, {size}.
+  std::string module_local_decl{};
+  // A named value: {type} {name} {value}; a statement ending in ';' that a for loop's head also reads.
+  std::string declare = "{type} {name} = {value};";
+  // Picks t where c holds, else f: {c} {t} {f}.
+  std::string ternary = "({c}?{t}:{f})";
+  std::string bool_false = "0", bool_true = "1";
+  std::string infinity = "INFINITY", nan = "NAN";
   std::string restrict_kw{};     // "restrict", "__restrict__", ""
   std::string buffer_attr{};     // after a buffer parameter; {} is the buffer's index: " [[buffer({})]]"
   // A Variable's parameter: {0} its name, {1} its position among all parameters (buffers first).
@@ -66,6 +82,17 @@ struct CStyleLanguage {
   std::string half_from_double{};
   // The same bits as another dtype of the same item size: BITCAST from `from` to `to` of x.
   std::function<std::string(DType from, DType to, const std::string& x)> bitcast{};
+  // A conversion of x from one dtype to another, also what wraps a small integer back into its range
+  // (from == to); null: C's cast, float to integer through int64 so it truncates and wraps like the
+  // reference.
+  std::function<std::string(DType from, DType to, const std::string& x)> cast{};
+  // Buffers whose elements the language cannot address one by one (WGSL has no storage type under
+  // 32 bits): packed(t) says which; packed_load reads element {idx} of {buf}, packed_store writes
+  // {val} there, given the buffer's DefineGlobal (its dtype, whether the kernel writes it).
+  std::function<bool(DType)> packed{};
+  std::function<std::string(const UOp& buf, const std::string& name, const std::string& idx)> packed_load{};
+  std::function<std::string(const UOp& buf, const std::string& name, const std::string& idx, const std::string& val)>
+      packed_store{};
 };
 
 // Throws tr::Error("type") when the kernel needs a type the language lacks.

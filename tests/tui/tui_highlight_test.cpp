@@ -46,6 +46,14 @@ TEST(TuiHighlight, LlvmValueNamesAreNotNumbers) {
             (V{"keyword:load", "type:i32", "type:ptr", "keyword:align", "number:4", "comment:; x"}));
 }
 
+TEST(TuiHighlight, WgslAttributesDeclarationsAndTypes) {
+  EXPECT_EQ(styled("@group(0) @binding(1) var<storage, read> data1: array<f32>;", Syntax::Wgsl),
+            (V{"keyword:@group", "number:0", "keyword:@binding", "number:1", "keyword:var", "keyword:storage",
+               "keyword:read", "type:array", "type:f32"}));
+  EXPECT_EQ(styled("  var acc0: vec4<f16> = select(a,b,c); // x", Syntax::Wgsl),
+            (V{"keyword:var", "type:vec4", "type:f16", "comment:// x"}));
+}
+
 TEST(TuiHighlight, ListingsColourOpsDtypesAndArguments) {
   EXPECT_EQ(styled("   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)", Syntax::Listing),
             (V{"number:0", "keyword:DEFINE_GLOBAL", "type:ptr", "type:int", "number:0", "string:'data0'",
@@ -56,6 +64,7 @@ TEST(TuiHighlight, ListingsColourOpsDtypesAndArguments) {
 TEST(TuiHighlight, BackendsPickTheirRules) {
   EXPECT_EQ(syntax_of_backend("llvm"), Syntax::LlvmIr);
   EXPECT_EQ(syntax_of_backend("metal"), Syntax::C);
+  EXPECT_EQ(syntax_of_backend("wgsl"), Syntax::Wgsl);
   EXPECT_TRUE(styled("anything 1", Syntax::None).empty());
 }
 

@@ -46,6 +46,14 @@ constexpr std::array<std::string_view, 66> kLlvmKeywords{
 
 constexpr std::array<std::string_view, 5> kLlvmTypes{"void", "ptr", "half", "float", "double"};
 
+// WGSL's keywords, the builtins the kernels call for launch ids and barriers, and its types; its
+// attributes (@compute, @binding) are keywords too.
+constexpr std::array<std::string_view, 17> kWgslKeywords{
+    "fn", "var", "let", "const", "for", "if", "else", "return", "break", "continue", "true", "false", "enable",
+    "storage", "read", "read_write", "workgroupBarrier"};
+constexpr std::array<std::string_view, 11> kWgslTypes{"bool", "i32", "u32", "f16", "f32", "vec2", "vec3", "vec4",
+                                                      "array", "atomic", "workgroup"};
+
 constexpr std::array<std::string_view, 17> kDtypeNames{
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
     "float64", "half", "float", "double", "int", "ptr"};
@@ -73,6 +81,9 @@ Style word_style(std::string_view w, Syntax syntax) {
       if (among(kLlvmTypes, w) || (w.size() > 1 && w[0] == 'i' && std::all_of(w.begin() + 1, w.end(), is_digit)))
         return Style::Type;
       return Style::Plain;
+    case Syntax::Wgsl:
+      if (among(kWgslKeywords, w)) return Style::Keyword;
+      return among(kWgslTypes, w) ? Style::Type : Style::Plain;
     case Syntax::Listing:
       if (all_caps(w) || w == "True" || w == "False" || w == "None") return Style::Keyword;
       return among(kDtypeNames, w) || vector_type(w) ? Style::Type : Style::Plain;
@@ -106,7 +117,10 @@ size_t string_end(std::string_view s, size_t i) {
 
 }  // namespace
 
-Syntax syntax_of_backend(std::string_view backend) { return backend == "llvm" ? Syntax::LlvmIr : Syntax::C; }
+Syntax syntax_of_backend(std::string_view backend) {
+  if (backend == "llvm") return Syntax::LlvmIr;
+  return backend == "wgsl" ? Syntax::Wgsl : Syntax::C;
+}
 
 std::vector<Span> highlight(std::string_view line, Syntax syntax, HighlightState& state) {
   std::vector<Span> spans;
@@ -125,9 +139,10 @@ std::vector<Span> highlight(std::string_view line, Syntax syntax, HighlightState
   while (i < line.size()) {
     const char c = line[i];
     const std::string_view rest = line.substr(i);
-    if ((syntax == Syntax::C && rest.starts_with("//")) || (syntax == Syntax::LlvmIr && c == ';')) {
+    const bool c_comments = syntax == Syntax::C || syntax == Syntax::Wgsl;
+    if ((c_comments && rest.starts_with("//")) || (syntax == Syntax::LlvmIr && c == ';')) {
       add(line.size(), Style::Comment);
-    } else if (syntax == Syntax::C && rest.starts_with("/*")) {
+    } else if (c_comments && rest.starts_with("/*")) {
       const size_t close = line.find("*/", i + 2);
       state.in_comment = close == std::string_view::npos;
       add(state.in_comment ? line.size() : close + 2, Style::Comment);
@@ -139,6 +154,10 @@ std::vector<Span> highlight(std::string_view line, Syntax syntax, HighlightState
       add(string_end(line, i), Style::String);
     } else if (is_digit(c) || (c == '.' && i + 1 < line.size() && is_digit(line[i + 1]))) {
       add(number_end(line, i), Style::Number);
+    } else if (syntax == Syntax::Wgsl && c == '@') {
+      size_t j = i + 1;
+      while (j < line.size() && is_word_char(line[j])) j++;
+      add(j, Style::Keyword);
     } else if (syntax == Syntax::LlvmIr && (c == '%' || c == '@')) {
       size_t j = i + 1;
       while (j < line.size() && (is_word_char(line[j]) || line[j] == '.')) j++;

@@ -8,7 +8,7 @@
 namespace tr::tui {
 
 enum class Style : uint8_t { Plain, Keyword, Type, Number, String, Comment };
-enum class Syntax : uint8_t { None, C, LlvmIr, Listing };
+enum class Syntax : uint8_t { None, C, LlvmIr, Wgsl, Listing };
 
 // C, OpenCL, CUDA and Metal share C's lexical rules; LLVM IR has its own.
 Syntax syntax_of_backend(std::string_view backend);
