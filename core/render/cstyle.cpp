@@ -305,10 +305,14 @@ class Renderer {
         return ternary(fmt::format("({}==0)", s[1]), "0", fmt::format("({}{}{})", s[0], sym, s[1]));
       }
       case Op::Max:
+        // on bools as or, which every language has for them (WGSL orders no bools)
+        if (t == DType::Bool) return fmt::format("({}|{})", s[0], s[1]);
         if (u.vec > 1 && whole_max())
           return fmt::format(fmt::runtime(lang_.vector_max), fmt::arg("a", s[0]), fmt::arg("b", s[1]), fmt::arg("type", vtype(u)));
         return ternary(fmt::format("({}<{})", s[0], s[1]), s[1], s[0]);
-      case Op::CmpLt: return fmt::format("({}<{})", s[0], s[1]);
+      case Op::CmpLt:
+        if (u_[u.srcs[0]].dtype == DType::Bool) return fmt::format("((!{})&{})", s[0], s[1]);
+        return fmt::format("({}<{})", s[0], s[1]);
       case Op::CmpNe: return fmt::format("({}!={})", s[0], s[1]);
       case Op::And: return fmt::format("({}&{})", s[0], s[1]);
       case Op::Or: return fmt::format("({}|{})", s[0], s[1]);
@@ -369,7 +373,10 @@ class Renderer {
   void load(int i) {
     const UOp& u = u_[i];
     const int buf = u.srcs[0];
-    const std::string& idx = r_[u.srcs[1]];
+    const bool gated = u.srcs.size() > 3;
+    const std::string idx = gated && !lang_.gated_index.empty()
+                                ? fmt::format(fmt::runtime(lang_.gated_index), fmt::arg("idx", r_[u.srcs[1]]), fmt::arg("gate", r_[u.srcs[3]]))
+                                : r_[u.srcs[1]];
     std::string ref;
     if (u.vec == 1) ref = element(buf, idx, 0);
     else if (const std::string& form = vector_form(false, buf, u.srcs[1], u.vec); !form.empty())
@@ -380,7 +387,7 @@ class Renderer {
       ref = lang_.vector_make(vtype(u), lanes);
     }
     r_[i] = fresh("val");
-    if (u.srcs.size() > 3) {  // gated: the alternative (a scalar is broadcast) where the gate is false
+    if (gated) {  // the alternative (a scalar is broadcast) where the gate is false
       std::string alt = r_[u.srcs[2]];
       if (u.vec > 1 && u_[u.srcs[2]].vec == 1) alt = lang_.vector_make(vtype(u), std::vector<std::string>(u.vec, alt));
       line(declare(vtype(u), r_[i], ternary(r_[u.srcs[3]], ref, alt)));

@@ -30,6 +30,9 @@ struct CStyleLanguage {
   std::string declare = "{type} {name} = {value};";
   // Picks t where c holds, else f: {c} {t} {f}.
   std::string ternary = "({c}?{t}:{f})";
+  // Where a gated load reads its buffer whatever the gate (the ternary evaluates both sides), the
+  // index it reads at: {idx} {gate}; empty: idx. WGSL refuses a constant index out of range.
+  std::string gated_index{};
   std::string bool_false = "0", bool_true = "1";
   std::string infinity = "INFINITY", nan = "NAN";
   std::string restrict_kw{};     // "restrict", "__restrict__", ""

@@ -131,6 +131,7 @@ std::string render_wgsl(const UOpProgram& p) {
       .module_local_decl = "var<workgroup> {name}: array<{type}, {size}>;",
       .declare = "var {name}: {type} = {value};",
       .ternary = "select({f},{t},{c})",
+      .gated_index = "select(0,{idx},{gate})",
       .bool_false = "false",
       .bool_true = "true",
       .infinity = "inf_f32()",
