@@ -16,6 +16,7 @@ std::unique_ptr<Device> open_llvm(int index);
 std::unique_ptr<Device> open_cuda(int index);
 std::unique_ptr<Device> open_metal();
 std::unique_ptr<Device> open_nv(int index);
+std::unique_ptr<Device> open_webgpu(int index);
 
 #ifdef TINYREPL_HAS_OPENCL
 std::unique_ptr<Device> open_opencl(int index);
@@ -33,6 +34,7 @@ void register_devices() {
   register_device({"CUDA", open_cuda});
   register_device({"METAL", [](int) { return open_metal(); }});
   register_device({"NV", open_nv});
+  register_device({"WEBGPU", open_webgpu});
   // the Metal and HIP renderers' checking devices, for tests that run the program itself
   if (const char* shims = std::getenv("TINYREPL_SHIMS"); shims && std::string(shims) == "1") {
     register_device({kMetalShim, open_metal_shim});

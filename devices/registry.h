@@ -1,5 +1,5 @@
 #pragma once
-// Registers every device this build knows (CPU, LLVM, OPENCL, CUDA, METAL, NV) with core's registry, and
+// Registers every device this build knows (CPU, LLVM, OPENCL, CUDA, METAL, NV, WEBGPU) with core's registry, and
 // installs the on-disk cache as the store of BEAM's choices.
 namespace tr {
 

@@ -58,8 +58,7 @@ class Renderer {
 
   std::string run() {
     count_uses();
-    const bool local_ids = has_local_ids(u_);
-    for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i), local_ids);
+    for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
     if (lang_.launch_params) {
       const std::vector<std::string> extra = lang_.launch_params(p_);
       params_.insert(params_.end(), extra.begin(), extra.end());
@@ -179,7 +178,7 @@ class Renderer {
     return out;
   }
 
-  void emit(int i, bool local_ids) {
+  void emit(int i) {
     const UOp& u = u_[i];
     switch (u.kind) {
       case UOpKind::DefineGlobal:
@@ -207,7 +206,7 @@ class Renderer {
         return;
       case UOpKind::Special:
         r_[i] = uop_name(u);
-        if (lang_.special) line(fmt::format("{} /* {} */", declare(lang_.type(u.dtype), uop_name(u), lang_.special(u, local_ids)), u.size));
+        if (lang_.special) line(fmt::format("{} /* {} */", declare(lang_.type(u.dtype), uop_name(u), lang_.special(u, p_)), u.size));
         return;
       case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
       case UOpKind::DefineAcc:
@@ -292,7 +291,10 @@ class Renderer {
     if (half_in_float(t))  // the target's rules (core/codegen/rules_half.cpp) move such ops into float
       fail("type", "{} keeps half only in memory: an op on half must be lowered with its target's rules", lang_.name);
     switch (u.alu) {
-      case Op::Neg: return fmt::format("(-{})", s[0]);
+      // an unsigned value is subtracted from 0 (WGSL has no negation of one)
+      case Op::Neg:
+        if (is_unsigned(t)) return fmt::format("({}-{})", literal(0, t, per_lane(u) ? 1 : u.vec), s[0]);
+        return fmt::format("(-{})", s[0]);
       case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: return math(u, s[0]);
       case Op::Trunc: return lang_.math("trunc", t, s[0]);
       case Op::Recip: return fmt::format("({}/{})", cstyle_literal(lang_, 1.0, t), s[0]);

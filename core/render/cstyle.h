@@ -54,9 +54,9 @@ struct CStyleLanguage {
   std::function<std::string(DType)> type{};  // a scalar type's name
   // Parameters after the buffers: the CPU's core_id, Metal's attributed launch ids.
   std::function<std::vector<std::string>(const UOpProgram&)> launch_params{};
-  // The expression of a SPECIAL; `local_ids` when the kernel has workgroup dims. Null: every
+  // The expression of a SPECIAL of the kernel p (has_local_ids(p.uops): it has workgroup dims). Null: every
   // SPECIAL is a parameter that launch_params declares.
-  std::function<std::string(const UOp&, bool local_ids)> special{};
+  std::function<std::string(const UOp&, const UOpProgram& p)> special{};
   std::function<std::string(const std::string& fn, DType, const std::string& x)> math{};  // exp2 log2 sin sqrt trunc
   // The name of an n-wide vector of t; "" when the language has no such vector.
   std::function<std::string(DType, int n)> vector_type{};

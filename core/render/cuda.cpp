@@ -86,10 +86,10 @@ const CStyleLanguage& cuda_language() {
       .restrict_kw = "__restrict__",
       .barrier = "__syncthreads();",
       .type = cuda_type,
-      .special = [](const UOp& u, bool local_ids) {
+      .special = [](const UOp& u, const UOpProgram& p) {
         const char a = xyzw(u.axis);
         if (is_local_id(u)) return fmt::format("threadIdx.{}", a);
-        if (local_ids && u.launch == LaunchKind::Global) return fmt::format("blockIdx.{}", a);
+        if (has_local_ids(p.uops) && u.launch == LaunchKind::Global) return fmt::format("blockIdx.{}", a);
         return fmt::format("(blockIdx.{0}*blockDim.{0}+threadIdx.{0})", a);
       },
       .math = [](const std::string& fn, DType t, const std::string& x) {

@@ -53,7 +53,7 @@ std::string render_metal(const UOpProgram& p) {
           return {"uint3 gid [[thread_position_in_grid]]"};
         return {};
       },
-      .special = [](const UOp& u, bool) { return fmt::format("{}.{}", is_local_id(u) ? "lid" : "gid", xyzw(u.axis)); },
+      .special = [](const UOp& u, const UOpProgram&) { return fmt::format("{}.{}", is_local_id(u) ? "lid" : "gid", xyzw(u.axis)); },
       // the built-in functions are overloaded for half and float
       .math = [](const std::string& fn, DType, const std::string& x) { return fmt::format("{}({})", fn, x); },
       .vector_type = [](DType t, int n) -> std::string {

@@ -54,10 +54,10 @@ CStyleLanguage opencl(bool native_half) {
       // the built-in math functions take vectors
       .vector_math = "{fn}({x})",
       .type = [native_half](DType t) { return t == DType::Float16 && !native_half ? "float" : opencl_type(t); },
-      .special = [](const UOp& u, bool local_ids) {
-        const char* fn = is_local_id(u)                               ? "get_local_id"
-                         : local_ids && u.launch == LaunchKind::Global ? "get_group_id"
-                                                                      : "get_global_id";
+      .special = [](const UOp& u, const UOpProgram& p) {
+        const char* fn = is_local_id(u)                                         ? "get_local_id"
+                         : has_local_ids(p.uops) && u.launch == LaunchKind::Global ? "get_group_id"
+                                                                                : "get_global_id";
         return fmt::format("{}({})", fn, u.axis);
       },
       // the built-in functions are overloaded for half, float and double

@@ -101,15 +101,15 @@ std::array<int64_t, 3> workgroup_size(const UOpProgram& p) {
   return size;
 }
 
-bool uses_z(const UOpProgram& p) {
-  return std::any_of(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Special && u.axis == 2; });
-}
-
 }  // namespace
 
-std::array<int64_t, 3> wgsl_dispatch(const UOpProgram& p, const std::array<int64_t, 3>& groups, int64_t limit) {
+bool wgsl_z_free(const UOpProgram& p) {
+  return std::none_of(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Special && u.axis == 2; });
+}
+
+std::array<int64_t, 3> wgsl_dispatch(const std::array<int64_t, 3>& groups, bool z_free, int64_t limit) {
   std::array<int64_t, 3> d = groups;
-  if (d[0] <= limit || uses_z(p)) return d;
+  if (d[0] <= limit || !z_free) return d;
   int64_t x = limit;
   while (x > 1 && d[0] % x != 0) x--;
   d[2] = d[0] / x;
@@ -149,9 +149,11 @@ std::string render_wgsl(const UOpProgram& p) {
         return {"@builtin(workgroup_id) gid: vec3<u32>", "@builtin(local_invocation_id) lid: vec3<u32>",
                 "@builtin(num_workgroups) nwg: vec3<u32>"};
       },
-      .special = [](const UOp& u, bool) {
+      // x workgroups past the limit fold into a free z (wgsl_dispatch)
+      .special = [](const UOp& u, const UOpProgram& prog) {
         if (is_local_id(u)) return fmt::format("i32(lid.{})", xyzw(u.axis));
-        return std::string(u.axis == 0 ? "i32(gid.x+gid.z*nwg.x)" : fmt::format("i32(gid.{})", xyzw(u.axis)));
+        if (u.axis == 0 && wgsl_z_free(prog)) return std::string("i32(gid.x+gid.z*nwg.x)");
+        return fmt::format("i32(gid.{})", xyzw(u.axis));
       },
       .math = [](const std::string& fn, DType, const std::string& x) { return fmt::format("{}({})", fn, x); },
       .vector_type = [](DType t, int n) -> std::string {

@@ -45,12 +45,14 @@ keys Left
 expect Source '\[[0-9]+:opencl\]' "Left goes back a tab"
 keys Right
 expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
-keys 8
-expect Source '\[[0-9]+:metal\]' "8, beyond the last tab, leaves the tab as it was"
+keys 9
+expect Source '\[[0-9]+:metal\]' "9, beyond the last tab, leaves the tab as it was"
 tab ptx
 expect Source '\.visible \.entry r_2' "PTX spells a kernel .visible .entry"
 tab hip
 expect Source 'hip/hip_runtime\.h' "HIP includes hip/hip_runtime.h"
+tab wgsl
+expect Source '@compute @workgroup_size' "WGSL gives a kernel its workgroup size"
 
 # Centring the columns, then summing the rows: the column means are a kernel of their own (their
 # reduce walks other rows), and the second kernel reads m and the means (idx=2), the first only m
