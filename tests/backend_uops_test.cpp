@@ -414,15 +414,16 @@ TEST(Spelling, EveryBackendRendersEveryHandBuiltProgram) {
 
 // x workgroups past WebGPU's limit fold into z where the kernel's ids leave z free and a divisor fits.
 TEST(Spelling, WgslDispatchFoldsXIntoZ) {
-  const UOpProgram p = local_sum();
-  EXPECT_EQ(wgsl_dispatch(p, {3, 2, 1}, 65535), (std::array<int64_t, 3>{3, 2, 1}));
-  EXPECT_EQ(wgsl_dispatch(p, {1 << 18, 1, 1}, 65535), (std::array<int64_t, 3>{32768, 1, 8}));
-  EXPECT_EQ(wgsl_dispatch(p, {65537, 1, 1}, 65535), (std::array<int64_t, 3>{1, 1, 65537}));  // a prime: the device refuses it
+  EXPECT_TRUE(wgsl_z_free(local_sum()));
+  EXPECT_EQ(wgsl_dispatch({3, 2, 1}, true, 65535), (std::array<int64_t, 3>{3, 2, 1}));
+  EXPECT_EQ(wgsl_dispatch({1 << 18, 1, 1}, true, 65535), (std::array<int64_t, 3>{32768, 1, 8}));
+  EXPECT_EQ(wgsl_dispatch({65537, 1, 1}, true, 65535), (std::array<int64_t, 3>{1, 1, 65537}));  // a prime: the device refuses it
   Builder b("z");
   const int out = b.global(F32, true);
   const int z = b.add({.kind = UOpKind::Special, .dtype = I32, .size = 2, .launch = LaunchKind::Global, .axis = 2});
   b.store(out, z, b.cnst(1.0, F32));
-  EXPECT_EQ(wgsl_dispatch(b.program(), {1 << 18, 1, 2}, 65535), (std::array<int64_t, 3>{1 << 18, 1, 2}));
+  EXPECT_FALSE(wgsl_z_free(b.program()));
+  EXPECT_EQ(wgsl_dispatch({1 << 18, 1, 2}, false, 65535), (std::array<int64_t, 3>{1 << 18, 1, 2}));
 }
 
 TEST(Spelling, WgslBindingsWorkgroupsSelectAndPackedBytes) {
