@@ -1,8 +1,9 @@
 // The random-program suite: 200 generated tensor programs (shapes, dtypes, op chains, movement
-// ops, reduces) realized on each device and compared with the reference evaluator. Two more
-// checks need no device: every kernel of every program renders in every backend, for the CPU and
-// for a GPU target, its CUDA source compiles with NVRTC wherever libnvrtc exists, and its PTX
-// assembles with ptxas wherever the CUDA toolkit is installed.
+// ops, reduces) realized on each device and compared with the reference evaluator. More checks
+// need no device of their own: every kernel of every program renders in every backend, for the CPU
+// and for a GPU target, its CUDA source compiles with NVRTC wherever libnvrtc exists, its PTX
+// assembles with ptxas wherever the CUDA toolkit is installed, and its WGSL passes wgpu's validation
+// wherever WEBGPU opens.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -446,6 +447,23 @@ TEST_P(RandomSource, CudaCompilesWithNvrtc) {
       EXPECT_FALSE(nvrtc->compile(render("cuda", p), arch).empty());
     } catch (const Error& e) {
       ADD_FAILURE() << e.what();
+    }
+  }
+}
+
+// wgpu's WGSL validator (naga, inside wgpu-native) takes every kernel lowered for a GPU, where WEBGPU opens.
+TEST_P(RandomSource, WgslPassesWgpuValidation) {
+  if (const std::string why = device_status("WEBGPU"); !why.empty()) GTEST_SKIP() << "WEBGPU cannot open: " << why;
+  Generator gen(GetParam(), "CPU");
+  const Tensor x = gen.build();
+  SCOPED_TRACE("program:\n" + gen.text());
+  for (const UOpProgram& p : lowered(x, kGpuTarget)) {
+    if (backend_lacks("wgsl", p)) continue;
+    try {
+      bool cached = false;
+      device("WEBGPU").compile(p, render("wgsl", p), cached);
+    } catch (const Error& e) {
+      ADD_FAILURE() << p.name << ": " << e.what();
     }
   }
 }
