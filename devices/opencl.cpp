@@ -6,13 +6,18 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/render/cstyle.h"
 #include "core/render/opencl.h"
 #include "core/render/render.h"
 #include "devices/disk_cache.h"
@@ -67,12 +72,42 @@ bool uses(const UOpProgram& p, DType t) {
   return false;
 }
 
+using ClMem = std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)>;
+
+// A buffer of float32 taken as an image of float4 texels, kImageWidth a row: its rows, and the texels
+// of its last row (all of a row where it is full).
+struct ImageShape {
+  size_t width, rows, last;
+};
+ImageShape image_shape(const Buffer& b) {
+  const auto texels = static_cast<size_t>(std::max<int64_t>(b.size / 4, 1));
+  const auto w = static_cast<size_t>(kImageWidth);
+  return {std::min(texels, w), (texels + w - 1) / w, texels % w == 0 ? std::min(texels, w) : texels % w};
+}
+
+// Copies between a buffer and its image, one whole-row region and the last row's texels (PoCL cannot
+// view a buffer as an image: it has no cl_khr_image2d_from_buffer).
+cl_event copy_image(cl_command_queue q, cl_mem buffer, cl_mem image, const ImageShape& s, bool to_image) {
+  cl_event last = nullptr;
+  const auto region_copy = [&](size_t row, size_t rows, size_t texels) {
+    const size_t origin[3] = {0, row, 0}, region[3] = {texels, rows, 1};
+    const size_t offset = row * s.width * 16;
+    if (last) clReleaseEvent(last);
+    check(to_image ? clEnqueueCopyBufferToImage(q, buffer, image, offset, origin, region, 0, nullptr, &last)
+                   : clEnqueueCopyImageToBuffer(q, image, buffer, origin, region, offset, 0, nullptr, &last),
+          to_image ? "clEnqueueCopyBufferToImage" : "clEnqueueCopyImageToBuffer");
+  };
+  if (s.rows > 1) region_copy(0, s.rows - 1, s.width);
+  region_copy(s.rows - 1, 1, s.last);
+  return last;
+}
+
 class ClProgram : public Program {
  public:
-  ClProgram(cl_program program, cl_kernel kernel, cl_command_queue queue, bool local_ids, int64_t max_threads,
-            std::array<int64_t, 3> max_per_axis)
-      : program_(program), kernel_(kernel), queue_(queue), local_ids_(local_ids), max_threads_(max_threads),
-        max_per_axis_(max_per_axis) {}
+  ClProgram(cl_program program, cl_kernel kernel, cl_context context, cl_command_queue queue, bool local_ids,
+            int64_t max_threads, std::array<int64_t, 3> max_per_axis, std::vector<bool> images, std::vector<bool> writes)
+      : program_(program), kernel_(kernel), context_(context), queue_(queue), local_ids_(local_ids), max_threads_(max_threads),
+        max_per_axis_(max_per_axis), images_(std::move(images)), writes_(std::move(writes)) {}
   ~ClProgram() override {
     clReleaseKernel(kernel_);
     clReleaseProgram(program_);
@@ -81,10 +116,28 @@ class ClProgram : public Program {
   ClProgram& operator=(const ClProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
+    std::vector<std::pair<size_t, ClMem>> images;  // the buffers taken as images, each with its image
+    std::vector<cl_event> copies_in;
     for (size_t i = 0; i < bufs.size(); i++) {
       cl_mem m = static_cast<cl_mem>(bufs[i]->mem.get());
+      if (i < images_.size() && images_[i]) {
+        const ImageShape shape = image_shape(*bufs[i]);
+        const cl_image_format format{CL_RGBA, CL_FLOAT};
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = shape.width;
+        desc.image_height = shape.rows;
+        cl_int err = CL_SUCCESS;
+        ClMem image(clCreateImage(context_, writes_[i] ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY, &format, &desc, nullptr, &err),
+                    clReleaseMemObject);
+        check(err, "clCreateImage");
+        if (!writes_[i]) copies_in.push_back(copy_image(queue_, m, image.get(), shape, true));
+        m = image.get();
+        images.emplace_back(i, std::move(image));
+      }
       check(clSetKernelArg(kernel_, static_cast<cl_uint>(i), sizeof m, &m), "clSetKernelArg");
     }
+    for (cl_event e : copies_in) clReleaseEvent(e);
     for (size_t i = 0; i < vars.size(); i++)
       check(clSetKernelArg(kernel_, static_cast<cl_uint>(bufs.size() + i), sizeof vars[i], &vars[i]), "clSetKernelArg");
     const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_per_axis_);
@@ -95,18 +148,28 @@ class ClProgram : public Program {
     }
     cl_event ev = nullptr;
     check(clEnqueueNDRangeKernel(queue_, kernel_, 3, nullptr, global, local, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
+    // the queue runs in order: the last copy back ending means the kernel has ended too
+    cl_event done = ev;
+    clRetainEvent(done);
+    for (const auto& [i, image] : images) {
+      if (!writes_[i]) continue;
+      clReleaseEvent(done);
+      done = copy_image(queue_, static_cast<cl_mem>(bufs[i]->mem.get()), image.get(), image_shape(*bufs[i]), false);
+    }
     cl_int waited = clFlush(queue_);  // polling alone would not submit the kernel
     try {
       wait_for_gpu([&] {
         cl_int status = CL_COMPLETE;
-        const cl_int asked = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+        const cl_int asked = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
         if (asked != CL_SUCCESS || status < 0) waited = asked != CL_SUCCESS ? asked : status;
         return waited != CL_SUCCESS || status == CL_COMPLETE;
       });
     } catch (const Error&) {  // Ctrl-C: the kernel runs on, without us
       clReleaseEvent(ev);
+      clReleaseEvent(done);  // an image released here lives until the commands that use it end
       throw;
     }
+    clReleaseEvent(done);
     cl_ulong start = 0, end = 0;
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
@@ -118,15 +181,20 @@ class ClProgram : public Program {
  private:
   cl_program program_;
   cl_kernel kernel_;
+  cl_context context_;
   cl_command_queue queue_;
   bool local_ids_;
   int64_t max_threads_;
   std::array<int64_t, 3> max_per_axis_;
+  std::vector<bool> images_, writes_;  // per buffer: taken as an image; stored into
 };
 
+// OPENCL:N, or with images QCOM:N (the same driver's device, float32 buffers that a kernel only reads
+// or only writes in whole aligned float4s taken as images, as Qualcomm's Adreno reads them fastest).
 class ClDevice : public Device {
  public:
-  explicit ClDevice(int index) : name_(device_name({"OPENCL", index})) {
+  ClDevice(int index, bool images)
+      : name_(device_name({images ? "QCOM" : "OPENCL", index})), backend_(images ? "qcom" : "opencl"), images_(images) {
     cl_uint n = 0;
     const cl_int found = clGetPlatformIDs(0, nullptr, &n);
     if (found != CL_SUCCESS || n == 0)
@@ -161,6 +229,8 @@ class ClDevice : public Device {
     const std::string ext = device_string(device_, CL_DEVICE_EXTENSIONS);
     fp16_ = ext.find("cl_khr_fp16") != std::string::npos;
     fp64_ = ext.find("cl_khr_fp64") != std::string::npos;
+    if (images && !device_value<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
+      fail("device", "{} has no image support: QCOM's kernels render only (:render qcom)", description_);
     max_threads_ = static_cast<int64_t>(std::min<size_t>(device_value<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE), 256));
     size_t sizes[3] = {1, 1, 1};
     clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, nullptr);
@@ -191,7 +261,7 @@ class ClDevice : public Device {
   // Without cl_khr_fp16 the kernel keeps half only in memory (core/render/opencl.h); its target's rules
   // already moved every op on half into float.
   std::string render(const UOpProgram& program) const override {
-    return uses(program, DType::Float16) && !fp16_ ? render_opencl_half_in_float(program) : Device::render(program);
+    return render_opencl_for(program, fp16_ || !uses(program, DType::Float16), images_);
   }
 
   BufferRef alloc(DType dtype, int64_t size) override {
@@ -240,11 +310,17 @@ class ClDevice : public Device {
       clReleaseProgram(built);
       fail("compile", "clCreateKernel({}) failed: {}", program.name, cl_error(err));
     }
-    return std::make_unique<ClProgram>(built, kernel, queue_, has_local_ids(program.uops), max_threads_, max_per_axis_);
+    std::vector<bool> writes(program.globals.size(), false);
+    for (const UOp& u : program.uops)
+      if (u.kind == UOpKind::DefineGlobal && static_cast<size_t>(u.buffer) < writes.size())
+        writes[static_cast<size_t>(u.buffer)] = u.writes;
+    return std::make_unique<ClProgram>(built, kernel, context_, queue_, has_local_ids(program.uops), max_threads_, max_per_axis_,
+                                       images_ ? image_buffers(program) : std::vector<bool>{}, std::move(writes));
   }
 
  private:
-  std::string name_, backend_ = "opencl", description_;
+  std::string name_, backend_, description_;
+  bool images_;
   cl_device_id device_ = nullptr;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
@@ -294,6 +370,7 @@ class ClDevice : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> open_opencl(int index) { return std::make_unique<ClDevice>(index); }
+std::unique_ptr<Device> open_opencl(int index) { return std::make_unique<ClDevice>(index, false); }
+std::unique_ptr<Device> open_qcom(int index) { return std::make_unique<ClDevice>(index, true); }
 
 }  // namespace tr

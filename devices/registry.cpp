@@ -20,10 +20,12 @@ std::unique_ptr<Device> open_webgpu(int index);
 
 #ifdef TINYREPL_HAS_OPENCL
 std::unique_ptr<Device> open_opencl(int index);
+std::unique_ptr<Device> open_qcom(int index);
 #else
 static std::unique_ptr<Device> open_opencl(int) {
   fail("device", "this build has no OpenCL: it was configured with TINYREPL_OPENCL=OFF or without an OpenCL ICD loader");
 }
+static std::unique_ptr<Device> open_qcom(int index) { return open_opencl(index); }
 #endif
 
 void register_devices() {
@@ -31,6 +33,7 @@ void register_devices() {
   register_device({"CPU", open_cpu});
   register_device({"LLVM", open_llvm});
   register_device({"OPENCL", open_opencl});
+  register_device({"QCOM", open_qcom});
   register_device({"CUDA", open_cuda});
   register_device({"METAL", [](int) { return open_metal(); }});
   register_device({"NV", open_nv});

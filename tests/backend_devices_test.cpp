@@ -95,7 +95,7 @@ TEST_P(Moves, NotImplicitly) {
   EXPECT_TRUE(testing::has_values(there.where(there, there.neg()), {4, 5, 6}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
+INSTANTIATE_TEST_SUITE_P(Devices, Moves, ::testing::Values("LLVM", "OPENCL", "QCOM", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 UOpProgram copy_kernel() {

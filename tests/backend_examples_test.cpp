@@ -62,7 +62,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Example);
 INSTANTIATE_TEST_SUITE_P(Scripts, Example,
-                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU"),
+                         ::testing::Combine(::testing::Values("LLVM", "OPENCL", "QCOM", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU"),
                                             ::testing::ValuesIn(examples())),
                          param_name);
 

@@ -490,7 +490,8 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, RandomProgram,
-                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
+                         ::testing::Combine(::testing::Values("CPU", "LLVM", "OPENCL", "QCOM", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU",
+                                                              "PLUGCPU"),
                                             ::testing::Range(0, kPrograms)),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Programs, RandomSource, ::testing::Range(0, kPrograms));

@@ -12,6 +12,8 @@
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/render/cstyle.h"
+#include "core/render/opencl.h"
 #include "core/render/render.h"
 #include "core/render/wgsl.h"
 #include "devices/gpu_shim.h"
@@ -380,7 +382,7 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(Devices, OnDevice,
-                         ::testing::Values("CPU", "LLVM", "OPENCL", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
+                         ::testing::Values("CPU", "LLVM", "OPENCL", "QCOM", "METALSHIM", "HIPSHIM", "CUDA", "NV", "WEBGPU", "PLUGCPU"),
                          device_name);
 
 // ---- spelling --------------------------------------------------------------------------------
@@ -392,6 +394,54 @@ const std::vector<UOpProgram>& hand_built() {
 
 void expect_contains(const std::string& src, const std::vector<std::string>& parts) {
   for (const std::string& part : parts) EXPECT_NE(src.find(part), std::string::npos) << "no `" << part << "` in\n" << src;
+}
+
+// Images (QCOM): out[4i..4i+4] = in[4i..4i+4] * 2 + in2[i] over n texels, one thread a texel.
+UOpProgram texels(int64_t n) {
+  Builder b("texels");
+  const int out = b.global(F32, true), in = b.global(F32, false), scalars = b.global(F32, false);
+  const int i = b.special(LaunchKind::Global, 0, n, 0);
+  const int at = b.alu(Op::Mul, I32, {i, b.cnst(int64_t{4})});
+  const int two = b.add({.kind = UOpKind::Vectorize, .dtype = F32, .vec = 4,
+                         .srcs = std::vector<int>(4, b.cnst(2.0, F32))});
+  const int s = b.load(F32, scalars, i);
+  const int s4 = b.add({.kind = UOpKind::Vectorize, .dtype = F32, .vec = 4, .srcs = std::vector<int>(4, s)});
+  b.store(out, at, b.alu(Op::Add, F32, {b.alu(Op::Mul, F32, {b.load(F32, in, at, 4), two}, 4), s4}, 4));
+  return b.program();
+}
+
+TEST(Spelling, QcomTakesWholeAlignedFloat4BuffersAsImages) {
+  const UOpProgram p = texels(3);
+  EXPECT_EQ(image_buffers(p), (std::vector<bool>{true, true, false}));  // the scalars are read one by one
+  expect_contains(render("qcom", p), {"write_only image2d_t data0", "read_only image2d_t data1", "__global const float* restrict data2",
+                                      "read_imagef(data1, tr_sampler, (int2)(((alu0)/4)%4096,((alu0)/4)/4096))",
+                                      "write_imagef(data0, (int2)(", "__constant sampler_t tr_sampler"});
+  EXPECT_EQ(render("opencl", p).find("image2d_t"), std::string::npos);
+  // a buffer stored lane by lane (vectors' lanes), read one by one (local_sum's), or read and written stays a buffer
+  EXPECT_EQ(image_buffers(vectors(F32)), (std::vector<bool>{true, true, true, false}));
+  EXPECT_EQ(image_buffers(local_sum()), (std::vector<bool>{false, false}));
+  Builder b("in_place");
+  const int buf = b.global(F32, true), at = b.cnst(int64_t{4});
+  b.store(buf, at, b.load(F32, buf, at, 4));
+  EXPECT_EQ(image_buffers(b.program()), (std::vector<bool>{false}));
+}
+
+// On QCOM the images are copies of the buffers (PoCL cannot view a buffer as an image): a buffer of
+// two full rows of 4096 texels and a part of a third goes in and comes out whole.
+TEST(Images, QcomRunsImagesOfSeveralRows) {
+  if (const std::string why = device_status("QCOM"); !why.empty()) GTEST_SKIP() << "QCOM cannot open: " << why;
+  Device& dev = device("QCOM");
+  const int64_t n = 2 * kImageWidth + 5;
+  const UOpProgram p = texels(n);
+  EXPECT_NE(dev.render(p).find("read_imagef"), std::string::npos);
+  std::vector<float> in(static_cast<size_t>(4 * n)), scalars(static_cast<size_t>(n));
+  for (size_t k = 0; k < in.size(); k++) in[k] = static_cast<float>(k % 1000) * 0.5f;
+  for (size_t k = 0; k < scalars.size(); k++) scalars[k] = static_cast<float>(k);
+  const Bytes r = run_on(dev, p, {bytes(std::vector<float>(in.size(), -1)), bytes(in), bytes(scalars)});
+  const std::vector<double> got = typed_values(F32, r[0]);
+  for (size_t k = 0; k < in.size(); k++)
+    if (got[k] != in[k] * 2 + scalars[k / 4]) FAIL() << "element " << k << ": " << got[k];
+  EXPECT_EQ(typed_values(F32, r[1]), typed_values(F32, bytes(in)));  // the input's buffer is unchanged
 }
 
 // WGSL has no 64-bit type: a program with one fails to render, saying so.
@@ -556,7 +606,7 @@ TEST(Spelling, MissingVectorTypesAndUnknownBackendsAreErrors) {
     render("spirv", b.program());
     ADD_FAILURE() << "rendered an unknown backend";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown backend 'spirv' (backends: c, llvm, opencl, metal, cuda, ptx, hip, wgsl)");
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'spirv' (backends: c, llvm, opencl, metal, cuda, ptx, hip, wgsl, qcom)");
   }
 }
 

@@ -15,7 +15,8 @@ namespace tr {
 namespace {
 
 bool gpu_language(std::string_view backend) {
-  return backend == "opencl" || backend == "cuda" || backend == "metal" || backend == "ptx" || backend == "hip" || backend == "wgsl";
+  return backend == "opencl" || backend == "qcom" || backend == "cuda" || backend == "metal" || backend == "ptx" ||
+         backend == "hip" || backend == "wgsl";
 }
 
 std::string device_of(std::string_view backend) {
@@ -40,7 +41,7 @@ std::pair<Target, std::string> target_of(std::string_view backend) {
   if (!gpu_language(backend)) return {device("CPU").target(), "CPU"};
   const bool amd = backend == "hip", webgpu = backend == "wgsl";
   Target t{.gpu = true, .local_memory = backend == "metal" ? 32 << 10 : amd ? 64 << 10 : webgpu ? 16 << 10 : 48 << 10, .cores = 1,
-           .max_local = 256, .vector_width = backend == "metal" ? 0 : 4, .vector_alu = backend == "opencl" || webgpu,
+           .max_local = 256, .vector_width = backend == "metal" ? 0 : 4, .vector_alu = backend == "opencl" || backend == "qcom" || webgpu,
            .warp_size = amd ? 64 : webgpu ? 0 : 32};
   return {t, fmt::format("a nominal {} GPU ({} does not open here)", name, name)};
 }

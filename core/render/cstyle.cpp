@@ -1,5 +1,6 @@
 #include "core/render/cstyle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -44,6 +45,40 @@ std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DTyp
 
 namespace {
 
+// Whether index UOp i is a multiple of n for every value of its variables.
+bool multiple_of(const std::vector<UOp>& uops, int i, int64_t n) {
+  const UOp& u = uops[static_cast<size_t>(i)];
+  if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const) return v && *v % n == 0;
+  if (u.kind != UOpKind::Alu) return false;
+  if (u.alu == Op::Add) return multiple_of(uops, u.srcs[0], n) && multiple_of(uops, u.srcs[1], n);
+  if (u.alu == Op::Mul) return multiple_of(uops, u.srcs[0], n) || multiple_of(uops, u.srcs[1], n);
+  return false;
+}
+
+}  // namespace
+
+std::vector<bool> image_buffers(const UOpProgram& p) {
+  const std::vector<UOp>& u = p.uops;
+  size_t n = 0;
+  for (const UOp& x : u)
+    if (x.kind == UOpKind::DefineGlobal) n = std::max(n, static_cast<size_t>(x.buffer) + 1);
+  std::vector<bool> image(n, false), read(n, false), written(n, false), fits(n, true);
+  for (const UOp& x : u)
+    if (x.kind == UOpKind::DefineGlobal) image[static_cast<size_t>(x.buffer)] = x.dtype == DType::Float32;
+  for (const UOp& x : u) {
+    if ((x.kind != UOpKind::Load && x.kind != UOpKind::Store) || u[static_cast<size_t>(x.srcs[0])].kind != UOpKind::DefineGlobal)
+      continue;
+    const auto b = static_cast<size_t>(u[static_cast<size_t>(x.srcs[0])].buffer);
+    const int vec = x.kind == UOpKind::Load ? x.vec : u[static_cast<size_t>(x.srcs[2])].vec;
+    (x.kind == UOpKind::Load ? read : written)[b] = true;
+    fits[b] = fits[b] && vec == 4 && x.srcs.size() == (x.kind == UOpKind::Load ? 2u : 3u) && multiple_of(u, x.srcs[1], 4);
+  }
+  for (size_t b = 0; b < n; b++) image[b] = image[b] && fits[b] && read[b] != written[b];
+  return image;
+}
+
+namespace {
+
 // Half and the small integers promote in C's arithmetic; results that can leave their range are
 // cast back, so that they round and wrap after every operation as the reference evaluator does.
 bool promotes(DType t) { return t == DType::Float16 || (is_int(t) && itemsize(t) < 4); }
@@ -57,6 +92,7 @@ class Renderer {
   Renderer(const CStyleLanguage& lang, const UOpProgram& p) : lang_(lang), p_(p), u_(p.uops), r_(u_.size()) {}
 
   std::string run() {
+    if (!lang_.image_load.empty()) images_ = image_buffers(p_);
     count_uses();
     for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
     if (lang_.launch_params) {
@@ -78,6 +114,7 @@ class Renderer {
   std::vector<std::string> params_;
   std::string body_;
   std::string module_locals_;  // workgroup memory declared at module scope
+  std::vector<bool> images_;   // per buffer: taken as an image
   int depth_ = 1;
   std::map<std::string, int> counters_;
 
@@ -129,6 +166,13 @@ class Renderer {
   std::string ternary(const std::string& c, const std::string& t, const std::string& f) const {
     return fmt::format(fmt::runtime(lang_.ternary), fmt::arg("c", c), fmt::arg("t", t), fmt::arg("f", f));
   }
+  bool image(int buf) const {
+    const UOp& b = u_[buf];
+    return b.kind == UOpKind::DefineGlobal && static_cast<size_t>(b.buffer) < images_.size() && images_[static_cast<size_t>(b.buffer)];
+  }
+  std::string image_access(const std::string& form, int buf, const std::string& idx, const std::string& val = "") const {
+    return fmt::format(fmt::runtime(form), fmt::arg("buf", r_[buf]), fmt::arg("idx", idx), fmt::arg("val", val));
+  }
   bool packed(int buf) const {
     return lang_.packed && u_[buf].kind == UOpKind::DefineGlobal && lang_.packed(u_[buf].dtype);
   }
@@ -165,6 +209,7 @@ class Renderer {
       if (u.vec > 1 && u.kind == UOpKind::Alu && math_name(u.alu) && !per_lane(u)) maths.emplace(math_name(u.alu), u.dtype, u.vec);
     }
     std::string out = lang_.prelude;
+    if (std::find(images_.begin(), images_.end(), true) != images_.end()) out += lang_.image_prelude;
     if (half) out += lang_.half_prelude;
     if (dbl) out += lang_.double_prelude;
     for (const auto& [t, n] : vectors) {
@@ -184,6 +229,11 @@ class Renderer {
       case UOpKind::DefineGlobal:
         r_[i] = uop_name(u);
         if (lang_.module_decls) return;
+        if (image(i)) {
+          params_.push_back(fmt::format(fmt::runtime(lang_.image_param), fmt::arg("name", uop_name(u)),
+                                        fmt::arg("access", u.writes ? "write_only" : "read_only")));
+          return;
+        }
         params_.push_back(fmt::format("{}{}{}* {}{}{}", lang_.global_space, u.writes ? "" : "const ", storage(u.dtype),
                                       lang_.restrict_kw.empty() ? "" : lang_.restrict_kw + " ", uop_name(u),
                                       fmt::format(fmt::runtime(lang_.buffer_attr), u.buffer)));
@@ -343,17 +393,8 @@ class Renderer {
     if (vec < 2 || (vec & (vec - 1)) != 0 || u_[buf].kind != UOpKind::DefineGlobal || half_in_float(u_[buf].dtype) || packed(buf))
       return none;
     const std::string& aligned = store ? lang_.aligned_vector_store : lang_.aligned_vector_load;
-    if (!aligned.empty() && multiple_of(idx, vec)) return aligned;
+    if (!aligned.empty() && multiple_of(u_, idx, vec)) return aligned;
     return store ? lang_.vector_store : lang_.vector_load;
-  }
-  // Whether index UOp i is a multiple of n for every value of its variables.
-  bool multiple_of(int i, int64_t n) const {
-    const UOp& u = u_[i];
-    if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const) return v && *v % n == 0;
-    if (u.kind != UOpKind::Alu) return false;
-    if (u.alu == Op::Add) return multiple_of(u.srcs[0], n) && multiple_of(u.srcs[1], n);
-    if (u.alu == Op::Mul) return multiple_of(u.srcs[0], n) || multiple_of(u.srcs[1], n);
-    return false;
   }
   std::string vector_access(const std::string& form, int buf, const std::string& idx, DType t, int vec,
                             const std::string& val = "") const {
@@ -380,7 +421,8 @@ class Renderer {
                                 ? fmt::format(fmt::runtime(lang_.gated_index), fmt::arg("idx", r_[u.srcs[1]]), fmt::arg("gate", r_[u.srcs[3]]))
                                 : r_[u.srcs[1]];
     std::string ref;
-    if (u.vec == 1) ref = element(buf, idx, 0);
+    if (image(buf)) ref = image_access(lang_.image_load, buf, idx);
+    else if (u.vec == 1) ref = element(buf, idx, 0);
     else if (const std::string& form = vector_form(false, buf, u.srcs[1], u.vec); !form.empty())
       ref = vector_access(form, buf, idx, u.dtype, u.vec);
     else {
@@ -403,7 +445,8 @@ class Renderer {
     const std::string& idx = r_[u.srcs[1]];
     const int vec = u_[val].vec;
     std::vector<std::string> stmts;
-    if (vec == 1) stmts.push_back(assignment(buf, idx, 0, r_[val]));
+    if (image(buf)) stmts.push_back(image_access(lang_.image_store, buf, idx, r_[val]));
+    else if (vec == 1) stmts.push_back(assignment(buf, idx, 0, r_[val]));
     else if (const std::string& form = vector_form(true, buf, u.srcs[1], vec); !form.empty())
       stmts.push_back(vector_access(form, buf, idx, u_[val].dtype, vec, r_[val]));
     else

@@ -96,7 +96,20 @@ struct CStyleLanguage {
   std::function<std::string(const UOp& buf, const std::string& name, const std::string& idx)> packed_load{};
   std::function<std::string(const UOp& buf, const std::string& name, const std::string& idx, const std::string& val)>
       packed_store{};
+  // Buffers taken as images where image_buffers() allows (OpenCL's image variant, tinygrad's IMAGE=2):
+  // image_param declares one ({name}, {access}: read_only or write_only), image_load reads the 4-vector
+  // at element {idx} of {buf}, image_store writes {val} there; image_prelude comes first when a kernel
+  // has one. Empty image_load: no images.
+  std::string image_param{};
+  std::string image_load{};
+  std::string image_store{};
+  std::string image_prelude{};
 };
+
+// Per buffer of p (by DefineGlobal .buffer): whether it can be an image of float32 texels of four
+// lanes. It is float32, read or written but not both, and every access is a whole, ungated 4-vector
+// at an element index that is a provable multiple of 4.
+std::vector<bool> image_buffers(const UOpProgram& p);
 
 // Throws tr::Error("type") when the kernel needs a type the language lacks.
 std::string render_cstyle(const CStyleLanguage& lang, const UOpProgram& program);

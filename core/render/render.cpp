@@ -14,6 +14,7 @@ std::string render_cuda(const UOpProgram& p);
 std::string render_hip(const UOpProgram& p);
 std::string render_ptx(const UOpProgram& p);
 std::string render_wgsl(const UOpProgram& p);
+std::string render_qcom(const UOpProgram& p);
 
 namespace {
 
@@ -25,7 +26,7 @@ struct Backend {
 const std::vector<Backend>& table() {
   static const std::vector<Backend> t{
       {"c", render_c}, {"llvm", render_llvm}, {"opencl", render_opencl}, {"metal", render_metal}, {"cuda", render_cuda},
-      {"ptx", render_ptx}, {"hip", render_hip}, {"wgsl", render_wgsl}};
+      {"ptx", render_ptx}, {"hip", render_hip}, {"wgsl", render_wgsl}, {"qcom", render_qcom}};
   return t;
 }
 

@@ -8,7 +8,7 @@
 
 namespace tr {
 
-// Backends every machine can render, in the order the tabs show them: c, llvm, opencl, metal, cuda, ptx, hip, wgsl.
+// Backends every machine can render, in the order the tabs show them: c, llvm, opencl, metal, cuda, ptx, hip, wgsl, qcom.
 const std::vector<std::string>& backends();
 bool has_backend(std::string_view backend);
 // Throws tr::Error("value") for an unknown backend, tr::Error("type") for a kernel the language

@@ -120,7 +120,7 @@ in a build with it; otherwise, and with --plain, the plain REPL. With input from
 lines and prints each expression's value, as a Python shell does.
 
 options:
-  --device NAME    default device for new tensors (CPU, LLVM, OPENCL, CUDA, NV, WEBGPU, METAL; NAME:N is instance N,
+  --device NAME    default device for new tensors (CPU, LLVM, OPENCL, QCOM, CUDA, NV, WEBGPU, METAL; NAME:N is instance N,
                    CPU:1 a second CPU, CUDA:1 the second GPU); env DEV
   --debug N        0..6: kernels run, one line per kernel, + AST, + source, + UOps, + UOps after
                    each lowering pass; env DEBUG

@@ -82,7 +82,7 @@ expect REPL 'kernel +E_4' ":kernels lists the same schedule"
 line 'print((m - m.mean(axis=0)).sum(axis=1))'
 expect Kernels "^ *[0-9]+ $name_first +CPU +[0-9.]+us" "a run brings back the run's schedule, timed"
 
-# Tab keys beyond the last tab change nothing; Left and Right still go round
+# Tab keys beyond the last tab (none while there are 9 tabs) change nothing; Left and Right still go round
 tabs=$(pane Source | head -1 | grep -oE '[0-9]+:' | wc -l)
 shown=$(pane Source | head -1 | grep -oE '\[[0-9]+:[a-z]+\]')
 keys Escape

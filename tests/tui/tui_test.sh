@@ -45,14 +45,18 @@ keys Left
 expect Source '\[[0-9]+:opencl\]' "Left goes back a tab"
 keys Right
 expect Source '\[[0-9]+:metal\]' "Right goes on a tab"
-keys 9
-expect Source '\[[0-9]+:metal\]' "9, beyond the last tab, leaves the tab as it was"
+keys 0
+expect Source '\[[0-9]+:metal\]' "0, no tab's number, leaves the tab as it was"
 tab ptx
 expect Source '\.visible \.entry r_2' "PTX spells a kernel .visible .entry"
 tab hip
 expect Source 'hip/hip_runtime\.h' "HIP includes hip/hip_runtime.h"
 tab wgsl
 expect Source '@compute @workgroup_size' "WGSL gives a kernel its workgroup size"
+# the last tab is past the pane's width until it is selected: the tab line shifts to show it
+keys 9
+expect Source '\[9:qcom\]' "9 selects the last tab, qcom, shifting the tab line"
+expect Source '__kernel void r_2' "QCOM spells a kernel as OpenCL does"
 
 # Centring the columns, then summing the rows: the column means are a kernel of their own (their
 # reduce walks other rows), and the second kernel reads m and the means (idx=2), the first only m
