@@ -472,17 +472,18 @@ ShapeTracker ShapeTracker::simplify() const {
   std::copy_if(views_.begin(), views_.end() - 1, std::back_inserter(views),
                [](const View& v) { return !v.contiguous; });
   views.push_back(views_.back());
-  // A contiguous top view of the same size as the view below only reshapes it.
+  // A contiguous top view of the same size as the view below only reshapes it; one of another size (a
+  // shrink at the start of the leading dims: a prefix of the flat index) merges as any other view does,
+  // or its flat index would run past the elements below (2^35 for half a 4096^3 matmul's expanded operand).
   while (views.size() >= 2) {
     const View& below = views[views.size() - 2];
-    if (!views.back().contiguous) {
+    if (!views.back().contiguous || prod(below.shape) != prod(views.back().shape)) {
       std::optional<View> merged = merge_views(below, views.back());
       if (!merged) break;
       views.pop_back();
       views.back() = std::move(*merged);
       continue;
     }
-    if (prod(below.shape) != prod(views.back().shape)) break;
     std::optional<View> merged = reshape_view(below, views.back().shape, views.back().sym);
     if (!merged) break;
     // the top's symbolic dims are the merged view's: it has the top's shape

@@ -130,6 +130,17 @@ TEST(ShapeTracker, ComposeMergesATopThatMovesWholeDims) {
   EXPECT_EQ(w.compose(ShapeTracker::contiguous({1, 16, 4}).reshape({64}).expand({64}).reshape({8, 8})).views().size(), 2u);
 }
 
+// A shrink at the start of the leading dim is a contiguous view smaller than the one below: it merges
+// into one view instead of indexing a prefix of the flat index space below (which, for a device's half
+// of a 4096^3 matmul's expanded operand, reached 2^35 and passed 32-bit indices).
+TEST(ShapeTracker, ComposeMergesAContiguousPrefix) {
+  const ShapeTracker expanded = ShapeTracker::contiguous({1, 4, 4}).permute({0, 2, 1}).expand({4, 4, 4});
+  const ShapeTracker first_half = ShapeTracker::contiguous({4, 4, 4}).shrink({{0, 2}, {0, 4}, {0, 4}});
+  EXPECT_TRUE(first_half.contiguous());
+  EXPECT_EQ(expanded.compose(first_half).str(), "(2,4,4):(0,1,4)");
+  EXPECT_EQ(expanded.compose(ShapeTracker::contiguous({4, 4, 4}).shrink({{2, 4}, {0, 4}, {0, 4}})).str(), "(2,4,4):(0,1,4)");
+}
+
 TEST(ShapeTracker, IndexValid) {
   const ExprRef i = var("i", 0, 2), j = var("j", 0, 3);
   const auto [idx, valid] = ShapeTracker::contiguous({2, 3}).pad({{1, 0}, {0, 1}}).index_valid({i, j});
