@@ -104,41 +104,20 @@ using RequestDeviceCallback = void (*)(RequestDeviceStatus status, DeviceHandle 
 using UncapturedErrorCallback = void (*)(const DeviceHandle* device, ErrorType type, StringView message, void* userdata1,
                                          void* userdata2);
 
-struct BufferMapCallbackInfo {
+// The *CallbackInfo structs of webgpu.h: one layout, the callback's type apart.
+template <typename Callback>
+struct CallbackInfo {
   ChainedStruct* nextInChain = nullptr;
   CallbackMode mode{};
-  BufferMapCallback callback = nullptr;
+  Callback callback = nullptr;
   void* userdata1 = nullptr;
   void* userdata2 = nullptr;
 };
-struct DeviceLostCallbackInfo {
-  ChainedStruct* nextInChain = nullptr;
-  CallbackMode mode{};
-  DeviceLostCallback callback = nullptr;
-  void* userdata1 = nullptr;
-  void* userdata2 = nullptr;
-};
-struct PopErrorScopeCallbackInfo {
-  ChainedStruct* nextInChain = nullptr;
-  CallbackMode mode{};
-  PopErrorScopeCallback callback = nullptr;
-  void* userdata1 = nullptr;
-  void* userdata2 = nullptr;
-};
-struct QueueWorkDoneCallbackInfo {
-  ChainedStruct* nextInChain = nullptr;
-  CallbackMode mode{};
-  QueueWorkDoneCallback callback = nullptr;
-  void* userdata1 = nullptr;
-  void* userdata2 = nullptr;
-};
-struct RequestDeviceCallbackInfo {
-  ChainedStruct* nextInChain = nullptr;
-  CallbackMode mode{};
-  RequestDeviceCallback callback = nullptr;
-  void* userdata1 = nullptr;
-  void* userdata2 = nullptr;
-};
+using BufferMapCallbackInfo = CallbackInfo<BufferMapCallback>;
+using DeviceLostCallbackInfo = CallbackInfo<DeviceLostCallback>;
+using PopErrorScopeCallbackInfo = CallbackInfo<PopErrorScopeCallback>;
+using QueueWorkDoneCallbackInfo = CallbackInfo<QueueWorkDoneCallback>;
+using RequestDeviceCallbackInfo = CallbackInfo<RequestDeviceCallback>;
 struct UncapturedErrorCallbackInfo {  // no mode: it may come on any thread
   ChainedStruct* nextInChain = nullptr;
   UncapturedErrorCallback callback = nullptr;

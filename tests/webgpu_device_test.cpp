@@ -62,6 +62,15 @@ double run(Program& p, const std::vector<BufferRef>& bufs, const LaunchDims& dim
   return p.run(pointers(bufs), dims, vars);
 }
 
+// What kernel `name` of src, without local ids, writes into its one buffer of n floats over dims.
+std::vector<float> written_by(Device& d, const std::string& name, const std::string& src, const LaunchDims& dims, int64_t n) {
+  bool cached = false;
+  const auto program = d.compile(kernel(name, {true}, dims, false), src, cached);
+  const std::vector<BufferRef> bufs{d.alloc(DType::Float32, n)};
+  run(*program, bufs, dims);
+  return read<float>(d, *bufs[0]);
+}
+
 TEST_F(WebGpu, IsAGpuThatRunsWgsl) {
   EXPECT_EQ(dev().backend(), "wgsl");
   const Target t = dev().target();
@@ -133,12 +142,8 @@ fn grid(@builtin(workgroup_id) gid: vec3<u32>, @builtin(num_workgroups) n: vec3<
   data0[gid.y * n.x + gid.x] = f32(gid.x + 10u * gid.y);
 }
 )";
-  const LaunchDims dims{.global = {5, 3, 1}};
-  bool cached = false;
-  const auto program = dev().compile(kernel("grid", {true}, dims, false), src, cached);
-  const std::vector<BufferRef> bufs{dev().alloc(DType::Float32, 15)};
-  run(*program, bufs, dims);
-  EXPECT_EQ(read<float>(dev(), *bufs[0]), (std::vector<float>{0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24}));
+  EXPECT_EQ(written_by(dev(), "grid", src, {.global = {5, 3, 1}}, 15),
+            (std::vector<float>{0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24}));
 }
 
 // The Variables' values come in one more read-only binding after the buffers; a symbolic axis takes its
@@ -195,12 +200,7 @@ fn half(@builtin(workgroup_id) gid: vec3<u32>) {
   data0[gid.x] = f32(h);
 }
 )";
-  const LaunchDims dims{.global = {3, 1, 1}};
-  bool cached = false;
-  const auto program = dev().compile(kernel("half", {true}, dims, false), src, cached);
-  const std::vector<BufferRef> bufs{dev().alloc(DType::Float32, 3)};
-  run(*program, bufs, dims);
-  EXPECT_EQ(read<float>(dev(), *bufs[0]), (std::vector<float>{0, 1.5f, 3}));
+  EXPECT_EQ(written_by(dev(), "half", src, {.global = {3, 1, 1}}, 3), (std::vector<float>{0, 1.5f, 3}));
 }
 
 TEST_F(WebGpu, AWgslErrorIsACompileErrorWithTheMessageAndTheSource) {
@@ -304,12 +304,8 @@ fn fold(@builtin(workgroup_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   data0[i] = f32(i);
 }
 )";
-  bool cached = false;
-  const auto program = dev().compile(kernel("fold", {true}, {}, false), src, cached);
   const int64_t n = int64_t{1} << 17;
-  const std::vector<BufferRef> bufs{dev().alloc(DType::Float32, n)};
-  run(*program, bufs, {.global = {n, 1, 1}});
-  const std::vector<float> got = read<float>(dev(), *bufs[0]);
+  const std::vector<float> got = written_by(dev(), "fold", src, {.global = {n, 1, 1}}, n);
   ASSERT_EQ(static_cast<int64_t>(got.size()), n);
   for (int64_t i = 0; i < n; i++)
     if (got[static_cast<size_t>(i)] != static_cast<float>(i)) FAIL() << "element " << i << " is " << got[static_cast<size_t>(i)];
