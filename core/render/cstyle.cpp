@@ -132,8 +132,9 @@ class Renderer {
   // division its divisor twice. A source read more than once gets a name, or chains of inlined
   // expressions would grow exponentially.
   int repeats(const UOp& u, size_t at) const {
-    // a packed element's spelling reads its index for the word and again for the bits in it
-    if ((u.kind == UOpKind::Load || u.kind == UOpKind::Store) && at == 1 && packed(u.srcs[0])) return 2;
+    // a packed element's spelling reads its index for the word and again for the bits in it; a texel's
+    // for its column and its row
+    if ((u.kind == UOpKind::Load || u.kind == UOpKind::Store) && at == 1 && (packed(u.srcs[0]) || image(u.srcs[0]))) return 2;
     if (u.kind != UOpKind::Alu) return 1;
     if (u.alu == Op::Max) return 2;
     if ((u.alu == Op::IDiv || u.alu == Op::Mod) && at == 1 && !nonzero_const(u.srcs[1])) return 2;
