@@ -536,6 +536,9 @@ class WebGpuDevice : public Device {
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     cached = false;
+    // WGSL stores half only with the extension, so a float16 kernel needs it even for memory
+    if (!gpu_->f16 && std::any_of(program.uops.begin(), program.uops.end(), [](const UOp& u) { return u.dtype == DType::Float16; }))
+      fail("compile", "{} has no shader-f16: it cannot run the float16 kernel {}", gpu_->description, program.name);
     const Api& api = *gpu_->api;
     // the bindings the renderer declares: buffer i at binding i, read_write where the kernel stores into it,
     // then the Variables' values; the layout is spelled out, for "auto" would drop a binding the WGSL leaves unused
