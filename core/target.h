@@ -2,6 +2,7 @@
 // What the code generator may use on a device and what its hardware is like: the vector instruction
 // set, cores and caches of a CPU; the warp, workgroup memory, multiprocessors and matrix units of a
 // GPU. devices/ read the facts from the hardware; the default opts and the linearizer read this.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,7 +54,11 @@ struct Target {
   bool gpu = false;           // output dims become SPECIAL global/local ids instead of loops
   int64_t local_memory = 0;   // bytes of workgroup (shared) memory; 0: none, so no LOCAL or GROUP
   int cores = 1;              // CPU: the cores THREAD splits over; GPU: multiprocessors (compute units)
-  int max_local = 256;        // GPU: the most threads the launcher puts in a workgroup
+  int max_local = 256;        // GPU: the most threads the default opts put in a workgroup
+  // GPU: the most threads a workgroup may have, in all and per launch axis: the device's hard limits,
+  // which no opt may pass (BEAM's candidates and `:opt` too; max_local is only the default opts' choice)
+  int64_t max_threads = 1024;
+  std::array<int64_t, 3> max_threads_per_axis{1024, 1024, 64};
   int vector_width = 0;       // the widest vector the renderer spells for an upcast dim (0: none)
   bool vector_alu = false;    // vectors support + * max, unary -, exp2 log2 sin sqrt directly (else only loads and stores)
   bool half_arithmetic = true;  // false: half lives only in memory, ops on it run in float (rules_half.cpp)

@@ -244,7 +244,9 @@ class ClDevice : public Device {
       warp = static_cast<int>(device_value<cl_uint>(device_, kWavefrontWidthAmd));
     target_ = Target{.gpu = true, .local_memory = static_cast<int64_t>(device_value<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE)),
                      .cores = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS)),
-                     .max_local = static_cast<int>(max_threads_), .vector_width = 4, .vector_alu = true,
+                     .max_local = static_cast<int>(max_threads_),
+                     .max_threads = static_cast<int64_t>(device_value<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE)),
+                     .max_threads_per_axis = max_per_axis_, .vector_width = 4, .vector_alu = true,
                      .half_arithmetic = fp16_, .warp_size = warp};
   }
   ~ClDevice() override {

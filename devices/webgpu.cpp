@@ -479,6 +479,9 @@ class WebGpuDevice : public Device {
     // `:device`'s listing; WebGPU does not say how many compute units there are: 1.
     target_ = Target{.gpu = true, .local_memory = gpu->limits.maxComputeWorkgroupStorageSize, .cores = 1,
                      .max_local = static_cast<int>(std::min<uint32_t>(gpu->limits.maxComputeInvocationsPerWorkgroup, 256)),
+                     .max_threads = gpu->limits.maxComputeInvocationsPerWorkgroup,
+                     .max_threads_per_axis = {gpu->limits.maxComputeWorkgroupSizeX, gpu->limits.maxComputeWorkgroupSizeY,
+                                              gpu->limits.maxComputeWorkgroupSizeZ},
                      .vector_width = 4, .vector_alu = true, .half_arithmetic = gpu->f16, .mulacc = false, .warp_size = warp};
     gpu_ = std::move(gpu);
   }

@@ -131,6 +131,21 @@ TEST(OptTable, RefusesWhatTheTargetLacks) {
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 2, 2}, kAvx512); }, "opt", "the kernel has dims 0..1"));
 }
 
+// A workgroup the device would refuse at launch (more threads than it allows, in all or on an axis)
+// is refused by the opt that makes it, whoever asks: the default opts, BEAM or `:opt`.
+TEST(OptTable, RefusesWorkgroupsPastTheDeviceLimits) {
+  std::mt19937_64 rng(3);
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {64, 4096}).sum(std::vector<int>{1})).ast);
+  const Kernel local = apply_opt(k, {OptOp::Local, 0, 32}, kGpu);  // 32 threads on x
+  EXPECT_EQ(apply_opt(local, {OptOp::Group, 2, 32}, kGpu).opts.size(), 2u);  // 1024: the limit
+  EXPECT_TRUE(throws([&] { apply_opt(local, {OptOp::Group, 2, 64}, kGpu); }, "opt",
+                     "GROUP(2, 64): a workgroup of 2048 threads; the device allows 1024"));
+  Target narrow = kGpu;
+  narrow.max_threads_per_axis = {16, 1024, 64};
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Local, 0, 32}, narrow); }, "opt",
+                     "LOCAL(0, 32): 32 threads of a workgroup on launch axis x; the device allows 16"));
+}
+
 // ---- PADTO ----------------------------------------------------------------------------------
 
 TEST(Padto, ReduceDimsOfSumsAndMatmulsMatchTheReference) {

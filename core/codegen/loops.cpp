@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/ast.h"
+#include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
 #include "core/error.h"
 #include "core/symbolic_shape.h"
@@ -134,23 +135,13 @@ class Loops {
       }
       return;
     }
-    // GPU: the innermost dims take x, so neighbouring threads touch neighbouring elements. Past three
-    // dims, the leading ones share the first id and are recovered from it by division.
+    // GPU: the dims become launch ids (core/codegen/launch_ids.h)
     for (const LaunchKind kind : {LaunchKind::Global, LaunchKind::Local}) {
-      std::vector<size_t> ds;
-      for (size_t d = 0; d < k_.dims.size(); d++) {
-        const DimRole r = k_.dims[d].role;
-        if (kind == LaunchKind::Global ? r == DimRole::Global : (r == DimRole::Local || r == DimRole::Group)) ds.push_back(d);
-      }
-      if (ds.empty()) continue;
-      const size_t folded = ds.size() > 3 ? ds.size() - 2 : 1;
-      const size_t ids = ds.size() - folded + 1;
-      for (size_t i = 0; i < ids; i++) {
-        const int axis = static_cast<int>(ids - 1 - i);
-        const std::vector<size_t> group = i == 0 ? std::vector<size_t>(ds.begin(), ds.begin() + folded)
-                                                 : std::vector<size_t>{ds[folded + i - 1]};
-        int64_t size = 1;
-        for (size_t d : group) size *= k_.dims[d].size;
+      const std::vector<LaunchId> ids = launch_ids(k_, kind);
+      for (size_t i = 0; i < ids.size(); i++) {
+        const int axis = ids[i].axis;
+        const std::vector<size_t>& group = ids[i].dims;
+        const int64_t size = ids[i].size;
         const UOp id{.kind = UOpKind::Special, .dtype = kIndex, .size = size, .launch = kind, .axis = axis,
                      .number = static_cast<int>(i)};
         (kind == LaunchKind::Global ? low_.dims.global : low_.dims.local)[axis] = size;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/alu.h"
+#include "core/codegen/launch_ids.h"
 #include "core/error.h"
 #include "core/opt/opt_table.h"
 
@@ -56,6 +57,19 @@ Kernel padded(const Kernel& k, const Opt& opt) {
   out.dims[opt.dim].size = to;
   out.opts.push_back(opt);
   return out;
+}
+
+// A workgroup the device would refuse to launch (CUDA_ERROR_INVALID_VALUE, CL_INVALID_WORK_GROUP_SIZE)
+// is refused here, where the opt that makes it is named.
+void check_workgroup(const Kernel& k, const Opt& opt, const Target& target) {
+  const std::array<int64_t, 3> local = launch_sizes(k, LaunchKind::Local);
+  const int64_t threads = local[0] * local[1] * local[2];
+  if (threads > target.max_threads)
+    fail("opt", "{}: a workgroup of {} threads; the device allows {}", opt.str(), threads, target.max_threads);
+  for (size_t a = 0; a < 3; a++)
+    if (local[a] > target.max_threads_per_axis[a])
+      fail("opt", "{}: {} threads of a workgroup on launch axis {}; the device allows {}", opt.str(), local[a], "xyz"[a],
+           target.max_threads_per_axis[a]);
 }
 
 }  // namespace
@@ -110,6 +124,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   out.dims.insert(out.dims.begin() + opt.dim + 1, inner);
   std::erase_if(out.dims, [](const Dim& x) { return x.size == 1; });
   out.opts.push_back(opt);
+  if (target.gpu) check_workgroup(out, opt, target);
   return out;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// Which launch id each dim of a GPU kernel becomes: the lowering spells them as SPECIALs, and an opt is
+// checked against the device's launch limits with the same sizes.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/kernel.h"
+#include "core/uops.h"
+
+namespace tr {
+
+// One launch id: its axis (0 = x), the kernel dims it numbers (outermost first) and its size.
+struct LaunchId {
+  int axis;
+  std::vector<size_t> dims;
+  int64_t size;
+};
+
+// The ids of one kind (Global: the output dims; Local: the LOCAL and GROUP dims), numbered from 0: the
+// innermost dims take x, so neighbouring threads touch neighbouring elements. Past three dims, the
+// leading ones share the last id and are recovered from it by division.
+std::vector<LaunchId> launch_ids(const Kernel& k, LaunchKind kind);
+
+// The sizes of the ids of one kind per launch axis (1 where none).
+std::array<int64_t, 3> launch_sizes(const Kernel& k, LaunchKind kind);
+
+}  // namespace tr
