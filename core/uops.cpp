@@ -141,4 +141,14 @@ std::string print_uops(const std::vector<UOp>& uops) {
   return out;
 }
 
+std::vector<bool> written_buffers(const UOpProgram& p) {
+  std::vector<bool> writes(p.globals.size(), false);
+  for (const UOp& u : p.uops) {
+    if (u.kind != UOpKind::DefineGlobal || u.buffer < 0) continue;
+    if (static_cast<size_t>(u.buffer) >= writes.size()) writes.resize(static_cast<size_t>(u.buffer) + 1, false);
+    if (u.writes) writes[static_cast<size_t>(u.buffer)] = true;
+  }
+  return writes;
+}
+
 }  // namespace tr

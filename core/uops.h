@@ -90,6 +90,9 @@ struct UOpProgram {
   std::vector<std::string> vars;  // each Variable's name, in argument order (after the buffers)
 };
 
+// Per buffer of p (by DefineGlobal .buffer, at least p.globals.size() of them): whether the kernel stores into it.
+std::vector<bool> written_buffers(const UOpProgram& p);
+
 // One row per UOp: "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)".
 std::string print_uops(const std::vector<UOp>& uops);
 

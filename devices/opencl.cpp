@@ -312,12 +312,8 @@ class ClDevice : public Device {
       clReleaseProgram(built);
       fail("compile", "clCreateKernel({}) failed: {}", program.name, cl_error(err));
     }
-    std::vector<bool> writes(program.globals.size(), false);
-    for (const UOp& u : program.uops)
-      if (u.kind == UOpKind::DefineGlobal && static_cast<size_t>(u.buffer) < writes.size())
-        writes[static_cast<size_t>(u.buffer)] = u.writes;
     return std::make_unique<ClProgram>(built, kernel, context_, queue_, has_local_ids(program.uops), max_threads_, max_per_axis_,
-                                       images_ ? image_buffers(program) : std::vector<bool>{}, std::move(writes));
+                                       images_ ? image_buffers(program) : std::vector<bool>{}, written_buffers(program));
   }
 
  private:

@@ -545,12 +545,7 @@ class WebGpuDevice : public Device {
     const Api& api = *gpu_->api;
     // the bindings the renderer declares: buffer i at binding i, read_write where the kernel stores into it,
     // then the Variables' values; the layout is spelled out, for "auto" would drop a binding the WGSL leaves unused
-    std::vector<bool> writes(program.globals.size(), false);
-    for (const UOp& u : program.uops) {
-      if (u.kind != UOpKind::DefineGlobal || u.buffer < 0) continue;
-      if (static_cast<size_t>(u.buffer) >= writes.size()) writes.resize(static_cast<size_t>(u.buffer) + 1, false);
-      if (u.writes) writes[static_cast<size_t>(u.buffer)] = true;
-    }
+    const std::vector<bool> writes = written_buffers(program);
     const bool vars = !program.vars.empty() ||
                       std::any_of(program.uops.begin(), program.uops.end(), [](const UOp& u) { return u.kind == UOpKind::DefineVar; });
     std::vector<BindGroupLayoutEntry> entries;
