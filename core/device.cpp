@@ -61,6 +61,11 @@ void register_device(DeviceEntry entry) {
 
 const std::vector<DeviceEntry>& registered_devices() { return entries(); }
 
+bool cores_combine(const std::string& name) {
+  const std::string kind = parse_device_name(name).kind;
+  return std::any_of(entries().begin(), entries().end(), [&](const DeviceEntry& d) { return d.name == kind && d.cores_combine; });
+}
+
 Device& device(const std::string& name) {
   Opened& o = open(name);
   if (!o.device) throw Error("device", o.error);

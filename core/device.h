@@ -84,10 +84,15 @@ struct DeviceEntry {
   // Opens instance `index` of the kind (the N of NAME:N), a device apart from the others, named
   // device_name({name, index}); throws tr::Error("device", why) when it cannot.
   std::function<std::unique_ptr<Device>(int index)> open;
+  // Its kernels' cores combine the partial results of a reduce they split (THREAD of a reduce dim):
+  // a long full reduce needs no second kernel there.
+  bool cores_combine = false;
 };
 
 void register_device(DeviceEntry entry);
 const std::vector<DeviceEntry>& registered_devices();
+// Whether the named device's kind registered cores_combine (without opening it).
+bool cores_combine(const std::string& name);
 // Opens the device on first use and keeps it; throws tr::Error("device") with the reason if it cannot.
 Device& device(const std::string& name);
 // Why a device cannot open, or "" when it can (opens it to find out).

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/device.h"
 #include "core/error.h"
 #include "core/tensor.h"
 #include "core/tensor_multi.h"
@@ -46,11 +47,19 @@ int64_t reduced_count(const Shape& shape, const std::vector<int>& axes) {
   return n;
 }
 
+// A full reduce on a device whose cores combine their parts in one kernel (the CPU's) stays one
+// kernel up to 2^24 elements, as far as a float32 accumulator counts exactly even if it were the only
+// one; tinygrad splits it in two steps, which the peer check's tolerance covers.
+bool whole_in_one_kernel(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
+  return out_numel == 1 && !axes.empty() && x.numel() <= (int64_t{1} << 24) && cores_combine(x.device());
+}
+
 // The axis to split a long reduce on, and into how many parts; nothing when it is short. An axis the
 // input really walks goes first; a broadcast one serves too, since a float sum in one accumulator stops
 // growing at 2^24 and the parts keep its error that of a sum in pieces.
 std::optional<std::pair<int, int64_t>> split_axis(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
-  if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < 32768) return std::nullopt;
+  if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < 32768 || whole_in_one_kernel(x, axes, out_numel))
+    return std::nullopt;
   const int64_t limit = std::min<int64_t>(256, (int64_t{1} << 22) / std::max<int64_t>(out_numel, 1));
   const ShapeTracker st = x.node()->st();
   for (const bool broadcast : {false, true})
@@ -66,7 +75,8 @@ std::optional<std::pair<int, int64_t>> split_axis(const Tensor& x, const std::ve
 // padded with the identity up to a multiple of 256, so that split_axis can cut it.
 constexpr int64_t kLongReduce = int64_t{1} << 16;
 std::optional<int> axis_to_pad(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
-  if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < kLongReduce) return std::nullopt;
+  if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < kLongReduce || whole_in_one_kernel(x, axes, out_numel))
+    return std::nullopt;
   int longest = axes[0];
   for (int a : axes)
     if (x.shape()[a] > x.shape()[longest]) longest = a;

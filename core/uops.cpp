@@ -115,15 +115,17 @@ std::string arg_str(const UOp& u) {
   switch (u.kind) {
     case UOpKind::DefineGlobal: return fmt::format("({}, '{}', {})", u.buffer, uop_name(u), u.writes ? "True" : "False");
     case UOpKind::DefineVar: return fmt::format("('{}', 1, {})", u.name, u.size);
-    case UOpKind::DefineLocal: return fmt::format("('{}', {})", uop_name(u), u.size);
+    case UOpKind::DefineLocal:
+      return fmt::format("('{}', {}{})", uop_name(u), u.size, u.launch == LaunchKind::Core ? ", 'cores'" : "");
     case UOpKind::DefineAcc: return const_str(u.value, u.dtype);
     case UOpKind::Const: return const_str(u.value, u.dtype);
     case UOpKind::Special: return fmt::format("('{}', {})", uop_name(u), u.size);
     case UOpKind::Range: return fmt::format("'{}'", uop_name(u));
     case UOpKind::Alu: return std::string(op_name(u.alu));
     case UOpKind::Gep: return fmt::format("{}", u.lane);
+    case UOpKind::Barrier: return u.launch == LaunchKind::Core ? "'cores'" : "None";
     case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Cast: case UOpKind::Assign:
-    case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Sink:
+    case UOpKind::If: case UOpKind::EndIf: case UOpKind::Vectorize: case UOpKind::Sink:
       return "None";
   }
   return "None";
@@ -138,6 +140,13 @@ std::string print_uops(const std::vector<UOp>& uops) {
     out += fmt::format("{:>4} {:<14} : {:<14} {:<11} {}\n", i, uop_kind_name(u.kind), uop_dtype_str(u),
                        fmt::format("[{}]", fmt::join(u.srcs, ", ")), arg_str(u));
   }
+  return out;
+}
+
+std::vector<UOp> core_locals(const UOpProgram& p) {
+  std::vector<UOp> out;
+  for (const UOp& u : p.uops)
+    if (u.kind == UOpKind::DefineLocal && u.launch == LaunchKind::Core) out.push_back(u);
   return out;
 }
 

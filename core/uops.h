@@ -40,7 +40,7 @@ struct UOp {
   int buffer = -1;                // DefineGlobal: the kernel argument's position
   bool writes = false;            // DefineGlobal: the kernel stores into it
   int64_t size = 0;               // DefineLocal: its elements; Special: how many ids there are; DefineVar: its largest value
-  LaunchKind launch{};            // Special
+  LaunchKind launch{};            // Special; DefineLocal, Barrier: Local, or Core where a CPU's cores share it
   int axis = 0;                   // Special: the launch axis (0 = x, 1 = y, 2 = z)
   RangeKind range{};              // Range
   int dim = -1;                   // Range: the kernel dim it walks; loops nest in the order of their dims
@@ -92,6 +92,11 @@ struct UOpProgram {
 
 // Per buffer of p (by DefineGlobal .buffer, at least p.globals.size() of them): whether the kernel stores into it.
 std::vector<bool> written_buffers(const UOpProgram& p);
+
+// The memory that the cores of a CPU kernel share (DefineLocal of launch Core), in the order the kernel
+// takes it as arguments after core_id; where there is any, core_sync and core_ctx follow, the barrier
+// that every core calls and its state. The device allocates it for each launch and runs every core at once.
+std::vector<UOp> core_locals(const UOpProgram& p);
 
 // One row per UOp: "   0 DEFINE_GLOBAL  : ptr.int        []          (0, 'data0', True)".
 std::string print_uops(const std::vector<UOp>& uops);

@@ -36,8 +36,13 @@ class CpuDevice : public HostMemoryDevice {
     for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
     // the Variables' values follow the buffers in the array, each through a pointer to its int
     for (size_t i = 0; i < program.vars.size(); i++) args += fmt::format("*(const int*)b[{}], ", program.globals.size() + i);
-    const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id); }}\n", source,
-                                         program.name, args);
+    // then the memory the cores share, their barrier and its state (core_locals in core/uops.h)
+    const size_t shared = core_locals(program).size(), first = program.globals.size() + program.vars.size();
+    std::string after;
+    for (size_t i = 0; i < shared; i++) after += fmt::format(", b[{}]", first + i);
+    if (shared) after += fmt::format(", (void (*)(void*))b[{}], b[{}]", first + shared, first + shared + 1);
+    const std::string full = fmt::format("{}\nvoid tinyrepl_entry(void** b, int core_id) {{ {}({}core_id{}); }}\n", source,
+                                         program.name, args, after);
     // -ffp-contract=off: each + and * rounds on its own, as in the reference evaluator and tinygrad. A
     // fused multiply-add made std([1, 2, 3]) 0.99999994, and one expression fused into two kernels could
     // round two ways: a max's gradient compares a value with its copy in the max's kernel and lost the
@@ -51,7 +56,7 @@ class CpuDevice : public HostMemoryDevice {
       const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.c -lm -lmvec", compiler_, flags, dir, dir);
       if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", compiler_, log, full);
       return dir + "/kernel.so";
-    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_); });
+    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_, program); });
   }
 
  private:

@@ -42,8 +42,20 @@ std::string entry_wrapper(const UOpProgram& p, bool typed) {
     body += fmt::format("  %v{0} = load i32, {1} {2}\n", i, typed ? "i32*" : "ptr", at);
     args += fmt::format("i32 %v{}, ", i);
   }
-  return fmt::format("define void @tinyrepl_entry({} %b, i32 %core_id) {{\n{}  call void @{}({}i32 %core_id)\n  ret void\n}}\n",
-                     array, body, p.name, args);
+  // then the memory the cores share, their barrier and its state (core_locals in core/uops.h)
+  std::string after;
+  const std::vector<UOp> shared = core_locals(p);
+  for (size_t j = 0, i = p.globals.size() + p.vars.size(); j <= shared.size() + 1 && !shared.empty(); j++, i++) {
+    body += fmt::format("  %p{0} = getelementptr {1}, {2} %b, i64 {0}\n  %b{0} = load {1}, {2} %p{0}\n", i, bytes, array);
+    const std::string t = !typed         ? "ptr"
+                          : j < shared.size() ? llvm_memory_type(shared[j].dtype) + "*"
+                          : j == shared.size() ? "void (i8*)*"
+                                               : "i8*";
+    if (typed && t != "i8*") body += fmt::format("  %c{0} = bitcast i8* %b{0} to {1}\n", i, t);
+    after += fmt::format(", {} %{}{}", t, typed && t != "i8*" ? "c" : "b", i);
+  }
+  return fmt::format("define void @tinyrepl_entry({} %b, i32 %core_id) {{\n{}  call void @{}({}i32 %core_id{})\n  ret void\n}}\n",
+                     array, body, p.name, args, after);
 }
 
 class LlvmDevice : public HostMemoryDevice {
@@ -78,7 +90,7 @@ class LlvmDevice : public HostMemoryDevice {
       const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.ll -lm", clang_, flags_, dir, dir);
       if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", clang_, log, full);
       return dir + "/kernel.so";
-    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_); });
+    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_, program); });
   }
 
  private:

@@ -30,8 +30,8 @@ static std::unique_ptr<Device> open_qcom(int index) { return open_opencl(index);
 
 void register_devices() {
   install_choice_store({.find = cached_text, .keep = cache_text});
-  register_device({"CPU", open_cpu});
-  register_device({"LLVM", open_llvm});
+  register_device({"CPU", open_cpu, true});
+  register_device({"LLVM", open_llvm, true});
   register_device({"OPENCL", open_opencl});
   register_device({"QCOM", open_qcom});
   register_device({"CUDA", open_cuda});

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/error.h"
 #include "core/interrupt.h"
@@ -18,20 +19,51 @@
 namespace tr {
 namespace {
 
+// The barrier of the cores of one launch: each calls core_sync at the same points of the kernel, and
+// the last to arrive lets the others go. Waiting cores spin, yielding: a wait lasts at most the slowest
+// core's share of one walk, and a sleeping wait would cost a system call per core. Atomics only, so that
+// an interrupt may jump out of a wait.
+struct CoreBarrier {
+  explicit CoreBarrier(int n) : cores(n) {}
+  const int cores;
+  std::atomic<int> arrived{0};
+  std::atomic<uint32_t> passed{0};
+};
+
+void core_sync(void* ctx) {
+  CoreBarrier& b = *static_cast<CoreBarrier*>(ctx);
+  const uint32_t pass = b.passed.load(std::memory_order_acquire);
+  if (b.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == b.cores) {
+    b.arrived.store(0, std::memory_order_relaxed);
+    b.passed.fetch_add(1, std::memory_order_release);
+    return;
+  }
+  while (b.passed.load(std::memory_order_acquire) == pass) std::this_thread::yield();
+}
+
 class SharedObjectProgram : public Program {
  public:
-  SharedObjectProgram(void* lib, KernelEntry entry, ThreadPool& pool) : lib_(lib), entry_(entry), pool_(pool) {}
+  SharedObjectProgram(void* lib, KernelEntry entry, ThreadPool& pool, std::vector<int64_t> shared_bytes)
+      : lib_(lib), entry_(entry), pool_(pool), shared_bytes_(std::move(shared_bytes)) {}
   ~SharedObjectProgram() override { ::dlclose(lib_); }
   SharedObjectProgram(const SharedObjectProgram&) = delete;
   SharedObjectProgram& operator=(const SharedObjectProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
     HostArgs args(bufs, vars);
+    const int cores = static_cast<int>(dims.global[0]);
+    CoreBarrier barrier(cores);
+    std::vector<std::unique_ptr<std::byte[]>> shared;
+    for (const int64_t bytes : shared_bytes_) {
+      shared.push_back(std::make_unique<std::byte[]>(static_cast<size_t>(bytes)));
+      args.pointers.push_back(shared.back().get());
+    }
+    if (!shared.empty()) args.pointers.insert(args.pointers.end(), {reinterpret_cast<void*>(&core_sync), &barrier});
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stopped{false};
-    pool_.run(static_cast<int>(dims.global[0]), [&](int core) {
+    pool_.run(cores, [&](int core) {
       if (!run_abortable(entry_, args.pointers.data(), core)) stopped = true;
-    });
+    }, !shared.empty());
     if (stopped) throw_interrupt();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -40,6 +72,7 @@ class SharedObjectProgram : public Program {
   void* lib_;
   KernelEntry entry_;
   ThreadPool& pool_;
+  std::vector<int64_t> shared_bytes_;  // per memory the cores share, its size
 };
 
 // dlopen maps a truncated object as if it were whole, and the first touch of a page past its end is a
@@ -73,10 +106,13 @@ LoadedEntry load_entry(const std::string& path) {
   return {lib, entry};
 }
 
-std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool) {
+std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool, const UOpProgram& program) {
   check_whole(path);
   const LoadedEntry loaded = load_entry(path);
-  return std::make_unique<SharedObjectProgram>(loaded.lib, reinterpret_cast<KernelEntry>(loaded.entry), pool);
+  std::vector<int64_t> shared_bytes;
+  for (const UOp& u : core_locals(program)) shared_bytes.push_back(u.size * itemsize(u.dtype));
+  return std::make_unique<SharedObjectProgram>(loaded.lib, reinterpret_cast<KernelEntry>(loaded.entry), pool,
+                                               std::move(shared_bytes));
 }
 
 }  // namespace tr

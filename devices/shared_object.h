@@ -1,6 +1,7 @@
 #pragma once
 // A kernel compiled into a shared object whose entry `tinyrepl_entry(void** bufs, int core_id)`
-// runs one core's share of the work. The CPU (C) and LLVM devices both compile to this; it is
+// runs one core's share of the work; where the cores split a reduce, they run at once and meet at a
+// barrier before combining their partial results. The CPU (C) and LLVM devices both compile to this; it is
 // loaded with dlopen and run over a thread pool, once per core id.
 #include <memory>
 #include <string>
@@ -10,8 +11,9 @@
 
 namespace tr {
 
-// Throws tr::Error("compile") when the object cannot be loaded or has no entry.
-std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool);
+// The object compiled from `program`; each launch gives it the memory its cores share (core_locals)
+// and their barrier. Throws tr::Error("compile") when the object cannot be loaded or has no entry.
+std::unique_ptr<Program> load_shared_object(const std::string& path, ThreadPool& pool, const UOpProgram& program);
 
 // The shared object at path, loaded (to be closed with dlclose), and its `tinyrepl_entry`; throws
 // tr::Error("compile") when either fails.

@@ -1,5 +1,7 @@
 #include "devices/thread_pool.h"
 
+#include "core/error.h"
+
 namespace tr {
 
 ThreadPool::ThreadPool(int workers) {
@@ -21,7 +23,9 @@ int ThreadPool::take(uint64_t generation) {
   return generation == generation_ && next_ < total_ ? next_++ : -1;
 }
 
-void ThreadPool::run(int n, const std::function<void(int)>& fn) {
+void ThreadPool::run(int n, const std::function<void(int)>& fn, bool together) {
+  if (together && n > threads())
+    fail("device", "{} cores of a kernel wait for each other, and this device runs {} threads", n, threads());
   if (n <= 1 || threads_.empty()) {
     for (int i = 0; i < n; i++) fn(i);
     return;
@@ -32,11 +36,12 @@ void ThreadPool::run(int n, const std::function<void(int)>& fn) {
     next_ = 0;
     total_ = n;
     finished_ = 0;
+    together_ = together;
     generation_++;
   }
   wake_.notify_all();
   const uint64_t gen = generation_;
-  for (int i = take(gen); i >= 0; i = take(gen)) {
+  for (int i = take(gen); i >= 0; i = together ? -1 : take(gen)) {
     fn(i);
     std::lock_guard lock(mu_);
     finished_++;
@@ -50,14 +55,16 @@ void ThreadPool::work() {
   uint64_t seen = 0;
   for (;;) {
     const std::function<void(int)>* fn;
+    bool together;
     {
       std::unique_lock lock(mu_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
       fn = fn_;
+      together = together_;
     }
-    for (int i = take(seen); i >= 0; i = take(seen)) {
+    for (int i = take(seen); i >= 0; i = together ? -1 : take(seen)) {
       (*fn)(i);
       std::lock_guard lock(mu_);
       if (++finished_ == total_) done_.notify_all();

@@ -16,8 +16,11 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  // Calls fn(i) for every i in [0, n), spread over the workers and the calling thread; returns when all are done.
-  void run(int n, const std::function<void(int)>& fn);
+  // Calls fn(i) for every i in [0, n), spread over the workers and the calling thread; returns when all
+  // are done. together: each i on a thread of its own, all at once, so that fn(i) may wait for the
+  // others (the cores of a split reduce); n must then be at most threads().
+  void run(int n, const std::function<void(int)>& fn, bool together = false);
+  int threads() const { return static_cast<int>(threads_.size()) + 1; }
 
  private:
   void work();
@@ -28,6 +31,7 @@ class ThreadPool {
   std::condition_variable wake_, done_;
   const std::function<void(int)>* fn_ = nullptr;
   int next_ = 0, total_ = 0, finished_ = 0;
+  bool together_ = false;
   uint64_t generation_ = 0;
   bool stop_ = false;
 };

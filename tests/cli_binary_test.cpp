@@ -255,6 +255,27 @@ TEST(CliPlainRepl, CtrlCStopsAComputationAndKeepsEveryName) {
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
 }
 
+// A full sum split over the cores, whose cores wait for each other at a barrier before combining
+// their parts: Ctrl-C stops every core, waiting or not, and the next full sum runs (no core is left
+// at the barrier).
+TEST(CliPlainRepl, CtrlCStopsTheCoresOfASplitReduce) {
+  const TempDir home;
+  Terminal t({"--plain"}, home.path().string());
+  ASSERT_TRUE(t.wait_for(">>> "));
+  // 400 sines of 2^24 elements fused into the sum: seconds of work in one kernel
+  ASSERT_TRUE(t.answers("y = ones(4096, 4096).contiguous()\r", ">>> "));
+  std::string sines;
+  for (int i = 0; i < 50; i++) sines += ".sin()";
+  for (int i = 0; i < 8; i++) ASSERT_TRUE(t.answers("y = y" + sines + "\r", ">>> "));
+  t.type("print(y.sum())\r");
+  ASSERT_TRUE(t.wait_for("running kernel"));
+  t.interrupt();
+  ASSERT_TRUE(t.prompt_within_a_second());
+  ASSERT_TRUE(t.answers("print(ones(4096, 4096).sum())\r", "1.6777216e+07"));
+  t.type(":quit\r");
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
 // A matmul on the OPENCL device (PoCL on a machine without a GPU) runs for seconds: Ctrl-C returns the
 // prompt while the kernel still runs, since the wait asks the driver about the kernel's event and looks
 // at the interrupt flag between two questions. (CUDA's wait has the same shape with cuEventQuery.)

@@ -295,7 +295,7 @@ TEST(CliMeta, HelpAndUnknownCommands) {
   const Result r = session(":help\n:help sum\n:help keys\n:help opts\n:help PADTO\n:help nothing_at_all\n:kernal\n:quit now\n", 3);
   EXPECT_CONTAINS(r.out, ":opt K OP AXIS AMOUNT");
   EXPECT_CONTAINS(r.out, "opts (:opt K OP AXIS AMOUNT; :opts K shows the dims that AXIS counts):\n  UPCAST  global dim -> ");
-  EXPECT_CONTAINS(r.out, "  THREAD  global dim -> outer piece thread: ");
+  EXPECT_CONTAINS(r.out, "  THREAD  global or reduce dim -> outer piece thread: ");
   EXPECT_CONTAINS(r.out, "BEAM tries: the cores; needs a CPU with several cores\n");
   EXPECT_CONTAINS(r.out, "\n  PADTO   global or reduce dim -> padded, masked: pad a dim up to a multiple of AMOUNT");
   EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False)\n");

@@ -104,6 +104,10 @@ TEST(OptTable, DrivesApplyOpt) {
         EXPECT_TRUE(throws([&] { apply_opt(k, opt, target); }, "opt", "needs a")) << opt.str();
         continue;
       }
+      if (info.op == OptOp::Thread && k.dims[d].role == DimRole::Reduce) {
+        EXPECT_TRUE(throws([&] { apply_opt(k, opt, target); }, "opt", "combine one output at a time")) << opt.str();
+        continue;
+      }
       const Kernel out = apply_opt(k, opt, target);
       EXPECT_EQ(out.opts.back().str(), opt.str());
       if (!info.gives) {
@@ -129,6 +133,24 @@ TEST(OptTable, RefusesWhatTheTargetLacks) {
                      "THREAD needs a CPU with several cores"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 0, 3}, kAvx512); }, "opt", "divide the dim's size 64"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 2, 2}, kAvx512); }, "opt", "the kernel has dims 0..1"));
+}
+
+// THREAD of a reduce dim: the cores each reduce one block and combine their partials, all at once, one
+// output at a time: at most the target's cores, and no output dim left as a loop around them.
+TEST(OptTable, ThreadOfAReduceNeedsItsOutputsUpcastAndAtMostTheCores) {
+  std::mt19937_64 rng(3);
+  const Kernel full = Kernel::from_ast(only_kernel(realized(rng, {64, 64}).sum()).ast);
+  const Target cores4 = cpu_target(Isa::Avx512, 4, {});
+  const Kernel out = apply_opt(full, {OptOp::Thread, 0, 4}, cores4);
+  ASSERT_EQ(out.dims.size(), 2u);
+  EXPECT_EQ(out.dims[0].role, DimRole::Thread);
+  EXPECT_EQ(out.dims[0].size, 4);
+  EXPECT_EQ(out.dims[1].role, DimRole::Reduce);
+  EXPECT_TRUE(throws([&] { apply_opt(full, {OptOp::Thread, 0, 8}, cores4); }, "opt", "the CPU has 4"));
+  const Kernel rows = Kernel::from_ast(only_kernel(realized(rng, {4, 64}).sum(std::vector<int>{1})).ast);
+  EXPECT_TRUE(throws([&] { apply_opt(rows, {OptOp::Thread, 1, 4}, cores4); }, "opt", "dim 0 is a loop"));
+  const Kernel upcast = apply_opt(rows, {OptOp::Upcast, 0, 4}, cores4);
+  EXPECT_EQ(apply_opt(upcast, {OptOp::Thread, 1, 4}, cores4).dims[1].role, DimRole::Thread);
 }
 
 // A workgroup the device would refuse at launch (more threads than it allows, in all or on an axis)

@@ -97,6 +97,39 @@ TEST(RowSum, ValuesMatchTheReferenceWithTheDefaultOpts) {
   }
 }
 
+// A long full reduce on the CPU: its cores each reduce a block of it, leave their partial results in
+// memory they share, meet at one barrier and combine them, in one kernel (THREAD of the reduce dim).
+TEST(FullSum, CoresSplitTheReduceAndCombineTheirPartials) {
+  const Kernel k = only_kernel(realized_random({1 << 18}, 13).sum());
+  for (const int cores : {2, 4, 16}) {
+    const Target t = cpu_target(Isa::Avx2, cores, {});
+    const Kernel opted = default_opts(k, t);
+    ASSERT_FALSE(opted.opts.empty()) << cores;
+    EXPECT_EQ(opted.opts.back(), (Opt{OptOp::Thread, 0, cores}));
+    const UOpProgram p = codegen(opted, t, "sum");
+    EXPECT_EQ(p.dims.global[0], cores);
+    EXPECT_EQ(core_locals(p).size(), 4u) << "an accumulator of the target's lanes per unrolled piece";
+    const auto barriers = std::count_if(p.uops.begin(), p.uops.end(), [](const UOp& u) {
+      return u.kind == UOpKind::Barrier && u.launch == LaunchKind::Core;
+    });
+    EXPECT_EQ(barriers, 1) << print_uops(p.uops);
+  }
+}
+
+TEST(FullSum, IsOneKernelOnTheCpuWithTheReferencesValues) {
+  const ScopedOpts opts(Opts::Default);
+  for (const std::string device : {"CPU", "LLVM"}) {
+    const Tensor x = realized_random({1 << 20}, 14, device);
+    EXPECT_EQ(create_schedule({base_of(x.sum().node())}).size(), 1u) << device;
+    // the reference sums in one float32 accumulator, which drifts over 2^20 values: float64 is exact here
+    const Tensor wide = x.cast(DType::Float64);
+    EXPECT_TRUE(close(scalar(x.sum()), scalar(wide.sum()), tolerance_for(DType::Float32))) << device;
+    EXPECT_TRUE(close(scalar(x.mul(x).sum()), scalar(wide.mul(wide).sum()), tolerance_for(DType::Float32))) << device;
+    EXPECT_TRUE(matches_reference(x.max())) << device;
+    EXPECT_EQ(scalar(Tensor::ones({1 << 24}, DType::Float32, device).sum()), double(1 << 24)) << device;
+  }
+}
+
 const Target kGpu{.gpu = true, .local_memory = 48 << 10, .cores = 132, .max_local = 1024, .vector_width = 4};
 
 std::vector<Opt> group_opts(const Kernel& k) {

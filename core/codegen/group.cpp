@@ -1,8 +1,10 @@
-// The third pass, for kernels with GROUP dims: each thread of a group reduced part of the reduce dim.
-// Each leaves its partial results in local memory, each reduce in memory of its own; after a barrier
-// (linearize puts one before the first load of each), every thread combines its group's partials, so
-// that a later walk of the rows (a softmax's) has the whole result; the group's first thread alone
-// stores a result, unless the store walks the rows, where each thread stores its own part of them.
+// The third pass, for kernels with GROUP dims, or a THREAD dim of a reduce (the CPU's cores in place of
+// a workgroup's threads): each thread of a group reduced part of the reduce dim. Each leaves its partial
+// results in local memory (for the cores, memory they share), each reduce in memory of its own; after a
+// barrier (linearize puts one before the first load of each), every thread combines its group's
+// partials, so that a later walk of the rows (a softmax's) has the whole result; the group's first
+// thread alone stores a result, unless the store walks the rows, where each thread stores its own part
+// of them.
 #include "core/codegen/lowering.h"
 
 namespace tr {
@@ -11,9 +13,12 @@ UGraph group(UGraph g, const Lowering& low) {
   const Kernel& k = low.k;
   ExprRef member = cnst(0), thread = cnst(0);
   int64_t group_size = 1, local_size = 1;
+  LaunchKind shared_by = LaunchKind::Local;
   for (size_t d = 0; d < k.dims.size(); d++) {
     const Dim& dim = k.dims[d];
-    if (dim.role == DimRole::Group) {
+    const bool cores = dim.role == DimRole::Thread && dim.axis >= k.first_reduce;
+    if (cores) shared_by = LaunchKind::Core;
+    if (dim.role == DimRole::Group || cores) {
       member = add(mul(member, dim.size), low.dim_vars[d]);
       group_size *= dim.size;
     } else if (dim.role == DimRole::Local) {
@@ -36,25 +41,27 @@ UGraph group(UGraph g, const Lowering& low) {
     return UOp{.kind = UOpKind::Range, .dtype = DType::Int32, .range = RangeKind::GroupReduce,
                .dim = static_cast<int>(k.dims.size()), .number = u};
   };
-  // slot of (this thread's local id, member m of its group)
-  const auto slot = [&](const ExprRef& m) { return add(mul(thread, group_size), m); };
+  // slot of (this thread's local id, member m of its group), each slot a whole accumulator: the lanes
+  // of a CPU's vector accumulator (core/codegen/expand.cpp) lie side by side
+  const auto slot = [&](const ExprRef& m, int vec) { return mul(add(mul(thread, group_size), m), vec); };
 
   std::vector<int> local_stores;
   return rewrite(g, [&](UGraph& out, int old, const UOp& moved) {
     if (const auto it = reduces.find(old); it != reduces.end()) {
+      const int vec = moved.vec;
       const int temp = out.add(UOp{.kind = UOpKind::DefineLocal, .dtype = moved.dtype, .ptr = true,
-                                   .size = local_size * group_size, .number = it->second});
+                                   .size = local_size * group_size * vec, .launch = shared_by, .number = it->second});
       local_stores.push_back(out.add(UOp{.kind = UOpKind::Store,
-                                         .srcs = {temp, index_node(out, low, slot(member)), out.add(moved)}}));
+                                         .srcs = {temp, index_node(out, low, slot(member, vec)), out.add(moved)}}));
       UOp r = range_of(it->second);
       r.srcs = {out.cnst(int64_t{0}, DType::Int32), out.cnst(group_size, DType::Int32)};
       with_range.vars[uop_name(r)] = r;
-      const int acc = out.add(UOp{.kind = UOpKind::DefineAcc, .dtype = moved.dtype, .value = out[moved.srcs[0]].value,
-                                  .number = accs + static_cast<int>(it->second)});
-      const int load = out.add(UOp{.kind = UOpKind::Load, .dtype = moved.dtype,
-                                   .srcs = {temp, index_node(out, with_range, slot(var(uop_name(r), 0, group_size - 1)))}});
-      const int body = out.alu(out[moved.srcs[1]].alu, moved.dtype, {acc, load});
-      return out.add(UOp{.kind = UOpKind::Assign, .dtype = moved.dtype, .srcs = {acc, body, out.add(r)}});
+      const int acc = out.add(UOp{.kind = UOpKind::DefineAcc, .dtype = moved.dtype, .vec = vec,
+                                  .value = out[moved.srcs[0]].value, .number = accs + static_cast<int>(it->second)});
+      const int load = out.add(UOp{.kind = UOpKind::Load, .dtype = moved.dtype, .vec = vec,
+                                   .srcs = {temp, index_node(out, with_range, slot(var(uop_name(r), 0, group_size - 1), vec))}});
+      const int body = out.alu(out[moved.srcs[1]].alu, moved.dtype, {acc, load}, vec);
+      return out.add(UOp{.kind = UOpKind::Assign, .dtype = moved.dtype, .vec = vec, .srcs = {acc, body, out.add(r)}});
     }
     if (moved.kind == UOpKind::Store && !low.store_walks_rows) {
       UOp store = moved;

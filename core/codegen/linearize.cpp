@@ -86,6 +86,8 @@ class Linearizer {
   std::vector<int> open_;                 // the open RANGEs, outermost first
   std::vector<std::vector<int>> scopes_{1};  // nodes placed in each open scope, to forget at its end
   std::vector<int> barriers_;             // local buffers whose BARRIER is placed
+  int last_barrier_ = -1;                 // where the latest BARRIER is in out_, and the RANGEs open there
+  std::vector<int> open_at_barrier_;
   std::vector<UOp> out_;
   int64_t trip_ = 1;
   int64_t flops_ = 0;
@@ -210,13 +212,23 @@ class Linearizer {
     place(n, moved(n), global);
   }
 
-  // Every store into local memory `buf`, then one BARRIER, before the first load of it.
+  // Every store into local memory `buf`, then one BARRIER, before the first load of it. Stores that
+  // the latest BARRIER already follows (the partials of reduces that share their loops), in a loop still
+  // open, need no other.
   void barrier(int buf) {
     if (std::find(barriers_.begin(), barriers_.end(), buf) != barriers_.end()) return;
     barriers_.push_back(buf);
-    for (int n : order_)
-      if (g_[n].kind == UOpKind::Store && g_[n].srcs[0] == buf) need(n);
-    out_.push_back(UOp{.kind = UOpKind::Barrier});
+    bool before_last = last_barrier_ >= 0 && open_.size() >= open_at_barrier_.size() &&
+                       std::equal(open_at_barrier_.begin(), open_at_barrier_.end(), open_.begin());
+    for (int n : order_) {
+      if (g_[n].kind != UOpKind::Store || g_[n].srcs[0] != buf) continue;
+      need(n);
+      before_last = before_last && placed_[n] < last_barrier_;
+    }
+    if (before_last) return;
+    out_.push_back(UOp{.kind = UOpKind::Barrier, .launch = g_[buf].launch});
+    last_barrier_ = static_cast<int>(out_.size()) - 1;
+    open_at_barrier_ = open_;
   }
 
   // The ranges an ASSIGN closes, outermost first.

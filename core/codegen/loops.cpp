@@ -41,8 +41,6 @@ ConstValue reduce_identity(Op op, DType t) {
   return wrap_to(t, std::numeric_limits<int64_t>::min() >> (64 - 8 * itemsize(t)));
 }
 
-bool reduce_role(DimRole r) { return r == DimRole::Reduce || r == DimRole::Unroll || r == DimRole::Group; }
-
 class Loops {
  public:
   explicit Loops(Lowering& low) : low_(low), k_(low.k) { low_.dim_vars.assign(k_.dims.size(), cnst(0)); }
@@ -209,7 +207,7 @@ class Loops {
     std::vector<ExprRef> axes(k_.full_shape.size(), cnst(0));
     for (size_t d = 0; d < k_.dims.size(); d++) {
       const Dim& dim = k_.dims[d];
-      if (epilogue && !rows_out && reduce_role(dim.role)) continue;
+      if (epilogue && !rows_out && dim.axis >= k_.first_reduce) continue;
       axes[dim.axis] = add(axes[dim.axis], mul(walks_[p][d], dim.stride));
     }
     return axes;

@@ -72,6 +72,18 @@ void check_workgroup(const Kernel& k, const Opt& opt, const Target& target) {
            target.max_threads_per_axis[a]);
 }
 
+// The cores that split a reduce wait for each other before combining their partial results, so all of
+// them run at once, and they combine one output's results at a time: no output dim may be a loop
+// around them.
+void check_cores_combine(const Kernel& k, const Opt& opt, const Target& target) {
+  if (opt.amount > target.cores)
+    fail("opt", "{}: the cores of a split reduce run at once, and the CPU has {}", opt.str(), target.cores);
+  for (const Dim& x : k.dims)
+    if (x.role == DimRole::Global)
+      fail("opt", "{}: the cores of a split reduce combine one output at a time; upcast the output dims first "
+                  "(dim {} is a loop)", opt.str(), &x - k.dims.data());
+}
+
 }  // namespace
 
 std::optional<std::string> unsafe_to_pad_reduce(const Kernel& k) {
@@ -114,6 +126,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   if (info.gives == DimRole::Thread &&
       std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Thread; }))
     fail("opt", "{}: the kernel is already split over threads", opt.str());
+  if (opt.op == OptOp::Thread && d.role == DimRole::Reduce) check_cores_combine(k, opt, target);
   const int64_t rest = d.size / opt.amount;
   // the outer piece steps over the inner one's elements
   const Dim outer{d.axis, info.gives_outer ? opt.amount : rest, d.stride * (info.gives_outer ? rest : opt.amount),

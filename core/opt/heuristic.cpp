@@ -253,13 +253,18 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       group_reduce(out, r, amounts, threads, upcast_product(out), target);
     }
   }
-  // Split the outermost output dim over the cores.
+  // Split the outermost output dim over the cores; where no output dim is left (a full sum), the
+  // outermost reduce dim, each core reducing one block and the cores combining their partial results
+  // at the end, so that a long reduce is one kernel.
   if (threads) {
-    for (int i = 0; i < static_cast<int>(out.dims.size()); i++) {
-      if (!splittable(out.dims[i], DimRole::Global)) continue;
-      const int64_t amt = largest_divisor_upto(out.dims[i].size, target.cores);
-      if (amt >= 2) out = apply_opt(out, {OptOp::Thread, i, amt}, target);
-      break;
+    const auto first = [&](DimRole role) {
+      return std::find_if(out.dims.begin(), out.dims.end(), [&](const Dim& d) { return splittable(d, role); });
+    };
+    const bool outputs = std::any_of(out.dims.begin(), out.dims.end(), [](const Dim& d) { return d.role == DimRole::Global; });
+    const auto split = outputs ? first(DimRole::Global) : rows_whole ? out.dims.end() : first(DimRole::Reduce);
+    if (split != out.dims.end()) {
+      const int64_t amt = largest_divisor_upto(split->size, target.cores);
+      if (amt >= 2) out = apply_opt(out, {OptOp::Thread, static_cast<int>(split - out.dims.begin()), amt}, target);
     }
   }
   return out;

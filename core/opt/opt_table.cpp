@@ -33,8 +33,9 @@ const std::vector<OptInfo>& opt_table() {
        "make an output dim a workgroup dim: that many threads share a workgroup"},
       {OptOp::Group, "GROUP", {Reduce}, Group, false, OptNeeds::LocalMemory, {8, 16, 32},
        "split a reduce dim across a workgroup's threads, combined through local memory"},
-      {OptOp::Thread, "THREAD", {Global}, Thread, true, OptNeeds::CpuCores, {},
-       "split an output dim over CPU cores, each core one contiguous block"},
+      {OptOp::Thread, "THREAD", {Global, Reduce}, Thread, true, OptNeeds::CpuCores, {},
+       "split a dim over CPU cores, each core one contiguous block; of a reduce dim, the cores' partial "
+       "results are combined at the end"},
       {OptOp::Padto, "PADTO", {Global, Reduce}, std::nullopt, false, OptNeeds::Nothing, {16, 32},
        "pad a dim up to a multiple of AMOUNT (masked), so that other opts divide it"},
   };

@@ -41,6 +41,8 @@ std::string render_c(const UOpProgram& p) {
       .prelude = "#include <math.h>\n",
       .kernel_prefix = "void ",
       .restrict_kw = "restrict",
+      // the device's barrier over the cores (devices/shared_object.cpp), a function it passes in
+      .core_barrier = "core_sync(core_ctx);",
       .vector_arith = true,
       // GCC's C has no ?: on vectors; this loop compiles to a compare and a masked move
       .vector_max = "max_{type}({a},{b})",
@@ -64,6 +66,9 @@ std::string render_c(const UOpProgram& p) {
         std::vector<std::string> params{"int core_id"};
         for (const UOp& u : prog.uops)
           if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core) params.push_back("int " + uop_name(u));
+        const std::vector<UOp> shared = core_locals(prog);
+        for (const UOp& u : shared) params.push_back(fmt::format("{}* restrict {}", c_type(u.dtype), uop_name(u)));
+        if (!shared.empty()) params.insert(params.end(), {"void (*core_sync)(void*)", "void* core_ctx"});
         return params;
       },
       .special = nullptr,

@@ -248,6 +248,7 @@ class Renderer {
       }
       case UOpKind::DefineLocal:
         r_[i] = uop_name(u);
+        if (u.launch == LaunchKind::Core) return;  // a parameter that launch_params declares
         if (!lang_.module_local_decl.empty()) {
           module_locals_ += fmt::format(fmt::runtime(lang_.module_local_decl), fmt::arg("name", uop_name(u)),
                                         fmt::arg("type", storage(u.dtype)), fmt::arg("size", u.size)) + "\n";
@@ -279,9 +280,11 @@ class Renderer {
         depth_--;
         line("}");
         return;
-      case UOpKind::Barrier:
-        if (!lang_.barrier.empty()) line(lang_.barrier);
+      case UOpKind::Barrier: {
+        const std::string& wait = u.launch == LaunchKind::Core ? lang_.core_barrier : lang_.barrier;
+        if (!wait.empty()) line(wait);
         return;
+      }
       case UOpKind::Load: return load(i);
       case UOpKind::Store: return store(u);
       case UOpKind::Assign: line(fmt::format("{} = {};", r_[u.srcs[0]], r_[u.srcs[1]])); return;
@@ -391,8 +394,9 @@ class Renderer {
   // workgroup memory).
   const std::string& vector_form(bool store, int buf, int idx, int vec) const {
     static const std::string none;
-    if (vec < 2 || (vec & (vec - 1)) != 0 || u_[buf].kind != UOpKind::DefineGlobal || half_in_float(u_[buf].dtype) || packed(buf))
-      return none;
+    // memory the cores share is a pointer parameter, like a buffer
+    const bool pointer = u_[buf].kind == UOpKind::DefineGlobal || (u_[buf].kind == UOpKind::DefineLocal && u_[buf].launch == LaunchKind::Core);
+    if (vec < 2 || (vec & (vec - 1)) != 0 || !pointer || half_in_float(u_[buf].dtype) || packed(buf)) return none;
     const std::string& aligned = store ? lang_.aligned_vector_store : lang_.aligned_vector_load;
     if (!aligned.empty() && multiple_of(u_, idx, vec)) return aligned;
     return store ? lang_.vector_store : lang_.vector_load;

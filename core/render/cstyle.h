@@ -40,6 +40,9 @@ struct CStyleLanguage {
   // A Variable's parameter: {0} its name, {1} its position among all parameters (buffers first).
   std::string var_param = "const int {0}";
   std::string barrier{};         // the statement that waits for the workgroup; "" where a workgroup is one thread
+  // The statement that waits for every core of a CPU kernel whose cores split a reduce (core_locals(p)
+  // are then parameters that launch_params declares); "" where render() refuses such kernels.
+  std::string core_barrier{};
   std::string int64_suffix = "ll";
   std::string uint64_suffix = "ull";
   bool vector_arith = false;   // + * and unary - work lane by lane on the vector types

@@ -78,6 +78,10 @@ class LlvmRenderer {
     params.push_back("i32 %core_id");
     for (const UOp& u : u_)
       if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core) params.push_back("i32 %" + uop_name(u));
+    // memory the cores share, then their barrier and its state (core_locals in core/uops.h)
+    const std::vector<UOp> shared = core_locals(p_);
+    for (const UOp& u : shared) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), uop_name(u)));
+    if (!shared.empty()) params.insert(params.end(), {ptr("void (" + ptr("i8") + ")") + " %core_sync", ptr("i8") + " %core_ctx"});
     for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
     std::string out = fmt::format("define void @{}({}) nounwind {{\nentry:\n", p_.name, fmt::join(params, ", "));
     for (const std::string& l : entry_) out += "  " + l + "\n";
@@ -153,6 +157,7 @@ class LlvmRenderer {
       case UOpKind::Special: r_[i] = "%" + uop_name(u); return;
       case UOpKind::DefineLocal:
         r_[i] = "%" + uop_name(u);
+        if (u.launch == LaunchKind::Core) return;  // a parameter
         entry_.push_back(fmt::format("{} = alloca [{} x {}], align 64", r_[i], u.size, mem_type(u.dtype)));
         return;
       case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
@@ -173,7 +178,10 @@ class LlvmRenderer {
         inst(fmt::format("br label %endif{}", u.srcs[0]));
         label(fmt::format("endif{}", u.srcs[0]));
         return;
-      case UOpKind::Barrier: inst("; barrier: a workgroup here is one thread"); return;
+      case UOpKind::Barrier:
+        if (u.launch == LaunchKind::Core) inst(fmt::format("call void %core_sync({} %core_ctx)", ptr("i8")));
+        else inst("; barrier: a workgroup here is one thread");
+        return;
       case UOpKind::Load: return load(i);
       case UOpKind::Store: return store(u);
       case UOpKind::Assign: {
@@ -238,7 +246,7 @@ class LlvmRenderer {
   std::string address(int buf, const std::string& idx, int vec) {
     const UOp& b = u_[buf];
     const std::string elem = mem_type(b.dtype), p = fresh();
-    if (b.kind == UOpKind::DefineLocal) {
+    if (b.kind == UOpKind::DefineLocal && b.launch != LaunchKind::Core) {
       const std::string array = fmt::format("[{} x {}]", b.size, elem);
       inst(fmt::format("{} = getelementptr inbounds {}, {} {}, i32 0, i32 {}", p, array, ptr(array), r_[buf], idx));
     } else {

@@ -21,12 +21,13 @@ namespace {
 struct Backend {
   std::string name;
   std::string (*render)(const UOpProgram&);
+  bool cores_share = false;  // spells memory that a CPU's cores share and their barrier (core_locals)
 };
 
 const std::vector<Backend>& table() {
   static const std::vector<Backend> t{
-      {"c", render_c}, {"llvm", render_llvm}, {"opencl", render_opencl}, {"metal", render_metal}, {"cuda", render_cuda},
-      {"ptx", render_ptx}, {"hip", render_hip}, {"wgsl", render_wgsl}, {"qcom", render_qcom}};
+      {"c", render_c, true}, {"llvm", render_llvm, true}, {"opencl", render_opencl}, {"metal", render_metal},
+      {"cuda", render_cuda}, {"ptx", render_ptx}, {"hip", render_hip}, {"wgsl", render_wgsl}, {"qcom", render_qcom}};
   return t;
 }
 
@@ -46,8 +47,12 @@ bool has_backend(std::string_view backend) {
 }
 
 std::string render(std::string_view backend, const UOpProgram& program) {
-  for (const Backend& b : table())
-    if (b.name == backend) return b.render(program);
+  for (const Backend& b : table()) {
+    if (b.name != backend) continue;
+    if (!b.cores_share && !core_locals(program).empty())
+      fail("type", "{} has no memory that a CPU's cores share (a reduce that THREAD splits over the cores)", b.name);
+    return b.render(program);
+  }
   fail("value", "unknown backend '{}' (backends: {})", backend, fmt::join(backends(), ", "));
 }
 

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "core/render/render.h"
 #include "repl/value_json.h"
+#include "viz/stages.h"
 #include "viz/timings.h"
 
 namespace tr::repl {
@@ -101,7 +101,7 @@ Json source_json(const KernelRecord& k, std::string_view backend, const Location
   Json j = event_json("source", &at);
   j["kernel"] = k.name;
   j["backend"] = backend;
-  j["text"] = render(backend, *k.program);
+  j["text"] = backend_source(k, backend);
   return j;
 }
 
