@@ -50,6 +50,9 @@ struct MatrixUnit {
 // The half-precision mma.sync shapes of an NVIDIA GPU of compute capability major.minor (none before sm_70).
 std::vector<MatrixUnit> cuda_matrix_units(int major, int minor);
 
+// The most workgroups on a launch axis where the device sets no limit: the indices are 32-bit.
+constexpr int64_t kNoGroupLimit = 2147483647;
+
 struct Target {
   bool gpu = false;           // output dims become SPECIAL global/local ids instead of loops
   int64_t local_memory = 0;   // bytes of workgroup (shared) memory; 0: none, so no LOCAL or GROUP
@@ -59,6 +62,9 @@ struct Target {
   // which no opt may pass (BEAM's candidates and `:opt` too; max_local is only the default opts' choice)
   int64_t max_threads = 1024;
   std::array<int64_t, 3> max_threads_per_axis{1024, 1024, 64};
+  // GPU: the most workgroups (without local ids: threads) a launch may have per axis; CUDA's grid
+  // limits by default. A larger output dim joins the x id (core/codegen/launch_ids.h).
+  std::array<int64_t, 3> max_groups{kNoGroupLimit, 65535, 65535};
   int vector_width = 0;       // the widest vector the renderer spells for an upcast dim (0: none)
   bool vector_alu = false;    // vectors support + * max, unary -, exp2 log2 sin sqrt directly (else only loads and stores)
   bool half_arithmetic = true;  // false: half lives only in memory, ops on it run in float (rules_half.cpp)

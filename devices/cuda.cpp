@@ -361,7 +361,7 @@ class CudaDevice : public Device {
     // vectors of 4: the CUDA renderer moves them whole where their index is aligned
     target_ = Target{.gpu = true, .local_memory = attribute(kMaxSharedMemoryPerBlock),
                      .cores = attribute(kMultiprocessorCount), .max_local = static_cast<int>(max_threads_),
-                     .max_threads = attribute(kMaxThreadsPerBlock), .max_threads_per_axis = max_block_, .vector_width = 4, .warp_size = attribute(kWarpSize),
+                     .max_threads = attribute(kMaxThreadsPerBlock), .max_threads_per_axis = max_block_, .max_groups = max_grid_, .vector_width = 4, .warp_size = attribute(kWarpSize),
                      .matrix_units = cuda_matrix_units(major, minor)};
   }
 

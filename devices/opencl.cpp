@@ -246,7 +246,9 @@ class ClDevice : public Device {
                      .cores = static_cast<int>(device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS)),
                      .max_local = static_cast<int>(max_threads_),
                      .max_threads = static_cast<int64_t>(device_value<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE)),
-                     .max_threads_per_axis = max_per_axis_, .vector_width = 4, .vector_alu = true,
+                     .max_threads_per_axis = max_per_axis_,
+                     // OpenCL's global work size has no limit per axis below size_t's
+                     .max_groups = {kNoGroupLimit, kNoGroupLimit, kNoGroupLimit}, .vector_width = 4, .vector_alu = true,
                      .half_arithmetic = fp16_, .warp_size = warp};
   }
   ~ClDevice() override {

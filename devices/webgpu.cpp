@@ -477,11 +477,14 @@ class WebGpuDevice : public Device {
     gpu->timestamp_ns = api.wgpuQueueGetTimestampPeriod(gpu->queue.get());
     // On a GPU target `cores` only reaches THREAD, which is the CPU's alone (core/opt/opt_table.cpp), and
     // `:device`'s listing; WebGPU does not say how many compute units there are: 1.
+    const uint32_t groups = gpu->limits.maxComputeWorkgroupsPerDimension;
     target_ = Target{.gpu = true, .local_memory = gpu->limits.maxComputeWorkgroupStorageSize, .cores = 1,
                      .max_local = static_cast<int>(std::min<uint32_t>(gpu->limits.maxComputeInvocationsPerWorkgroup, 256)),
                      .max_threads = gpu->limits.maxComputeInvocationsPerWorkgroup,
                      .max_threads_per_axis = {gpu->limits.maxComputeWorkgroupSizeX, gpu->limits.maxComputeWorkgroupSizeY,
                                               gpu->limits.maxComputeWorkgroupSizeZ},
+                     // x past its limit folds into a free z (wgsl_dispatch): a y or z that joins x frees one
+                     .max_groups = {int64_t{groups} * groups, groups, groups},
                      .vector_width = 4, .vector_alu = true, .half_arithmetic = gpu->f16, .mulacc = false, .warp_size = warp};
     gpu_ = std::move(gpu);
   }

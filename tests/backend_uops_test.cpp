@@ -10,8 +10,11 @@
 
 #include <fmt/format.h>
 
+#include "core/codegen/codegen.h"
+#include "core/codegen/launch_ids.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/opt/heuristic.h"
 #include "core/render/cstyle.h"
 #include "core/render/opencl.h"
 #include "core/render/render.h"
@@ -19,6 +22,7 @@
 #include "devices/gpu_shim.h"
 #include "devices/nvrtc.h"
 #include "tests/hip_testing.h"
+#include "tests/kernel_testing.h"
 #include "tests/plugin_testing.h"
 #include "tests/ptxas_testing.h"
 
@@ -377,6 +381,28 @@ TEST_P(OnDevice, DoubleToHalfInOneRounding) {
   EXPECT_EQ(want[0], 1 + std::ldexp(1.0, -10));  // the reference rounds up, away from the tie
   const Bytes r = run_on(*dev, p, {typed_bytes(DType::Float16, std::vector<double>(5, 0)), typed_bytes(DType::Float64, in)});
   EXPECT_EQ(typed_values(DType::Float16, r[0]), want);
+}
+
+// An output dim with more workgroups than the device allows on its launch axis (y here, lowered with
+// a limit of 1000 there) joins the x id, which numbers both, and every element is still written once.
+TEST_P(OnDevice, AnOutputDimPastTheGridLimitJoinsX) {
+  if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
+  if (!device(GetParam()).target().gpu) GTEST_SKIP() << GetParam() << " runs CPU kernels: it has no launch ids";
+  Target t = device(GetParam()).target();
+  t.max_groups = {kNoGroupLimit, 1000, 1000};
+  const Tensor x = testing::realized_random({3000, 64}, 1);
+  const Kernel k = default_opts(testing::only_kernel(x.mul(x)), t);
+  ASSERT_EQ(launch_ids(k, LaunchKind::Global, t).size(), 1u);
+  const UOpProgram p = codegen(k, t, "E_joined");
+  EXPECT_EQ(p.dims.global[1], 1);
+  std::vector<float> in(3000 * 64), want(3000 * 64);
+  const std::vector<double> v = testing::values(x);
+  for (size_t i = 0; i < in.size(); i++) {
+    in[i] = static_cast<float>(v[i]);
+    want[i] = in[i] * in[i];
+  }
+  const Bytes r = run_on(device(GetParam()), p, {bytes(std::vector<float>(in.size(), -1)), bytes(in)});
+  EXPECT_EQ(r[0], bytes(want));
 }
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }

@@ -135,7 +135,7 @@ class Loops {
     }
     // GPU: the dims become launch ids (core/codegen/launch_ids.h)
     for (const LaunchKind kind : {LaunchKind::Global, LaunchKind::Local}) {
-      const std::vector<LaunchId> ids = launch_ids(k_, kind);
+      const std::vector<LaunchId> ids = launch_ids(k_, kind, t);
       for (size_t i = 0; i < ids.size(); i++) {
         const int axis = ids[i].axis;
         const std::vector<size_t>& group = ids[i].dims;

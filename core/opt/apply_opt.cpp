@@ -62,7 +62,7 @@ Kernel padded(const Kernel& k, const Opt& opt) {
 // A workgroup the device would refuse to launch (CUDA_ERROR_INVALID_VALUE, CL_INVALID_WORK_GROUP_SIZE)
 // is refused here, where the opt that makes it is named.
 void check_workgroup(const Kernel& k, const Opt& opt, const Target& target) {
-  const std::array<int64_t, 3> local = launch_sizes(k, LaunchKind::Local);
+  const std::array<int64_t, 3> local = launch_sizes(k, LaunchKind::Local, target);
   const int64_t threads = local[0] * local[1] * local[2];
   if (threads > target.max_threads)
     fail("opt", "{}: a workgroup of {} threads; the device allows {}", opt.str(), threads, target.max_threads);
