@@ -60,7 +60,7 @@ bool whole_in_one_kernel(const Tensor& x, const std::vector<int>& axes, int64_t 
 std::optional<std::pair<int, int64_t>> split_axis(const Tensor& x, const std::vector<int>& axes, int64_t out_numel) {
   if (axes.empty() || x.numel() / std::max<int64_t>(out_numel, 1) < 32768 || whole_in_one_kernel(x, axes, out_numel))
     return std::nullopt;
-  const int64_t limit = std::min<int64_t>(256, (int64_t{1} << 22) / std::max<int64_t>(out_numel, 1));
+  const int64_t limit = std::min<int64_t>(4096, (int64_t{1} << 22) / std::max<int64_t>(out_numel, 1));
   const ShapeTracker st = x.node()->st();
   for (const bool broadcast : {false, true})
     for (int a : axes) {
