@@ -74,7 +74,7 @@ std::vector<MatrixUnit> cuda_matrix_units(int major, int minor) {
 Target cpu_target(Isa isa, int cores, CacheSizes caches) {
   const int lanes = isa_float_lanes(isa);
   return Target{.gpu = false, .local_memory = 0, .cores = std::max(1, cores), .vector_width = lanes > 1 ? lanes : 0,
-                .vector_alu = true, .mulacc = isa_has_fma(isa), .isa = isa, .caches = caches};
+                .vector_alu = true, .mulacc = isa_has_fma(isa), .cores_combine = true, .isa = isa, .caches = caches};
 }
 
 namespace {

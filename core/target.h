@@ -72,6 +72,10 @@ struct Target {
   // hardware has the instruction and the renderer spells it (core/codegen/rules_mulacc.cpp).
   bool mulacc = false;
   // a CPU's
+  // The device runs every core of a kernel at once with memory they share and a barrier between them
+  // (core_locals in core/uops.h), so THREAD may split a reduce; a plug-in that calls the cores one by
+  // one does not.
+  bool cores_combine = false;
   Isa isa = Isa::None;
   CacheSizes caches{};
   // a GPU's

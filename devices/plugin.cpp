@@ -62,6 +62,7 @@ class PluginDevice : public Device {
     const int cores = std::max(lib_.d->cores, 1);
     target_ = lib_.d->gpu ? Target{.gpu = true, .local_memory = 0, .cores = cores, .max_local = 256, .warp_size = 32}
                           : cpu_target(Isa::None, cores, {});
+    target_.cores_combine = false;  // run() calls the core ids of a launch one after another
   }
 
   const std::string& name() const override { return name_; }

@@ -147,6 +147,9 @@ TEST(OptTable, ThreadOfAReduceNeedsItsOutputsUpcastAndAtMostTheCores) {
   EXPECT_EQ(out.dims[0].size, 4);
   EXPECT_EQ(out.dims[1].role, DimRole::Reduce);
   EXPECT_TRUE(throws([&] { apply_opt(full, {OptOp::Thread, 0, 8}, cores4); }, "opt", "the CPU has 4"));
+  Target one_by_one = cores4;
+  one_by_one.cores_combine = false;
+  EXPECT_TRUE(throws([&] { apply_opt(full, {OptOp::Thread, 0, 4}, one_by_one); }, "opt", "one by one"));
   const Kernel rows = Kernel::from_ast(only_kernel(realized(rng, {4, 64}).sum(std::vector<int>{1})).ast);
   EXPECT_TRUE(throws([&] { apply_opt(rows, {OptOp::Thread, 1, 4}, cores4); }, "opt", "dim 0 is a loop"));
   const Kernel upcast = apply_opt(rows, {OptOp::Upcast, 0, 4}, cores4);

@@ -76,6 +76,8 @@ void check_workgroup(const Kernel& k, const Opt& opt, const Target& target) {
 // them run at once, and they combine one output's results at a time: no output dim may be a loop
 // around them.
 void check_cores_combine(const Kernel& k, const Opt& opt, const Target& target) {
+  if (!target.cores_combine)
+    fail("opt", "{}: this device runs a kernel's cores one by one, which cannot combine a split reduce", opt.str());
   if (opt.amount > target.cores)
     fail("opt", "{}: the cores of a split reduce run at once, and the CPU has {}", opt.str(), target.cores);
   for (const Dim& x : k.dims)

@@ -261,7 +261,9 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       return std::find_if(out.dims.begin(), out.dims.end(), [&](const Dim& d) { return splittable(d, role); });
     };
     const bool outputs = std::any_of(out.dims.begin(), out.dims.end(), [](const Dim& d) { return d.role == DimRole::Global; });
-    const auto split = outputs ? first(DimRole::Global) : rows_whole ? out.dims.end() : first(DimRole::Reduce);
+    const auto split = outputs                                ? first(DimRole::Global)
+                       : rows_whole || !target.cores_combine ? out.dims.end()
+                                                             : first(DimRole::Reduce);
     if (split != out.dims.end()) {
       const int64_t amt = largest_divisor_upto(split->size, target.cores);
       if (amt >= 2) out = apply_opt(out, {OptOp::Thread, static_cast<int>(split - out.dims.begin()), amt}, target);
