@@ -111,9 +111,11 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   const bool threads = target_has(target, OptNeeds::CpuCores) && work >= (1 << 16);
   // A CPU's vector registers: a register tile row and the most values kept in registers.
   const int64_t lanes = std::max(4, target.float_lanes());
-  // A GPU workgroup of a reduce is 16x4 threads (64 threads measured faster than 256 for the 4096
-  // matmul on an H200: 20.2 against 17.9 TFLOPS); an element-wise one fills it along x.
-  const int64_t reduce_local_x = 16, reduce_local_y = 4, elementwise_local = 256;
+  // A GPU workgroup of a reduce is 16x4 threads, of a register-tiled one (a matmul) 32x4: 64 threads
+  // were faster than 256 for the 4096 matmul on an H200 (20.2 against 17.9 TFLOPS), and on an H100 32x4
+  // took 4.81 ms against 5.81 ms for 16x4, 5.85 ms for 16x8 and 4.94 ms for 16x4x4 (`:opt`, `:time 0 20`).
+  // An element-wise one fills it along x.
+  const int64_t reduce_local_x = 16, tile_local_x = 32, reduce_local_y = 4, elementwise_local = 256;
   // A kernel that walks its rows several times splits only its output dims (over workgroups or cores).
   const bool rows_whole = k.walks_rows_again();
   // A reduce whose output dims are broadcast by its loads (a matmul): a register tile (rows by vector
@@ -127,7 +129,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       // there (on an H200 the 4096 matmul went from 12.2 to 19.6 TFLOPS with 8 rows instead of 4).
       // Each tile dim is padded so that the tile (and a GPU's workgroup after it) divides it.
       if (target.gpu) {
-        upcast_tile_dim(out, tile[0], {4}, reduce_local_x, target);
+        upcast_tile_dim(out, tile[0], {4}, tile_local_x, target);
         upcast_tile_dim(out, tile[1], {8, 4}, reduce_local_y, target);
       } else {
         // columns: one vector register, then the tile's vectors of them side by side (where the dim
@@ -230,10 +232,11 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       for (int64_t g = target.max_local; g >= 8; g /= 2) amounts.push_back(g);
       threads = group_reduce(out, r, amounts, threads, k.row_passes, target);
     }
+    const bool tiled = std::any_of(out.dims.begin(), out.dims.end(), [](const Dim& d) { return d.role == DimRole::Upcast; });
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
       if (!splittable(out.dims[i], DimRole::Global)) continue;
-      const int64_t want = placed ? reduce_local_y : (reduces ? reduce_local_x : elementwise_local);
+      const int64_t want = placed ? reduce_local_y : !reduces ? elementwise_local : tiled ? tile_local_x : reduce_local_x;
       const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(want, target.max_local / threads));
       placed++;
       if (amt < 2) continue;
@@ -246,7 +249,6 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     // neighbouring columns). BEAM chose these on an H100, and the default takes them: the 8192x8192
     // row sum went from 790 to 2870 GB/s, the stages of a 64M sum from 910 to 2560, the column sum
     // from 970 to 2560 with 8 threads per column (1770 with 16); PyTorch: 2490, 2420, 2430.
-    const bool tiled = std::any_of(out.dims.begin(), out.dims.end(), [](const Dim& d) { return d.role == DimRole::Upcast; });
     if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && !tiled) {
       const std::vector<int64_t> amounts = loads_in_order(out, out.dims[r].axis) ? std::vector<int64_t>{32, 16, 8}
                                                                                  : std::vector<int64_t>{8};
