@@ -24,35 +24,36 @@ namespace {
 std::string entry_wrapper(const UOpProgram& p, bool typed) {
   std::string body, args;
   const std::string bytes = typed ? "i8*" : "ptr", array = typed ? "i8**" : "ptr";
-  for (size_t i = 0; i < p.globals.size(); i++) {
+  const auto type = [&](const std::string& pointee) { return typed ? pointee + "*" : std::string("ptr"); };
+  // Element i of the array as a pointer to `pointee` (with typed pointers, through a bitcast): its register.
+  const auto pointer = [&](size_t i, const std::string& pointee) {
     body += fmt::format("  %p{0} = getelementptr {1}, {2} %b, i64 {0}\n  %b{0} = load {1}, {2} %p{0}\n", i, bytes, array);
-    if (!typed) {
-      args += fmt::format("ptr %b{}, ", i);
-      continue;
-    }
-    const std::string t = llvm_memory_type(p.globals[i]) + "*";
-    body += fmt::format("  %c{0} = bitcast i8* %b{0} to {1}\n", i, t);
-    args += fmt::format("{} %c{}, ", t, i);
+    if (!typed || pointee == "i8") return fmt::format("%b{}", i);
+    body += fmt::format("  %c{0} = bitcast i8* %b{0} to {1}*\n", i, pointee);
+    return fmt::format("%c{}", i);
+  };
+  for (size_t i = 0; i < p.globals.size(); i++) {
+    const std::string t = llvm_memory_type(p.globals[i]);
+    args += fmt::format("{} {}, ", type(t), pointer(i, t));
   }
   // the Variables' values follow the buffers in the array, each through a pointer to its i32
   for (size_t v = 0, i = p.globals.size(); v < p.vars.size(); v++, i++) {
-    body += fmt::format("  %p{0} = getelementptr {1}, {2} %b, i64 {0}\n  %b{0} = load {1}, {2} %p{0}\n", i, bytes, array);
-    const std::string at = typed ? fmt::format("%c{}", i) : fmt::format("%b{}", i);
-    if (typed) body += fmt::format("  %c{0} = bitcast i8* %b{0} to i32*\n", i);
-    body += fmt::format("  %v{0} = load i32, {1} {2}\n", i, typed ? "i32*" : "ptr", at);
+    const std::string at = pointer(i, "i32");
+    body += fmt::format("  %v{0} = load i32, {1} {2}\n", i, type("i32"), at);
     args += fmt::format("i32 %v{}, ", i);
   }
   // then the memory the cores share, their barrier and its state (core_locals in core/uops.h)
   std::string after;
   const std::vector<UOp> shared = core_locals(p);
-  for (size_t j = 0, i = p.globals.size() + p.vars.size(); j <= shared.size() + 1 && !shared.empty(); j++, i++) {
-    body += fmt::format("  %p{0} = getelementptr {1}, {2} %b, i64 {0}\n  %b{0} = load {1}, {2} %p{0}\n", i, bytes, array);
-    const std::string t = !typed         ? "ptr"
-                          : j < shared.size() ? llvm_memory_type(shared[j].dtype) + "*"
-                          : j == shared.size() ? "void (i8*)*"
-                                               : "i8*";
-    if (typed && t != "i8*") body += fmt::format("  %c{0} = bitcast i8* %b{0} to {1}\n", i, t);
-    after += fmt::format(", {} %{}{}", t, typed && t != "i8*" ? "c" : "b", i);
+  size_t i = p.globals.size() + p.vars.size();
+  for (const UOp& u : shared) {
+    const std::string t = llvm_memory_type(u.dtype);
+    after += fmt::format(", {} {}", type(t), pointer(i++, t));
+  }
+  if (!shared.empty()) {
+    const std::string sync = "void (" + type("i8") + ")";
+    after += fmt::format(", {} {}", type(sync), pointer(i++, sync));
+    after += fmt::format(", {} {}", type("i8"), pointer(i++, "i8"));
   }
   return fmt::format("define void @tinyrepl_entry({} %b, i32 %core_id) {{\n{}  call void @{}({}i32 %core_id{})\n  ret void\n}}\n",
                      array, body, p.name, args, after);
