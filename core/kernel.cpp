@@ -26,6 +26,18 @@ std::string_view dim_role_name(DimRole r) {
   return "?";
 }
 
+std::string_view tc_part_name(TcPart p) {
+  switch (p) {
+    case TcPart::None: return "";
+    case TcPart::MLanes: return "the matrix unit's rows: the warp's lanes (g)";
+    case TcPart::NLanes: return "the matrix unit's columns: the warp's lanes (t)";
+    case TcPart::MElems: return "the matrix unit's rows: a thread's elements 8 apart";
+    case TcPart::NElems: return "the matrix unit's columns: a thread's neighbouring elements";
+    case TcPart::K: return "the matrix unit's K: one step";
+  }
+  return "?";
+}
+
 namespace {
 
 const AstNode* find_reduce(const AstRef& ast) {
@@ -122,7 +134,7 @@ Kernel Kernel::from_ast(const AstRef& original) {
 
   std::unordered_map<const AstNode*, int> depths;
   const int passes = red ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
-  Kernel k{a, shape, first_reduce, {}, {}, passes, {}};
+  Kernel k{a, shape, first_reduce, {}, {}, passes, {}, std::nullopt};
   std::vector<const ShapeTracker*> trackers;
   walk(a, [&](const AstNode& n) {
     if (n.st) trackers.push_back(&*n.st);

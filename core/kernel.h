@@ -2,17 +2,25 @@
 // A kernel ready to be lowered: its AST over a full shape (output dims first, reduce dims last) and
 // the dims that opts have split and given roles (loops, threads, workgroup, unrolled).
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <string>
 #include <vector>
 
 #include "core/ast.h"
 #include "core/opt/opt.h"
+#include "core/target.h"
 
 namespace tr {
 
 enum class DimRole : uint8_t { Thread, Global, Local, Reduce, Group, Upcast, Unroll };
 std::string_view dim_role_name(DimRole r);
+
+// Which piece of a matrix unit's tiles a dim is, where the TC opt made it (core/codegen/tensor_cores.h):
+// the warp's lanes along M and N (workgroup dims), the elements a thread holds along M and N
+// (upcasts), and the unit's K (unrolled into one step of the unit).
+enum class TcPart : uint8_t { None, MLanes, NLanes, MElems, NElems, K };
+std::string_view tc_part_name(TcPart p);  // "", "the unit's rows: lanes (g)", ...
 
 // A piece of one axis of the full shape: the axis index contributes var * stride.
 struct Dim {
@@ -21,6 +29,7 @@ struct Dim {
   int64_t stride;
   DimRole role;
   ExprRef sym = nullptr;  // the symbolic size (a Variable, or n + 1, 2 * n; size is its largest value), null for a number
+  TcPart tc = TcPart::None;
 };
 
 struct Kernel {
@@ -33,6 +42,7 @@ struct Kernel {
   // (var: its mean, then its squares) and for a store over the rows (softmax: max, sum, output).
   int row_passes = 1;
   std::vector<ExprRef> vars;   // the Variables of its symbolic dims, by name: scalar arguments after the buffers
+  std::optional<MatrixUnit> tc;  // the matrix unit whose steps compute the reduce (the TC opt)
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);

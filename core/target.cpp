@@ -67,8 +67,11 @@ std::vector<MatrixUnit> cuda_matrix_units(int major, int minor) {
   const int sm = major * 10 + minor;
   if (sm >= 80) return {{16, 8, 16, DType::Float16, DType::Float32}, {16, 8, 8, DType::Float16, DType::Float32}};
   if (sm >= 75) return {{16, 8, 8, DType::Float16, DType::Float32}};
-  if (sm >= 70) return {{8, 8, 4, DType::Float16, DType::Float32}};
   return {};
+}
+
+std::string matrix_unit_name(const MatrixUnit& u) {
+  return fmt::format("{}x{}x{} {}->{}", u.m, u.n, u.k, short_name(u.in), short_name(u.acc));
 }
 
 Target cpu_target(Isa isa, int cores, CacheSizes caches) {
@@ -99,7 +102,7 @@ std::string Target::str() const {
                        bytes_str(caches.l3), vectors);
   std::vector<std::string> units;
   for (const MatrixUnit& u : matrix_units)
-    units.push_back(fmt::format("{}x{}x{} {}->{}", u.m, u.n, u.k, short_name(u.in), short_name(u.acc)));
+    units.push_back(matrix_unit_name(u));
   const std::string warp = warp_size > 0 ? fmt::format("{} threads", warp_size) : std::string("unknown");
   return fmt::format("  warp: {}\n  workgroups: up to {} threads, {} of local memory\n  multiprocessors: {}\n"
                      "  matrix units: {}\n  vectors the renderer spells: {}\n  half: {}\n",

@@ -47,7 +47,10 @@ struct MatrixUnit {
   DType acc = DType::Float32;
   bool operator==(const MatrixUnit&) const = default;
 };
-// The half-precision mma.sync shapes of an NVIDIA GPU of compute capability major.minor (none before sm_70).
+std::string matrix_unit_name(const MatrixUnit& u);  // "16x8x16 half->float"
+// The half-precision mma.sync shapes of the m16n8 family that an NVIDIA GPU of compute capability
+// major.minor has (k 16 from sm_80, k 8 from sm_75; sm_70's 8x8x4 shape spreads its tiles over the
+// warp otherwise, and the TC opt does not take it).
 std::vector<MatrixUnit> cuda_matrix_units(int major, int minor);
 
 // The most workgroups on a launch axis where the device sets no limit: the indices are 32-bit.

@@ -13,9 +13,11 @@ namespace tr {
 
 // Kinds that only the lowering passes' graph holds (core/codegen/): none reaches a renderer.
 //   Sink: the graph's root, whose sources are the kernel's stores and buffers.
+// Wmma: one step of a GPU's matrix unit: a warp's tiles multiplied and added into its accumulator tile,
+// each thread holding its elements of each tile (core/codegen/tensor_cores.h says which).
 enum class UOpKind : uint8_t {
   DefineGlobal, DefineVar, DefineLocal, DefineAcc, Const, Special, Range, EndRange, Load, Store, Alu, Cast,
-  Assign, If, EndIf, Barrier, Vectorize, Gep, Sink,
+  Assign, If, EndIf, Barrier, Vectorize, Gep, Wmma, Sink,
 };
 
 // Which launch id a SPECIAL is: a workgroup's (or, without local ids, a thread's) global id, a thread's
@@ -28,7 +30,8 @@ enum class RangeKind : uint8_t { Loop, Reduce, Upcast, Unroll, GroupReduce };
 
 // Typed fields: each is read only by the kinds its comment names.
 // Sources: Range {lo, hi}; Load {buffer, index, [alternative, gate]}; Store {buffer, index, value, [gate]};
-// Assign {accumulator, value, [ranges it closes]}; Barrier {the local stores it waits for}.
+// Assign {accumulator, value, [ranges it closes]}; Barrier {the local stores it waits for};
+// Wmma {this thread's elements of A, then of B, then the accumulator}.
 struct UOp {
   UOpKind kind{};
   DType dtype = DType::Int32;
@@ -45,6 +48,7 @@ struct UOp {
   RangeKind range{};              // Range
   int dim = -1;                   // Range: the kernel dim it walks; loops nest in the order of their dims
   int lane = 0;                   // Gep
+  MatrixUnit unit{};              // Wmma: the matrix unit's shape and types
   int number = 0;                 // DefineLocal, DefineAcc, Special, Range: its number among its kind, for its name
   std::string name{};             // DefineVar: the Variable's name (a scalar argument after the buffers)
 };

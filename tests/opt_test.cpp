@@ -82,7 +82,7 @@ TEST(OptTable, EveryOpHasOneRowAndItsNameParsesBack) {
   }
   EXPECT_EQ(parse_opt("FOO"), std::nullopt);
   EXPECT_EQ(parse_opt("upcast"), std::nullopt);  // `:opt` upper-cases what the user types first
-  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO");
+  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC");
   EXPECT_EQ((Opt{OptOp::Padto, 1, 16}).str(), "PADTO(1, 16)");
 }
 
@@ -94,7 +94,8 @@ TEST(OptTable, DrivesApplyOpt) {
   ASSERT_EQ(k.dims[0].role, DimRole::Global);
   ASSERT_EQ(k.dims[1].role, DimRole::Reduce);
   for (const OptInfo& info : opt_table()) {
-    const Target& target = info.needs == OptNeeds::LocalMemory ? kGpu : kAvx512;
+    Target target = info.needs == OptNeeds::Nothing || info.needs == OptNeeds::CpuCores ? kAvx512 : kGpu;
+    if (info.needs == OptNeeds::MatrixUnits) target.matrix_units = cuda_matrix_units(9, 0);
     ASSERT_TRUE(target_has(target, info.needs)) << info.name;
     for (int d = 0; d < 2; d++) {
       // 5 divides neither dim (PADTO pads it); 2 divides both
@@ -102,6 +103,11 @@ TEST(OptTable, DrivesApplyOpt) {
       const bool fits = std::find(info.takes.begin(), info.takes.end(), k.dims[d].role) != info.takes.end();
       if (!fits) {
         EXPECT_TRUE(throws([&] { apply_opt(k, opt, target); }, "opt", "needs a")) << opt.str();
+        continue;
+      }
+      // TC takes a sum of half products only (tests/tensor_core_test.cpp)
+      if (info.op == OptOp::Tc) {
+        EXPECT_TRUE(throws([&] { apply_opt(k, {info.op, d, 8}, target); }, "opt", "sums products of two float16")) << opt.str();
         continue;
       }
       if (info.op == OptOp::Thread && k.dims[d].role == DimRole::Reduce) {
@@ -129,6 +135,7 @@ TEST(OptTable, RefusesWhatTheTargetLacks) {
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Local, 0, 4}, kAvx512); }, "opt", "LOCAL needs workgroups"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Group, 1, 4}, kAvx512); }, "opt", "GROUP needs workgroups"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Thread, 0, 4}, kGpu); }, "opt", "THREAD needs a CPU"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Tc, 1, 16}, kGpu); }, "opt", "TC needs a GPU with matrix units"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Thread, 0, 4}, cpu_target(Isa::Avx2, 1, {})); }, "opt",
                      "THREAD needs a CPU with several cores"));
   EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 0, 3}, kAvx512); }, "opt", "divide the dim's size 64"));

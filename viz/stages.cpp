@@ -101,8 +101,9 @@ std::string opts_text(const Kernel& k) {
   out += "dims (AXIS for :opt):\n";
   for (size_t i = 0; i < k.dims.size(); i++) {
     const Dim& d = k.dims[i];
-    out += fmt::format("  {:>2}  {:<7} size {:<6} axis {} of the full shape\n", i, dim_role_name(d.role), size_text(d),
-                       d.axis);
+    const std::string_view tc = tc_part_name(d.tc);
+    out += fmt::format("  {:>2}  {:<7} size {:<6} axis {} of the full shape{}{}\n", i, dim_role_name(d.role), size_text(d),
+                       d.axis, tc.empty() ? "" : ", ", tc);
   }
   return out + fmt::format("opts: {}\n", opts_list(k));
 }

@@ -308,9 +308,10 @@ class Expander {
   int accumulate(int n, bool as_vector, uint64_t bound) {
     const UOp& a = g_[n];
     const UOp& body = g_[a.srcs[1]];
-    const int x = body.srcs[1];
-    const int vec = as_vector && (deps_[x] & vbit()) ? width_ : 1;
     const UOp& acc = g_[a.srcs[0]];
+    const bool wmma = body.kind == UOpKind::Wmma;  // its accumulator is the last source, a vector of the unit's tile
+    const int x = body.srcs[1];
+    const int vec = wmma ? acc.vec : as_vector && (deps_[x] & vbit()) ? width_ : 1;
     const int fresh = out_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = acc.dtype, .vec = vec, .value = acc.value,
                                    .number = accs_++});
     int cur = fresh;
@@ -321,6 +322,13 @@ class Expander {
       else kept.push_back(scalar(a.srcs[i]));
     }
     for_each_combo(unrolled, [&] {
+      if (wmma) {
+        UOp step = body;
+        for (size_t i = 0; i + 1 < step.srcs.size(); i++) step.srcs[i] = scalar(step.srcs[i]);
+        step.srcs.back() = cur;
+        cur = out_.add(std::move(step));
+        return;
+      }
       const int v = vec > 1 ? vector(x) : scalar(x);
       cur = vec > 1 ? alu(body, {cur, v}) : out_.alu(body.alu, body.dtype, {cur, v});
     });

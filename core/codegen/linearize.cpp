@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/codegen/lowering.h"
+#include "core/codegen/tensor_cores.h"
 #include "core/error.h"
 
 namespace tr {
@@ -202,13 +203,16 @@ class Linearizer {
       case UOpKind::Special: trip_ *= u.size; break;
       case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::DefineAcc:
       case UOpKind::Const: case UOpKind::EndRange: case UOpKind::Store: case UOpKind::Alu: case UOpKind::Cast: case UOpKind::If:
-      case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Sink: break;
+      case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Wmma:
+      case UOpKind::Sink: break;
     }
     if (u.kind == UOpKind::Store) need(u.srcs[2]);  // the value, then where it goes (tinygrad's order)
     for (int s : u.srcs) need(s);
     const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar ||
                         u.kind == UOpKind::DefineLocal || u.kind == UOpKind::Special;
     if (u.kind == UOpKind::Alu && value_[n]) flops_ += trip_ * u.vec;
+    // a matrix unit's step: a multiply and an add per element of its three tiles, shared by the warp
+    if (u.kind == UOpKind::Wmma) flops_ += trip_ * 2 * u.unit.m * u.unit.n * u.unit.k / TcLayout::kWarp;
     place(n, moved(n), global);
   }
 

@@ -118,13 +118,21 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   // Each walk of the rows lowers its own loops over the reduce dims, an unrolled piece included, and a
   // group's threads are the same in every walk; an upcast would have to be repeated in every walk,
   // which the lowering does not do.
-  const bool splits_rows = opt.op == OptOp::Upcast || (opt.op == OptOp::Padto && d.role != DimRole::Global);
+  const bool splits_rows =
+      opt.op == OptOp::Upcast || opt.op == OptOp::Tc || (opt.op == OptOp::Padto && d.role != DimRole::Global);
   if (k.walks_rows_again() && splits_rows)
     fail("opt", "{}: this kernel walks its rows {} times (reduces that read each other's results, or a store over "
                 "the rows); only THREAD, LOCAL and PADTO of an output dim, UNROLL and GROUP apply to it",
          opt.str(), k.row_passes);
-  if (!info.gives) return padded(k, opt);
+  if (opt.op == OptOp::Padto) return padded(k, opt);
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
+  if (opt.op == OptOp::Group && k.tc)
+    fail("opt", "{}: the reduce is on the matrix unit, whose warp needs it whole", opt.str());
+  if (opt.op == OptOp::Tc) {
+    Kernel out = apply_tc(k, opt, target);
+    check_workgroup(out, opt, target);
+    return out;
+  }
   if (info.gives == DimRole::Thread &&
       std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Thread; }))
     fail("opt", "{}: the kernel is already split over threads", opt.str());

@@ -9,6 +9,7 @@ std::string_view needs_str(OptNeeds needs) {
     case OptNeeds::Nothing: return "";
     case OptNeeds::LocalMemory: return "workgroups with local memory (a GPU)";
     case OptNeeds::CpuCores: return "a CPU with several cores";
+    case OptNeeds::MatrixUnits: return "a GPU with matrix units (tensor cores)";
   }
   return "?";
 }
@@ -18,6 +19,7 @@ bool target_has(const Target& target, OptNeeds needs) {
     case OptNeeds::Nothing: return true;
     case OptNeeds::LocalMemory: return target.gpu && target.local_memory > 0;
     case OptNeeds::CpuCores: return !target.gpu && target.cores > 1;
+    case OptNeeds::MatrixUnits: return target.gpu && target.local_memory > 0 && !target.matrix_units.empty();
   }
   return false;
 }
@@ -38,6 +40,9 @@ const std::vector<OptInfo>& opt_table() {
        "results are combined at the end"},
       {OptOp::Padto, "PADTO", {Global, Reduce}, std::nullopt, false, OptNeeds::Nothing, {16, 32},
        "pad a dim up to a multiple of AMOUNT (masked), so that other opts divide it"},
+      {OptOp::Tc, "TC", {Reduce}, std::nullopt, false, OptNeeds::MatrixUnits, {16, 8},
+       "a sum of half products on the matrix unit whose K is AMOUNT (tensor cores): one WMMA per step, the "
+       "warp's lanes over two output dims"},
   };
   return table;
 }

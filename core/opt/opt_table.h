@@ -17,8 +17,9 @@ enum class OptNeeds : uint8_t {
   Nothing,
   LocalMemory,  // workgroups that share local memory (a GPU)
   CpuCores,     // a CPU with more than one core
+  MatrixUnits,  // a GPU with matrix units (tensor cores) that the lowering knows the layout of
 };
-std::string_view needs_str(OptNeeds needs);  // "", "workgroups with local memory", "a CPU with several cores"
+std::string_view needs_str(OptNeeds needs);  // "", "workgroups with local memory (a GPU)", ...
 bool target_has(const Target& target, OptNeeds needs);
 
 struct OptInfo {
@@ -26,6 +27,7 @@ struct OptInfo {
   std::string_view name;              // "UPCAST": as `:opt` and a kernel's opt list spell it
   std::vector<DimRole> takes;         // the roles of the dims it applies to
   std::optional<DimRole> gives;       // the role of the piece it splits off; none: it splits nothing (PADTO)
+                                      // or several dims (TC)
   bool gives_outer;                   // the new piece is the outer one (THREAD: each core walks one block)
   OptNeeds needs;
   std::vector<int64_t> beam_amounts;  // the amounts BEAM tries; none for THREAD, which tries the cores

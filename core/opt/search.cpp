@@ -55,7 +55,7 @@ namespace {
 int64_t unrolled(const Kernel& k) {
   int64_t n = 1;
   for (const Dim& d : k.dims)
-    if (d.role == DimRole::Upcast || d.role == DimRole::Unroll) n *= d.size;
+    if ((d.role == DimRole::Upcast || d.role == DimRole::Unroll) && d.tc == TcPart::None) n *= d.size;
   return n;
 }
 

@@ -198,8 +198,14 @@ class Renderer {
     return vec == 1 ? one : lang_.vector_make(vtype(t, vec), std::vector<std::string>(vec, one));
   }
 
+  // The function a WMMA of this unit calls: "wmma_16_8_16_half_float".
+  static std::string wmma_fn(const MatrixUnit& m) {
+    return fmt::format("wmma_{}_{}_{}_{}_{}", m.m, m.n, m.k, name(m.in), name(m.acc));
+  }
+
   std::string preamble() const {
     bool half = false, dbl = false;
+    std::vector<MatrixUnit> units;
     std::set<std::pair<DType, int>> vectors, maxes;
     std::set<std::tuple<std::string, DType, int>> maths;
     for (const UOp& u : u_) {
@@ -208,6 +214,7 @@ class Renderer {
       if (u.vec > 1 && !u.ptr) vectors.emplace(u.dtype, u.vec);
       if (u.vec > 1 && u.kind == UOpKind::Alu && u.alu == Op::Max && !per_lane(u)) maxes.emplace(u.dtype, u.vec);
       if (u.vec > 1 && u.kind == UOpKind::Alu && math_name(u.alu) && !per_lane(u)) maths.emplace(math_name(u.alu), u.dtype, u.vec);
+      if (u.kind == UOpKind::Wmma && std::find(units.begin(), units.end(), u.unit) == units.end()) units.push_back(u.unit);
     }
     std::string out = lang_.prelude;
     if (std::find(images_.begin(), images_.end(), true) != images_.end()) out += lang_.image_prelude;
@@ -221,6 +228,7 @@ class Renderer {
       if (lang_.vector_max_decl) out += lang_.vector_max_decl(t, n);
     for (const auto& [fn, t, n] : maths)
       if (lang_.vector_math_decl) out += lang_.vector_math_decl(fn, t, n);
+    for (const MatrixUnit& m : units) out += lang_.wmma_decl(m, wmma_fn(m));
     return out;
   }
 
@@ -296,6 +304,12 @@ class Renderer {
         return value(i, lang_.vector_make(vtype(u), lanes));
       }
       case UOpKind::Gep: return value(i, lang_.gep(r_[u.srcs[0]], u.lane));
+      case UOpKind::Wmma: {
+        if (!lang_.wmma_decl) fail("type", "{} has no matrix units: a TC kernel renders only where it runs", lang_.name);
+        std::vector<std::string> args;
+        for (int s : u.srcs) args.push_back(r_[s]);
+        return value(i, fmt::format("{}({})", wmma_fn(u.unit), fmt::join(args, ", ")));
+      }
       case UOpKind::Sink: fail("type", "{} renders a linear UOp list; a SINK is the lowering graph's root", lang_.name);
     }
   }

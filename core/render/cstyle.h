@@ -107,6 +107,10 @@ struct CStyleLanguage {
   std::string image_load{};
   std::string image_store{};
   std::string image_prelude{};
+  // One step of a matrix unit (WMMA): the function that wmma_decl declares under the name `fn`, called
+  // with this thread's elements of A, then of B (scalars, in the order of core/codegen/tensor_cores.h),
+  // then the accumulator, and returning the new accumulator. Null: the language has no matrix units.
+  std::function<std::string(const MatrixUnit&, const std::string& fn)> wmma_decl{};
 };
 
 // Per buffer of p (by DefineGlobal .buffer): whether it can be an image of float32 texels of four

@@ -74,6 +74,34 @@ std::string cuda_vector_decl(DType t, int n) {
                      fmt::join(params, ", "), name, fmt::join(sets, " "));
 }
 
+// One mma.sync of the m16n8 family in inline PTX: each pair of a thread's half elements is one 32-bit
+// register, the lower element in the lower bits.
+std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
+  const int a = m.m * m.k / 32, b = m.k * m.n / 32, c = m.m * m.n / 32;
+  std::vector<std::string> params, regs, outs, pairs;
+  for (int i = 0; i < a; i++) params.push_back(fmt::format("half a{}", i));
+  for (int i = 0; i < b; i++) params.push_back(fmt::format("half b{}", i));
+  int at = c;
+  const auto group = [&](int count) {
+    std::vector<std::string> r;
+    for (int i = 0; i < count; i++) r.push_back(fmt::format("%{}", at++));
+    return fmt::format("{{{}}}", fmt::join(r, ", "));
+  };
+  for (int i = 0; i < c; i++) {
+    regs.push_back(fmt::format("%{}", i));
+    outs.push_back(fmt::format("\"+f\"(c.{})", xyzw(i)));
+  }
+  const std::string a_regs = group(a / 2), b_regs = group(b / 2);
+  for (int i = 0; i < a; i += 2) pairs.push_back(fmt::format("\"r\"(a{0}.bits | (unsigned)a{1}.bits << 16)", i, i + 1));
+  for (int i = 0; i < b; i += 2) pairs.push_back(fmt::format("\"r\"(b{0}.bits | (unsigned)b{1}.bits << 16)", i, i + 1));
+  const std::string acc = cuda_vector_type(m.acc, c);
+  return fmt::format("__device__ inline {0} {1}({2}, {0} c) {{\n"
+                     "  asm(\"mma.sync.aligned.m{3}n{4}k{5}.row.col.f32.f16.f16.f32 {{{6}}}, {7}, {8}, {{{6}}};\"\n"
+                     "      : {9}\n      : {10});\n  return c;\n}}\n",
+                     acc, fn, fmt::join(params, ", "), m.m, m.n, m.k, fmt::join(regs, ", "), a_regs, b_regs,
+                     fmt::join(outs, ", "), fmt::join(pairs, ", "));
+}
+
 }  // namespace
 
 const CStyleLanguage& cuda_language() {
@@ -114,6 +142,7 @@ const CStyleLanguage& cuda_language() {
           return fmt::format("(({}){}({}))", cuda_type(to), wide ? "__double_as_longlong" : "__float_as_int", x);
         return fmt::format("{}(({}){})", wide ? "__longlong_as_double" : "__int_as_float", wide ? "long long" : "int", x);
       },
+      .wmma_decl = wmma_decl,
   };
   return lang;
 }

@@ -207,6 +207,7 @@ class LlvmRenderer {
         inst(fmt::format("{} = extractelement {} {}, i32 {}", r_[i], rtype(u.srcs[0]), v, u.lane));
         return;
       }
+      case UOpKind::Wmma: fail("type", "LLVM IR on the CPU has no matrix units: a TC kernel renders only where it runs");
       case UOpKind::Sink: fail("type", "LLVM IR renders a linear UOp list; a SINK is the lowering graph's root");
     }
   }

@@ -4,6 +4,7 @@
 // stores move lane by lane). Half computes in float32 and is rounded after each op, as the CUDA
 // renderer's half does; exp2 is ex2.approx as CUDA's exp2f, log2 and sin go through the float64
 // routines of ptx_math.cpp, and + * sqrt and the reciprocal round to nearest (.rn, never fused).
+#include <algorithm>
 #include <bit>
 #include <map>
 
@@ -16,8 +17,12 @@
 namespace tr {
 namespace {
 
-// The oldest GPU that CUDA 13 compiles for; the driver compiles the module for the GPU it loads on.
-constexpr const char* kHeader = ".version 7.0\n.target sm_75\n.address_size 64\n";
+// The oldest GPU that CUDA 13 compiles for, or sm_80 where a kernel steps the 16x8x16 matrix unit; the
+// driver compiles the module for the GPU it loads on.
+std::string header(const std::vector<UOp>& uops) {
+  const bool k16 = std::any_of(uops.begin(), uops.end(), [](const UOp& u) { return u.kind == UOpKind::Wmma && u.unit.k == 16; });
+  return fmt::format(".version 7.0\n.target {}\n.address_size 64\n", k16 ? "sm_80" : "sm_75");
+}
 
 PtxReg reg_class(DType t) {
   if (t == DType::Bool) return PtxReg::Pred;
@@ -88,7 +93,7 @@ class PtxRenderer {
       if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("\t.param .u64 {}", uop_name(u)));
     for (const UOp& u : u_)
       if (u.kind == UOpKind::DefineVar) params.push_back(fmt::format("\t.param .u32 {}", uop_name(u)));
-    return fmt::format("{}\n.visible .entry {}(\n{}\n)\n{{\n{}{}\tret;\n}}\n", kHeader, p_.name, fmt::join(params, ",\n"), shared_,
+    return fmt::format("{}\n.visible .entry {}(\n{}\n)\n{{\n{}{}\tret;\n}}\n", header(u_), p_.name, fmt::join(params, ",\n"), shared_,
                        code_.text());
   }
 
@@ -160,8 +165,34 @@ class PtxRenderer {
         for (int s : u.srcs) r_[i].push_back(lane(s, 0));
         return;
       case UOpKind::Gep: r_[i] = {lane(u.srcs[0], u.lane)}; return;
+      case UOpKind::Wmma: return wmma(i);
       case UOpKind::Sink: fail("type", "PTX renders a linear UOp list; a SINK is the lowering graph's root");
     }
+  }
+
+  // mma.sync of the m16n8 family: each pair of a thread's half elements is one 32-bit register, the
+  // lower element in the lower bits
+  void wmma(int i) {
+    const UOp& u = u_[i];
+    const MatrixUnit& m = u.unit;
+    const size_t a_elems = static_cast<size_t>(m.m * m.k / 32), b_elems = static_cast<size_t>(m.k * m.n / 32);
+    const auto packed = [&](size_t from, size_t count) {
+      std::vector<std::string> regs;
+      for (size_t e = from; e < from + count; e += 2) {
+        regs.push_back(code_.reg(PtxReg::B32));
+        inst(fmt::format("mov.b32 {}, {{{}, {}}}", regs.back(), lane(u.srcs[e], 0), lane(u.srcs[e + 1], 0)));
+      }
+      return fmt::format("{{{}}}", fmt::join(regs, ", "));
+    };
+    const std::string a = packed(0, a_elems), b = packed(a_elems, b_elems);
+    std::vector<std::string> c, d;
+    for (int l = 0; l < u.vec; l++) {
+      c.push_back(lane(u.srcs.back(), l));
+      d.push_back(reg(u.dtype));
+    }
+    inst(fmt::format("mma.sync.aligned.m{}n{}k{}.row.col.{}.{}.{}.{} {{{}}}, {}, {}, {{{}}}", m.m, m.n, m.k, ty(m.acc), ty(m.in),
+                     ty(m.in), ty(m.acc), fmt::join(d, ", "), a, b, fmt::join(c, ", ")));
+    r_[i] = d;
   }
 
   // float immediates (0f..., 0d...) need the float types; half's are its bits

@@ -1,0 +1,195 @@
+// The TC opt: a sum of half products on an NVIDIA GPU's matrix unit (tensor cores). What it does to
+// a kernel's dims, where it is refused, the WMMA steps it lowers to, and CUDA and PTX sources that
+// NVIDIA's compilers accept. Its values on a GPU: OnDevice.HalfMatmulOnTheMatrixUnitEqualsTheReference.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/codegen/codegen.h"
+#include "core/error.h"
+#include "core/opt/apply_opt.h"
+#include "core/opt/heuristic.h"
+#include "core/render/render.h"
+#include "devices/nvrtc.h"
+#include "tests/kernel_testing.h"
+#include "tests/ptxas_testing.h"
+
+namespace tr {
+namespace {
+
+const Target kSm80{.gpu = true, .local_memory = 48 << 10, .cores = 108, .max_local = 256, .vector_width = 4,
+                   .warp_size = 32, .matrix_units = cuda_matrix_units(8, 0)};
+
+Tensor half_input(const Shape& shape, uint64_t seed) {
+  Tensor t = testing::realized_random(shape, seed).cast(DType::Float16);
+  t.realize();
+  return t;
+}
+
+// (m x k) @ (k x n) in half, accumulated in float as every half matmul is.
+Kernel half_matmul(int64_t m, int64_t k, int64_t n) {
+  return testing::only_kernel(half_input({m, k}, 1).matmul(half_input({k, n}, 2)));
+}
+
+std::string refusal(const Kernel& k, const Opt& opt, const Target& t) {
+  try {
+    apply_opt(k, opt, t);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+int count(const UOpProgram& p, UOpKind kind) {
+  return static_cast<int>(std::count_if(p.uops.begin(), p.uops.end(), [&](const UOp& u) { return u.kind == kind; }));
+}
+
+TEST(TensorCores, SplitsMIntoLanesAndElementsNIntoLanesAndElementsKIntoTheUnitsK) {
+  const Kernel k = half_matmul(64, 48, 40);
+  const Kernel tc = apply_opt(k, {OptOp::Tc, 2, 16}, kSm80);
+  ASSERT_TRUE(tc.tc);
+  EXPECT_EQ(*tc.tc, (MatrixUnit{16, 8, 16, DType::Float16, DType::Float32}));
+  std::vector<std::tuple<int64_t, DimRole, TcPart>> dims;
+  for (const Dim& d : tc.dims) dims.emplace_back(d.size, d.role, d.tc);
+  using enum DimRole;
+  EXPECT_EQ(dims, (std::vector<std::tuple<int64_t, DimRole, TcPart>>{
+                      {4, Global, TcPart::None}, {5, Global, TcPart::None},     {8, Local, TcPart::MLanes},
+                      {4, Local, TcPart::NLanes}, {2, Upcast, TcPart::MElems}, {2, Upcast, TcPart::NElems},
+                      {3, Reduce, TcPart::None},  {16, Unroll, TcPart::K}}));
+  // the elements' strides: M's second element 8 rows down, N's lanes two columns apart
+  EXPECT_EQ(tc.dims[4].stride, 8);
+  EXPECT_EQ(tc.dims[3].stride, 2);
+}
+
+TEST(TensorCores, TheOptIsRefusedWithItsReason) {
+  const Kernel k = half_matmul(64, 48, 40);
+  EXPECT_NE(refusal(k, {OptOp::Tc, 2, 4}, kSm80).find("the amount is the matrix unit's K; this GPU's units are 16x8x16"),
+            std::string::npos);
+  Target no_units = kSm80;
+  no_units.matrix_units.clear();
+  EXPECT_NE(refusal(k, {OptOp::Tc, 2, 16}, no_units).find("TC needs a GPU with matrix units"), std::string::npos);
+  const Kernel f32 = testing::only_kernel(testing::realized_random({64, 48}, 1).matmul(testing::realized_random({48, 40}, 2)));
+  EXPECT_NE(refusal(f32, {OptOp::Tc, 2, 16}, kSm80).find("sums products of two float16 values in float32"), std::string::npos);
+  const Kernel odd = half_matmul(60, 48, 40);
+  EXPECT_NE(refusal(odd, {OptOp::Tc, 2, 16}, kSm80).find("no output dim of a multiple of 16"), std::string::npos);
+  EXPECT_NE(refusal(apply_opt(odd, {OptOp::Padto, 0, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("through the padding's mask"),
+            std::string::npos);
+  // a reduce dim padded to the unit's K is one: both operands read along it anyway
+  const Kernel short_k = half_matmul(64, 40, 40);
+  EXPECT_NE(refusal(short_k, {OptOp::Tc, 2, 16}, kSm80).find("must divide"), std::string::npos);
+  EXPECT_EQ(refusal(apply_opt(short_k, {OptOp::Padto, 2, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80), "");
+  const Kernel tc = apply_opt(k, {OptOp::Tc, 2, 16}, kSm80);
+  EXPECT_NE(refusal(tc, {OptOp::Group, 6, 3}, kSm80).find("whose warp needs it whole"), std::string::npos);
+  EXPECT_NE(refusal(apply_opt(k, {OptOp::Group, 2, 4}, kSm80), {OptOp::Tc, 2, 12}, kSm80).find("the amount is"),
+            std::string::npos);
+  EXPECT_NE(refusal(apply_opt(k, {OptOp::Group, 2, 3}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("a GROUP splits the reduce"),
+            std::string::npos);
+}
+
+TEST(TensorCores, EachStepOfTheUnitsKIsOneWmmaPerTileOfTheWarp) {
+  const Kernel k = apply_opt(apply_opt(half_matmul(64, 48, 40), {OptOp::Tc, 2, 16}, kSm80), {OptOp::Upcast, 0, 2}, kSm80);
+  const UOpProgram p = codegen(k, kSm80, "r_tc");
+  // two tiles along M, each a WMMA of 8 A and 4 B elements and the 4-lane accumulator
+  EXPECT_EQ(count(p, UOpKind::Wmma), 2);
+  for (const UOp& u : p.uops)
+    if (u.kind == UOpKind::Wmma) {
+      EXPECT_EQ(u.srcs.size(), 13u);
+    }
+  EXPECT_EQ(p.flops, 2 * 64 * 48 * 40);
+  EXPECT_EQ(p.dims.local, (std::array<int64_t, 3>{4, 8, 1}));
+  EXPECT_NE(print_uops(p.uops).find("WMMA           : float4"), std::string::npos);
+  // the k 8 unit takes two steps where the k 16 one takes one
+  const UOpProgram k8 = codegen(apply_opt(half_matmul(64, 48, 40), {OptOp::Tc, 2, 8}, kSm80), kSm80, "r_tc8");
+  EXPECT_EQ(count(k8, UOpKind::Wmma), 1);
+  EXPECT_EQ(k8.flops, 2 * 64 * 48 * 40);
+}
+
+// Two elements that the unit packs into one register are neighbours along K: one load of both where
+// the operand steps 1 element along K (A of a @ b; both operands of a @ w.T).
+TEST(TensorCores, NeighboursAlongKLoadTogether) {
+  const auto pair_loads = [](const Kernel& k) {
+    std::map<int, int> per_buffer;
+    const UOpProgram p = codegen(apply_opt(k, {OptOp::Tc, 2, 16}, kSm80), kSm80, "r_pairs");
+    for (const UOp& u : p.uops)
+      if (u.kind == UOpKind::Load) per_buffer[p.uops[static_cast<size_t>(u.srcs[0])].buffer] += u.vec == 2 ? 1 : 0;
+    return per_buffer;
+  };
+  EXPECT_EQ(pair_loads(half_matmul(64, 48, 40)), (std::map<int, int>{{1, 4}, {2, 0}}));
+  const Kernel linear = testing::only_kernel(half_input({64, 48}, 1).matmul(half_input({40, 48}, 2).T()));
+  EXPECT_EQ(pair_loads(linear), (std::map<int, int>{{1, 4}, {2, 2}}));
+}
+
+TEST(TensorCores, TheDefaultOptsTakeTheUnitForAHalfMatmulAndNotForAFloatOne) {
+  const Kernel k = default_opts(half_matmul(128, 64, 128), kSm80);
+  ASSERT_FALSE(k.opts.empty());
+  EXPECT_EQ(k.opts[0], (Opt{OptOp::Tc, 2, 16}));
+  const Kernel f32 = default_opts(testing::only_kernel(testing::realized_random({128, 64}, 1).matmul(testing::realized_random({64, 128}, 2))), kSm80);
+  EXPECT_FALSE(f32.tc);
+  // dims smaller than the warp's tile are upcast wholly: a WMMA per tile, two where the reduce has two
+  // steps of the unit to unroll
+  for (const auto& [m, k, n, steps] : {std::tuple{64, 32, 48, 2}, std::tuple{16, 16, 8, 1}, std::tuple{48, 16, 24, 1}}) {
+    const Kernel small = default_opts(half_matmul(m, k, n), kSm80);
+    EXPECT_TRUE(small.tc) << m << "x" << k << "x" << n;
+    EXPECT_EQ(count(codegen(small, kSm80, "r_small"), UOpKind::Wmma), m / 16 * (n / 8) * steps) << m << "x" << k << "x" << n;
+  }
+  Target sm75 = kSm80;
+  sm75.matrix_units = cuda_matrix_units(7, 5);
+  EXPECT_EQ(default_opts(half_matmul(128, 64, 128), sm75).opts[0], (Opt{OptOp::Tc, 2, 8}));
+}
+
+// CUDA and PTX spell the steps (mma.sync); the other languages refuse them with the reason.
+std::vector<UOpProgram> tc_programs() {
+  std::vector<UOpProgram> out;
+  for (const MatrixUnit& u : kSm80.matrix_units) {
+    const Tensor a = half_input({64, 32}, 3), b = half_input({32, 48}, 4);
+    const Kernel k = testing::only_kernel(a.matmul(b).add(half_input({64, 48}, 5)).relu());
+    out.push_back(codegen(apply_opt(k, {OptOp::Tc, 2, u.k}, kSm80), kSm80, fmt::format("r_tc{}", u.k)));
+  }
+  return out;
+}
+
+TEST(TensorCores, CudaSourceCompilesWithNvrtc) {
+  const Nvrtc* nvrtc = nullptr;
+  try {
+    nvrtc = &Nvrtc::get();
+  } catch (const Error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  for (const UOpProgram& p : tc_programs()) {
+    const std::string src = render("cuda", p);
+    EXPECT_NE(src.find("mma.sync.aligned.m16n8k"), std::string::npos) << src;
+    try {
+      EXPECT_FALSE(nvrtc->compile(src, "compute_80").empty());
+    } catch (const Error& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+}
+
+TEST(TensorCores, PtxAssemblesForSm80) {
+  if (testing::ptxas().empty()) GTEST_SKIP() << "ptxas was not found (the CUDA toolkit is not installed)";
+  for (const UOpProgram& p : tc_programs()) {
+    const std::string src = render("ptx", p);
+    // mma.m16n8k16 came with sm_80, m16n8k8 with sm_75
+    EXPECT_NE(src.find(p.name == "r_tc16" ? ".target sm_80" : ".target sm_75"), std::string::npos);
+    EXPECT_EQ(testing::ptxas_errors(src, "sm_90"), "") << p.name;
+  }
+}
+
+TEST(TensorCores, OtherLanguagesRefuseTheStepsWithTheReason) {
+  const UOpProgram p = tc_programs().front();
+  for (const std::string backend : {"opencl", "metal", "hip", "wgsl", "c"}) {
+    try {
+      render(backend, p);
+      ADD_FAILURE() << backend << " rendered a WMMA";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("does not spell the matrix unit's steps"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tr
