@@ -134,7 +134,7 @@ Kernel Kernel::from_ast(const AstRef& original) {
 
   std::unordered_map<const AstNode*, int> depths;
   const int passes = red ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
-  Kernel k{a, shape, first_reduce, {}, {}, passes, {}, std::nullopt};
+  Kernel k{a, shape, first_reduce, {}, {}, passes, {}, std::nullopt, -1};
   std::vector<const ShapeTracker*> trackers;
   walk(a, [&](const AstNode& n) {
     if (n.st) trackers.push_back(&*n.st);

@@ -43,6 +43,7 @@ struct Kernel {
   int row_passes = 1;
   std::vector<ExprRef> vars;   // the Variables of its symbolic dims, by name: scalar arguments after the buffers
   std::optional<MatrixUnit> tc;  // the matrix unit whose steps compute the reduce (the TC opt)
+  int stage_axis = -1;  // STAGE: the reduce axis per whose steps the shared loads' tiles go through local memory
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);

@@ -82,7 +82,7 @@ TEST(OptTable, EveryOpHasOneRowAndItsNameParsesBack) {
   }
   EXPECT_EQ(parse_opt("FOO"), std::nullopt);
   EXPECT_EQ(parse_opt("upcast"), std::nullopt);  // `:opt` upper-cases what the user types first
-  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC");
+  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE");
   EXPECT_EQ((Opt{OptOp::Padto, 1, 16}).str(), "PADTO(1, 16)");
 }
 

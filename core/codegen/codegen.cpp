@@ -13,6 +13,10 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   };
   UGraph g = lower_loops(low);
   snapshot("loops", g);
+  if (k.stage_axis >= 0) {
+    g = stage(g, low);
+    snapshot("stage", g);
+  }
   if (k.tc) {
     g = tensor_cores(g, low);
     snapshot("tensor_cores", g);

@@ -60,6 +60,19 @@ std::vector<int> toposort(const UGraph& g) {
   return order;
 }
 
+int substitute(UGraph& g, int n, const std::map<int, int>& with, std::map<int, int>& done) {
+  if (const auto it = with.find(n); it != with.end()) return it->second;
+  if (const auto it = done.find(n); it != done.end()) return it->second;
+  UOp u = g[n];
+  bool changed = false;
+  for (int& s : u.srcs) {
+    const int to = substitute(g, s, with, done);
+    changed = changed || to != s;
+    s = to;
+  }
+  return done[n] = changed ? g.add(std::move(u)) : n;
+}
+
 UGraph rewrite(const UGraph& g, const std::function<int(UGraph& out, int old, const UOp& moved)>& f) {
   UGraph out;
   std::vector<int> moved_to(g.size(), -1);

@@ -4,6 +4,7 @@
 // node, lanes and fields by value). Node order is a topological order, not a schedule: the linearize
 // pass places each node inside the loops it depends on.
 #include <functional>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +37,10 @@ class UGraph {
 
 // The nodes reachable from the sink, sources before their users, each once.
 std::vector<int> toposort(const UGraph& g);
+
+// Node n of g with the nodes that `with` names replaced by theirs, each source first (`done` remembers
+// what one replacement made of each node); nodes that nothing under changes stay themselves.
+int substitute(UGraph& g, int n, const std::map<int, int>& with, std::map<int, int>& done);
 
 // Copies the nodes reachable from g's sink into a new graph, sources first, each once. `f` makes the
 // new node from the old one, whose sources already name new nodes; it returns the new node's index.

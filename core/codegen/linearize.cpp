@@ -5,6 +5,7 @@
 // accumulator. A load of local memory comes after every store into it and a BARRIER.
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -17,28 +18,27 @@ namespace {
 
 class Linearizer {
  public:
-  explicit Linearizer(const UGraph& g) : g_(g), order_(toposort(g)), placed_(g.size(), -1) {
+  explicit Linearizer(const UGraph& g) : g_(g), order_(toposort(g)), placed_(g.size(), -1), stored_(g.size(), false) {
     ranges_.resize(g.size());
     reads_accumulator_.assign(g.size(), false);
     reads_reduce_.assign(g.size(), false);
     value_.assign(g.size(), false);
+    find_ranges({});
+    // a load of local memory that is stored inside loops (a staged tile, core/codegen/stage.cpp) is read
+    // inside them too, and so is everything that reads it
+    std::map<int, std::vector<int>> tiles;
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Store && g_[g_[n].srcs[0]].kind == UOpKind::DefineLocal && !ranges_[n].empty())
+        tiles[g_[n].srcs[0]].insert(tiles[g_[n].srcs[0]].end(), ranges_[n].begin(), ranges_[n].end());
+    if (!tiles.empty()) find_ranges(tiles);
     for (int n : order_) {
       const UOp& u = g_[n];
-      std::vector<int> r = u.kind == UOpKind::Range ? std::vector<int>{n} : std::vector<int>{};
       for (int s : u.srcs) {
-        r.insert(r.end(), ranges_[s].begin(), ranges_[s].end());
         reads_reduce_[n] = reads_reduce_[n] || reads_reduce_[s] || g_[s].kind == UOpKind::Assign;
         reads_accumulator_[n] = reads_accumulator_[n] || reads_accumulator_[s] || reads_reduce_[n] ||
                                 g_[s].kind == UOpKind::DefineAcc;
       }
-      if (u.kind == UOpKind::Assign)
-        for (size_t i = 2; i < u.srcs.size(); i++) {
-          std::erase(r, u.srcs[i]);
-          closed_.push_back(u.srcs[i]);
-        }
-      std::sort(r.begin(), r.end(), [&](int a, int b) { return nest(a) < nest(b); });
-      r.erase(std::unique(r.begin(), r.end()), r.end());
-      ranges_[n] = std::move(r);
+      if (u.kind == UOpKind::Assign) closed_.insert(closed_.end(), u.srcs.begin() + 2, u.srcs.end());
       if (u.kind == UOpKind::Store && u.srcs.size() > 2) mark_value(u.srcs[2]);
       if (u.kind == UOpKind::Assign) mark_value(u.srcs[1]);
     }
@@ -84,6 +84,7 @@ class Linearizer {
   std::vector<bool> late_;                // per node, whether something after a reduce reads it
   std::vector<int> closed_;               // RANGEs that an ASSIGN closes
   std::vector<int> placed_;               // node -> its position in out_, while its scope is open
+  std::vector<bool> stored_;              // per STORE, whether it is placed
   std::vector<int> open_;                 // the open RANGEs, outermost first
   std::vector<std::vector<int>> scopes_{1};  // nodes placed in each open scope, to forget at its end
   std::vector<int> barriers_;             // local buffers whose BARRIER is placed
@@ -92,6 +93,21 @@ class Linearizer {
   std::vector<UOp> out_;
   int64_t trip_ = 1;
   int64_t flops_ = 0;
+
+  // Per node, the RANGEs it depends on; a load of a local buffer in `tiles` depends on those given.
+  void find_ranges(const std::map<int, std::vector<int>>& tiles) {
+    for (int n : order_) {
+      const UOp& u = g_[n];
+      std::vector<int> r = u.kind == UOpKind::Range ? std::vector<int>{n} : std::vector<int>{};
+      if (const auto it = u.kind == UOpKind::Load ? tiles.find(u.srcs[0]) : tiles.end(); it != tiles.end()) r = it->second;
+      for (int s : u.srcs) r.insert(r.end(), ranges_[s].begin(), ranges_[s].end());
+      if (u.kind == UOpKind::Assign)
+        for (size_t i = 2; i < u.srcs.size(); i++) std::erase(r, u.srcs[i]);
+      std::sort(r.begin(), r.end(), [&](int a, int b) { return nest(a) < nest(b); });
+      r.erase(std::unique(r.begin(), r.end()), r.end());
+      ranges_[n] = std::move(r);
+    }
+  }
 
   // Loops nest in the order of the dims they walk.
   std::pair<int, int> nest(int range) const { return {g_[range].dim, g_[range].number}; }
@@ -158,6 +174,7 @@ class Linearizer {
   }
 
   int place(int n, UOp u, bool global_scope) {
+    if (u.kind == UOpKind::Store) stored_[n] = true;
     out_.push_back(std::move(u));
     const int at = static_cast<int>(out_.size()) - 1;
     placed_[n] = at;
@@ -189,7 +206,8 @@ class Linearizer {
   }
 
   void need(int n) {
-    if (placed_[n] >= 0) return;
+    // a store inside a loop was placed there once; its scope's end forgot it
+    if (placed_[n] >= 0 || (g_[n].kind == UOpKind::Store && stored_[n])) return;
     const UOp& u = g_[n];
     for (int r : ranges_[n])
       if (std::find(open_.begin(), open_.end(), r) == open_.end() && r != n)
@@ -219,13 +237,26 @@ class Linearizer {
   // Every store into local memory `buf`, then one BARRIER, before the first load of it. Stores that
   // the latest BARRIER already follows (the partials of reduces that share their loops), in a loop still
   // open, need no other.
+  //
+  // Stores inside a loop (a staged tile's copy, core/codegen/stage.cpp) are stored anew each turn: every
+  // local buffer stored in that loop is stored at once, after a barrier that waits until every thread
+  // has read the last turn's, and one barrier follows them all.
   void barrier(int buf) {
     if (std::find(barriers_.begin(), barriers_.end(), buf) != barriers_.end()) return;
-    barriers_.push_back(buf);
-    bool before_last = last_barrier_ >= 0 && open_.size() >= open_at_barrier_.size() &&
+    std::vector<int> bufs{buf};
+    const bool turns = stored_in_loop(buf);
+    if (turns) {
+      for (int n : order_)
+        if (n != buf && g_[n].kind == UOpKind::DefineLocal && stored_in_loop(n) &&
+            std::find(barriers_.begin(), barriers_.end(), n) == barriers_.end())
+          bufs.push_back(n);
+      out_.push_back(UOp{.kind = UOpKind::Barrier, .launch = g_[buf].launch});
+    }
+    barriers_.insert(barriers_.end(), bufs.begin(), bufs.end());
+    bool before_last = !turns && last_barrier_ >= 0 && open_.size() >= open_at_barrier_.size() &&
                        std::equal(open_at_barrier_.begin(), open_at_barrier_.end(), open_.begin());
     for (int n : order_) {
-      if (g_[n].kind != UOpKind::Store || g_[n].srcs[0] != buf) continue;
+      if (g_[n].kind != UOpKind::Store || std::find(bufs.begin(), bufs.end(), g_[n].srcs[0]) == bufs.end()) continue;
       need(n);
       before_last = before_last && placed_[n] < last_barrier_;
     }
@@ -233,6 +264,13 @@ class Linearizer {
     out_.push_back(UOp{.kind = UOpKind::Barrier, .launch = g_[buf].launch});
     last_barrier_ = static_cast<int>(out_.size()) - 1;
     open_at_barrier_ = open_;
+  }
+
+  // Whether a store into local buffer buf is inside a loop.
+  bool stored_in_loop(int buf) const {
+    return std::any_of(order_.begin(), order_.end(), [&](int n) {
+      return g_[n].kind == UOpKind::Store && g_[n].srcs[0] == buf && !ranges_[n].empty();
+    });
   }
 
   // The ranges an ASSIGN closes, outermost first.
@@ -297,7 +335,8 @@ class Linearizer {
     // a GROUP's combine reads the partials in local memory: their stores and the barrier come before
     // its loop, not once per partial inside it
     for (int a : together)
-      for (int buf : local_memory_read(g_[a].srcs[1])) barrier(buf);
+      for (int buf : local_memory_read(g_[a].srcs[1]))
+        if (!stored_in_loop(buf)) barrier(buf);
     for (int r : loops) open(r);
     for (int a : together) {
       need(g_[a].srcs[1]);

@@ -25,6 +25,7 @@ int index_node(UGraph& g, const Lowering& low, const ExprRef& e);
 
 // The passes, in the order codegen() runs them; each is a file of this folder.
 UGraph lower_loops(Lowering& low);                   // loops.cpp: launch ids, loops, loads, reduces, stores
+UGraph stage(const UGraph& g, const Lowering& low);         // stage.cpp: a STAGE opt's shared tiles through local memory
 UGraph tensor_cores(const UGraph& g, const Lowering& low);  // tensor_cores.cpp: a TC opt's reduce as WMMA steps
 UGraph expand(const UGraph& g, const Lowering& low);  // expand.cpp: upcasts and unrolls become copies and lanes
 UGraph group(UGraph g, const Lowering& low);         // group.cpp: GROUP's partial results through local memory

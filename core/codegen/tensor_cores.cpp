@@ -91,20 +91,6 @@ class TensorCores {
 
   int lane_id(UGraph& out, TcPart part) const { return index_node(out, low_, low_.dim_vars[dims_.at(part)]); }
 
-  // n with the nodes of `with` replaced, each source first.
-  static int substitute(UGraph& out, int n, const std::map<int, int>& with, std::map<int, int>& done) {
-    if (const auto it = with.find(n); it != with.end()) return it->second;
-    if (const auto it = done.find(n); it != done.end()) return it->second;
-    UOp u = out[n];
-    bool changed = false;
-    for (int& s : u.srcs) {
-      const int to = substitute(out, s, with, done);
-      changed = changed || to != s;
-      s = to;
-    }
-    return done[n] = changed ? out.add(std::move(u)) : n;
-  }
-
   // Operand x at each element's position (`at` replaces nodes for each); where `pairs`, each two
   // elements that are ungated loads are one load of both, at the first's index.
   static std::vector<int> elements(UGraph& out, int x, const std::vector<std::map<int, int>>& at, bool pairs) {

@@ -128,6 +128,13 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
   if (opt.op == OptOp::Group && k.tc)
     fail("opt", "{}: the reduce is on the matrix unit, whose warp needs it whole", opt.str());
+  const bool grouped = std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Group; });
+  if (opt.op == OptOp::Stage && (k.stage_axis >= 0 || k.tc || grouped))
+    fail("opt", "{}: {}", opt.str(), k.stage_axis >= 0 ? "the kernel's tiles are staged already"
+                                     : k.tc             ? "the matrix unit's operands are read by lanes, not staged"
+                                                        : "a GROUP's threads each read their own part of the reduce");
+  if ((opt.op == OptOp::Group || opt.op == OptOp::Tc) && k.stage_axis >= 0)
+    fail("opt", "{}: the kernel's tiles are staged in local memory (STAGE), which takes the reduce whole", opt.str());
   if (opt.op == OptOp::Tc) {
     Kernel out = apply_tc(k, opt, target);
     check_workgroup(out, opt, target);
@@ -147,6 +154,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   out.dims.insert(out.dims.begin() + opt.dim + 1, inner);
   std::erase_if(out.dims, [](const Dim& x) { return x.size == 1; });
   out.opts.push_back(opt);
+  if (opt.op == OptOp::Stage) out.stage_axis = d.axis;
   if (target.gpu) check_workgroup(out, opt, target);
   return out;
 }

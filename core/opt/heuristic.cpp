@@ -239,8 +239,19 @@ Kernel default_opts(const Kernel& k, const Target& target) {
         out.dims[r].size % vlanes == 0 && out.dims[r].size > vlanes && loads_in_order(out, out.dims[r].axis))
       out = apply_opt(out, {OptOp::Unroll, r, vlanes}, target);
   }
+  // A GPU matmul's tile: 16 steps of the reduce a turn, their tiles of both operands staged in local
+  // memory, which the workgroup's threads copy with float4 loads (core/codegen/stage.cpp); the
+  // workgroup is then 32x8 threads. On an H100 the 4096 matmul took 3.45 ms against 3.86 ms unrolled
+  // by 4 from global memory (8 steps: 3.51 ms; 32 steps: 5.0 ms; 16x16 threads: 3.46 ms).
+  // A reduce dim that 16 does not divide is padded to a multiple of it where that may be.
+  const int64_t staged_steps = 16, staged_local_y = 8;
+  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && gpu_tile_columns >= 0 && target_has(target, OptNeeds::LocalMemory)) {
+    if (!unsafe_to_pad_reduce(out)) pad_to_multiple(out, r, staged_steps, target);
+    if (out.dims[r].size % staged_steps == 0 && out.dims[r].size > staged_steps)
+      out = apply_opt(out, {OptOp::Stage, r, staged_steps}, target);
+  }
   // Unroll a reduce dim: wholly when it is tiny, else by 4.
-  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && upcast_product(out) < 64) {
+  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !rows_whole && out.stage_axis < 0 && upcast_product(out) < 64) {
     const int64_t n = out.dims[r].size;
     if (n <= 8 && n > 1) out = apply_opt(out, {OptOp::Unroll, r, n}, target);
     else if (n % 4 == 0) out = apply_opt(out, {OptOp::Unroll, r, 4}, target);
@@ -282,7 +293,8 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     int placed = 0;
     for (int i = static_cast<int>(out.dims.size()) - 1; i >= 0 && placed < 2; i--) {
       if (!splittable(out.dims[i], DimRole::Global)) continue;
-      const int64_t want = placed ? reduce_local_y : !reduces ? elementwise_local : tiled ? tile_local_x : reduce_local_x;
+      const int64_t want = placed ? (out.stage_axis >= 0 ? staged_local_y : reduce_local_y)
+                           : !reduces ? elementwise_local : tiled ? tile_local_x : reduce_local_x;
       const int64_t amt = largest_divisor_upto(out.dims[i].size, std::min<int64_t>(want, target.max_local / threads));
       placed++;
       if (amt < 2) continue;

@@ -8,11 +8,11 @@
 
 namespace tr {
 
-enum class OptOp : uint8_t { Upcast, Unroll, Local, Group, Thread, Padto, Tc };
+enum class OptOp : uint8_t { Upcast, Unroll, Local, Group, Thread, Padto, Tc, Stage };
 
 std::string_view opt_name(OptOp op);                 // "UPCAST", from the table
 std::optional<OptOp> parse_opt(std::string_view s);  // "UPCAST" -> OptOp::Upcast
-std::string opt_names();                             // "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC"
+std::string opt_names();                             // "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE"
 
 struct Opt {
   OptOp op;

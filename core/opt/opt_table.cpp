@@ -43,6 +43,9 @@ const std::vector<OptInfo>& opt_table() {
       {OptOp::Tc, "TC", {Reduce}, std::nullopt, false, OptNeeds::MatrixUnits, {16, 8},
        "a sum of half products on the matrix unit whose K is AMOUNT (tensor cores): one WMMA per step, the "
        "warp's lanes over two output dims"},
+      {OptOp::Stage, "STAGE", {Reduce}, Unroll, false, OptNeeds::LocalMemory, {4, 8, 16},
+       "unroll a reduce dim by AMOUNT and stage each step's tiles of the loads that a workgroup's threads share "
+       "in local memory"},
   };
   return table;
 }

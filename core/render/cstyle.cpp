@@ -262,7 +262,7 @@ class Renderer {
                                         fmt::arg("type", storage(u.dtype)), fmt::arg("size", u.size)) + "\n";
           return;
         }
-        line(fmt::format("{}{} {}[{}];", lang_.local_decl, storage(u.dtype), uop_name(u), u.size));
+        line(fmt::format("{}{}{} {}[{}];", lang_.local_decl, lang_.local_align, storage(u.dtype), uop_name(u), u.size));
         return;
       case UOpKind::Special:
         r_[i] = uop_name(u);
@@ -404,13 +404,17 @@ class Renderer {
   }
 
   // How a whole vector moves at index idx of buffer buf: the language's aligned access where idx is a
-  // provable multiple of the width, else its unaligned one; "" where it goes lane by lane (always in
-  // workgroup memory).
+  // provable multiple of the width, else its unaligned one; "" where it goes lane by lane (in workgroup
+  // memory: unless the language spells it there and the index is a provable multiple).
   const std::string& vector_form(bool store, int buf, int idx, int vec) const {
     static const std::string none;
+    if (vec < 2 || (vec & (vec - 1)) != 0 || half_in_float(u_[buf].dtype) || packed(buf)) return none;
+    const bool workgroup = u_[buf].kind == UOpKind::DefineLocal && u_[buf].launch == LaunchKind::Local;
+    if (workgroup) {
+      const std::string& form = store ? lang_.local_vector_store : lang_.local_vector_load;
+      return multiple_of(u_, idx, vec) ? form : none;
+    }
     // memory the cores share is a pointer parameter, like a buffer
-    const bool pointer = u_[buf].kind == UOpKind::DefineGlobal || (u_[buf].kind == UOpKind::DefineLocal && u_[buf].launch == LaunchKind::Core);
-    if (vec < 2 || (vec & (vec - 1)) != 0 || !pointer || half_in_float(u_[buf].dtype) || packed(buf)) return none;
     const std::string& aligned = store ? lang_.aligned_vector_store : lang_.aligned_vector_load;
     if (!aligned.empty() && multiple_of(u_, idx, vec)) return aligned;
     return store ? lang_.vector_store : lang_.vector_load;

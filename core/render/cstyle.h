@@ -77,6 +77,12 @@ struct CStyleLanguage {
   // access of a language whose vectors must be aligned (CUDA).
   std::string aligned_vector_load{};
   std::string aligned_vector_store{};
+  // A whole vector in workgroup memory at an index that is a provable multiple of its width ({type},
+  // {n}, {buf}, {idx}, {val}); local_align, after local_decl, aligns every workgroup array for them.
+  // Empty: workgroup memory moves lane by lane.
+  std::string local_vector_load{};
+  std::string local_vector_store{};
+  std::string local_align{};
   // Half kept in float registers, with half only in memory (OpenCL without cl_khr_fp16). When
   // half_storage is set, buffers of float16 hold it; half_load reads element {1} of buffer {0},
   // half_store writes {2} there, half_round rounds a float to half precision (a cast to half), and

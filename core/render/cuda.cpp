@@ -134,6 +134,9 @@ const CStyleLanguage& cuda_language() {
       // a vector type is aligned to its size (half's are declared so): only aligned indices move whole
       .aligned_vector_load = "*((const {type}*)({buf}+{idx}))",
       .aligned_vector_store = "*(({type}*)({buf}+{idx})) = {val};",
+      .local_vector_load = "*((const {type}*)({buf}+{idx}))",
+      .local_vector_store = "*(({type}*)({buf}+{idx})) = {val};",
+      .local_align = "__align__(16) ",
       // CUDA's intrinsics between a float and the integer of its size; the integer then converts
       // to the one asked for, keeping its bits
       .bitcast = [](DType from, DType to, const std::string& x) {
