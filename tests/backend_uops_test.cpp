@@ -630,7 +630,7 @@ TEST(Spelling, WgslBindingsWorkgroupsSelectAndPackedBytes) {
 TEST(Spelling, WorkgroupIdsMemoryAndBarriers) {
   const UOpProgram p = local_sum();
   expect_contains(render("opencl", p), {"__kernel void local_sum(", "int gidx0 = get_group_id(0);", "int lidx0 = get_local_id(0);",
-                                        "__local float temp0[4];", "barrier(CLK_LOCAL_MEM_FENCE);", "if ((lidx0<1)) {"});
+                                        "__local __attribute__((aligned(16))) float temp0[4];", "barrier(CLK_LOCAL_MEM_FENCE);", "if ((lidx0<1)) {"});
   expect_contains(render("cuda", p), {"extern \"C\" __global__ void local_sum(", "int gidx0 = blockIdx.x;", "int lidx0 = threadIdx.x;",
                                       "__shared__ __align__(16) float temp0[4];", "__syncthreads();"});
   expect_contains(render("metal", p), {"kernel void local_sum(", "device float* data0 [[buffer(0)]]",

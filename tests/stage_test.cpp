@@ -93,6 +93,25 @@ TEST(Stage, LoadsNoTwoThreadsShareStayInGlobalMemory) {
   EXPECT_EQ(count(codegen(staged, kGpu, "r_rows"), UOpKind::DefineLocal), 0);
 }
 
+// Half that the target keeps only in its buffers (NVIDIA's OpenCL) has no local arrays: its loads stay
+// in global memory; with half arithmetic they are staged.
+TEST(Stage, HalfKeptInBuffersStaysThere) {
+  Tensor a = testing::realized_random({64, 64}, 4).cast(DType::Float16), b = testing::realized_random({64, 64}, 5).cast(DType::Float16);
+  a.realize();
+  b.realize();
+  const Kernel k = testing::only_kernel(a.matmul(b));
+  Target in_buffers = kGpu;
+  in_buffers.half_arithmetic = false;
+  for (const bool arithmetic : {true, false}) {
+    const Target& t = arithmetic ? kGpu : in_buffers;
+    // the 16 threads along N read A's rows alike; each reads its own column of B
+    const Kernel staged = apply_opt(apply_opt(k, {OptOp::Stage, 2, 8}, t), {OptOp::Local, 1, 16}, t);
+    EXPECT_EQ(count(codegen(staged, t, "r_half"), UOpKind::DefineLocal), arithmetic ? 1 : 0);
+    // and the default opts stage it only where it can be
+    EXPECT_EQ(default_opts(k, t).stage_axis >= 0, arithmetic);
+  }
+}
+
 TEST(Stage, TheDefaultOptsStageAGpuMatmulAndPadItsReduceDim) {
   const Kernel even = default_opts(matmul(256, 256, 256), kGpu);
   EXPECT_EQ(even.stage_axis, 2);

@@ -6,7 +6,8 @@
 // t, t + T, ...; the tile lies in local memory in the order of its elements in global memory (the
 // variable with the largest stride outermost), so that neighbouring threads copy neighbouring
 // elements; where the innermost variable steps 1 element through global memory and the target has
-// vectors, each thread copies 4 neighbours at once. linearize puts a barrier after the copies and one
+// vectors, each thread copies 4 neighbours at once. Half that a target keeps only in its buffers stays
+// there. linearize puts a barrier after the copies and one
 // before them, which waits until every thread has read the last turn's tiles.
 #include <algorithm>
 
@@ -67,6 +68,8 @@ class Stager {
       if (loop_ < 0 || u.kind != UOpKind::Load || g_[u.srcs[0]].kind != UOpKind::DefineGlobal) continue;
       const uint64_t d = deps_[n];
       if (!(d >> bit_.at(loop_) & 1) || (d & locals) == locals) continue;  // not in the loop, or no two threads share it
+      // half that the target keeps only in its buffers (OpenCL without cl_khr_fp16) has no local arrays
+      if (u.dtype == DType::Float16 && !low.target.half_arithmetic) continue;
       Tile t;
       for (int v : vars_)
         if (v != loop_ && (d >> bit_.at(v) & 1)) t.spans.push_back(v);

@@ -243,9 +243,14 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // memory, which the workgroup's threads copy with float4 loads (core/codegen/stage.cpp); the
   // workgroup is then 32x8 threads. On an H100 the 4096 matmul took 3.45 ms against 3.86 ms unrolled
   // by 4 from global memory (8 steps: 3.51 ms; 32 steps: 5.0 ms; 16x16 threads: 3.46 ms).
-  // A reduce dim that 16 does not divide is padded to a multiple of it where that may be.
+  // A reduce dim that 16 does not divide is padded to a multiple of it where that may be. Half that the
+  // target keeps only in its buffers is not staged (core/codegen/stage.cpp): such a matmul is unrolled.
   const int64_t staged_steps = 16, staged_local_y = 8;
-  if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && gpu_tile_columns >= 0 && target_has(target, OptNeeds::LocalMemory)) {
+  bool half_in_buffers = false;
+  walk(out.ast, [&](const AstNode& n) { half_in_buffers = half_in_buffers || (n.op == AstOp::Load && n.dtype == DType::Float16); });
+  half_in_buffers = half_in_buffers && !target.half_arithmetic;
+  if (const int r = last_dim_with(out, DimRole::Reduce);
+      r >= 0 && gpu_tile_columns >= 0 && target_has(target, OptNeeds::LocalMemory) && !half_in_buffers) {
     if (!unsafe_to_pad_reduce(out)) pad_to_multiple(out, r, staged_steps, target);
     if (out.dims[r].size % staged_steps == 0 && out.dims[r].size > staged_steps)
       out = apply_opt(out, {OptOp::Stage, r, staged_steps}, target);

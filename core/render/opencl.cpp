@@ -76,8 +76,9 @@ CStyleLanguage opencl(bool native_half, bool images) {
       .vector_store = "vstore{n}({val}, 0, {buf}+{idx});",
       .aligned_vector_load = "*((__global const {type}*)({buf}+{idx}))",
       .aligned_vector_store = "*((__global {type}*)({buf}+{idx})) = {val};",
-      .local_vector_load = "vload{n}(0, {buf}+{idx})",
-      .local_vector_store = "vstore{n}({val}, 0, {buf}+{idx});",
+      .local_vector_load = "*((__local {type}*)({buf}+{idx}))",
+      .local_vector_store = "*((__local {type}*)({buf}+{idx})) = {val};",
+      .local_align = "__attribute__((aligned(16))) ",
       .bitcast = [](DType, DType to, const std::string& x) { return fmt::format("as_{}({})", opencl_type(to), x); },
   };
   if (images) {
