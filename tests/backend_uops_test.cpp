@@ -407,6 +407,27 @@ TEST_P(OnDevice, AnOutputDimPastTheGridLimitJoinsX) {
   EXPECT_EQ(r[0], bytes(want));
 }
 
+// The one kernel of a matmul of realized inputs with a bias after it, and the inputs' values in the
+// order its loads number them: the load read along both m (axis 0) and k (axis 2) is a's, along k
+// only b's, the other the bias's.
+struct BiasedMatmul {
+  Kernel kernel;
+  std::vector<std::vector<double>> inputs;
+};
+BiasedMatmul biased_matmul(const Tensor& out, const std::vector<double>& a, const std::vector<double>& b,
+                           const std::vector<double>& bias) {
+  std::vector<ScheduleItem> items = create_schedule({base_of(out.node())});
+  std::erase_if(items, [](const ScheduleItem& s) { return !s.ast; });
+  EXPECT_EQ(items.size(), 1u);
+  BiasedMatmul r{Kernel::from_ast(items.back().ast), std::vector<std::vector<double>>(3)};
+  walk(r.kernel.ast, [&](const AstNode& x) {
+    if (x.op != AstOp::Load) return;
+    const bool along_k = x.st->real_stride(2) != 0, along_m = x.st->real_stride(0) != 0;
+    r.inputs[static_cast<size_t>(x.idx - 1)] = along_k ? (along_m ? a : b) : bias;
+  });
+  return r;
+}
+
 // A half matmul with a bias and relu after it, on each of the device's matrix units (the TC opt, with
 // the default opts' tiles after it and without them), with B read down its columns and, as a linear
 // layer's weight, along its rows (then both operands' neighbouring elements load together): equal to
@@ -438,17 +459,7 @@ TEST_P(OnDevice, HalfMatmulOnTheMatrixUnitEqualsTheReference) {
   for (const bool weight : {false, true}) {
     const Tensor bt = weight ? testing::tensor(b_rows, {n, k}, DType::Float16).T() : testing::tensor(b, {k, n}, DType::Float16);
     const Tensor out = testing::tensor(a, {m, k}, DType::Float16).matmul(bt).add(testing::tensor(bias, {m, n}, DType::Float16)).relu();
-    std::vector<ScheduleItem> items = create_schedule({base_of(out.node())});
-    std::erase_if(items, [](const ScheduleItem& s) { return !s.ast; });
-    ASSERT_EQ(items.size(), 1u);
-    const Kernel plain = Kernel::from_ast(items[0].ast);
-    // the kernel's buffers in the order its loads number them: the one that reads along k only is a
-    std::vector<std::vector<double>> inputs(3);
-    walk(plain.ast, [&](const AstNode& x) {
-      if (x.op != AstOp::Load) return;
-      const bool along_k = x.st->real_stride(2) != 0, along_n = x.st->real_stride(1) != 0;
-      inputs[static_cast<size_t>(x.idx - 1)] = along_k ? (along_n ? (weight ? b_rows : b) : a) : bias;
-    });
+    const auto [plain, inputs] = biased_matmul(out, a, weight ? b_rows : b, bias);
     std::vector<Kernel> kernels{default_opts(plain, t)};
     for (const MatrixUnit& u : t.matrix_units) kernels.push_back(apply_opt(plain, {OptOp::Tc, 2, u.k}, t));
     for (const Kernel& kernel : kernels) {
@@ -475,16 +486,7 @@ TEST_P(OnDevice, StagedMatmulEqualsTheReference) {
   const std::vector<double> a = testing::random_values(rng, m * k, F32, -2, 2), b = testing::random_values(rng, k * n, F32, -2, 2),
                             bias = testing::random_values(rng, n, F32, -2, 2);
   const Tensor out = testing::tensor(a, {m, k}).matmul(testing::tensor(b, {k, n})).add(testing::tensor(bias, {n})).relu();
-  std::vector<ScheduleItem> items = create_schedule({base_of(out.node())});
-  std::erase_if(items, [](const ScheduleItem& s) { return !s.ast; });
-  ASSERT_EQ(items.size(), 1u);
-  const Kernel plain = Kernel::from_ast(items[0].ast);
-  std::vector<std::vector<double>> inputs(3);
-  walk(plain.ast, [&](const AstNode& x) {
-    if (x.op != AstOp::Load) return;
-    const bool along_k = x.st->real_stride(2) != 0, along_m = x.st->real_stride(0) != 0;
-    inputs[static_cast<size_t>(x.idx - 1)] = along_k ? (along_m ? a : b) : bias;
-  });
+  const auto [plain, inputs] = biased_matmul(out, a, b, bias);
   std::vector<double> want(m * n);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {

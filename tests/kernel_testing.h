@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/kernel.h"
+#include "core/opt/apply_opt.h"
 #include "core/schedule.h"
 #include "tests/tensor_testing.h"
 
@@ -18,6 +20,16 @@ inline Tensor realized_random(const Shape& shape, uint64_t seed, const std::stri
   Tensor t = tensor(random_values(rng, prod(shape), DType::Float32, -3, 3), shape).to(device);
   t.realize();
   return t;
+}
+
+// What apply_opt says refusing the opt; "" where it applies.
+inline std::string opt_refusal(const Kernel& k, const Opt& opt, const Target& t) {
+  try {
+    apply_opt(k, opt, t);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // The kernel of x, whose inputs are realized: its schedule must be that one kernel.

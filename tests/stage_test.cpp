@@ -23,15 +23,6 @@ Kernel matmul(int64_t m, int64_t k, int64_t n) {
   return testing::only_kernel(testing::realized_random({m, k}, 1).matmul(testing::realized_random({k, n}, 2)));
 }
 
-std::string refusal(const Kernel& k, const Opt& opt, const Target& t) {
-  try {
-    apply_opt(k, opt, t);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 Kernel with(Kernel k, const std::vector<Opt>& opts, const Target& t) {
   for (const Opt& o : opts) k = apply_opt(k, o, t);
   return k;
@@ -48,11 +39,11 @@ TEST(Stage, UnrollsTheReduceDimAndMarksItsAxis) {
 
 TEST(Stage, IsRefusedWithItsReason) {
   const Kernel k = matmul(64, 48, 40);
-  EXPECT_NE(refusal(k, {OptOp::Stage, 2, 8}, cpu_target(Isa::Avx2, 4, {})).find("STAGE needs workgroups"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(k, {OptOp::Stage, 2, 8}, cpu_target(Isa::Avx2, 4, {})).find("STAGE needs workgroups"), std::string::npos);
   const Kernel staged = apply_opt(k, {OptOp::Stage, 2, 8}, kGpu);
-  EXPECT_NE(refusal(staged, {OptOp::Stage, 2, 2}, kGpu).find("staged already"), std::string::npos);
-  EXPECT_NE(refusal(staged, {OptOp::Group, 2, 2}, kGpu).find("(STAGE), which takes the reduce whole"), std::string::npos);
-  EXPECT_NE(refusal(apply_opt(k, {OptOp::Group, 2, 4}, kGpu), {OptOp::Stage, 2, 4}, kGpu).find("a GROUP's threads"),
+  EXPECT_NE(testing::opt_refusal(staged, {OptOp::Stage, 2, 2}, kGpu).find("staged already"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(staged, {OptOp::Group, 2, 2}, kGpu).find("(STAGE), which takes the reduce whole"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(apply_opt(k, {OptOp::Group, 2, 4}, kGpu), {OptOp::Stage, 2, 4}, kGpu).find("a GROUP's threads"),
             std::string::npos);
 }
 

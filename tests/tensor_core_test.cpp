@@ -34,15 +34,6 @@ Kernel half_matmul(int64_t m, int64_t k, int64_t n) {
   return testing::only_kernel(half_input({m, k}, 1).matmul(half_input({k, n}, 2)));
 }
 
-std::string refusal(const Kernel& k, const Opt& opt, const Target& t) {
-  try {
-    apply_opt(k, opt, t);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 int count(const UOpProgram& p, UOpKind kind) {
   return static_cast<int>(std::count_if(p.uops.begin(), p.uops.end(), [&](const UOp& u) { return u.kind == kind; }));
 }
@@ -66,26 +57,26 @@ TEST(TensorCores, SplitsMIntoLanesAndElementsNIntoLanesAndElementsKIntoTheUnitsK
 
 TEST(TensorCores, TheOptIsRefusedWithItsReason) {
   const Kernel k = half_matmul(64, 48, 40);
-  EXPECT_NE(refusal(k, {OptOp::Tc, 2, 4}, kSm80).find("the amount is the matrix unit's K; this GPU's units are 16x8x16"),
+  EXPECT_NE(testing::opt_refusal(k, {OptOp::Tc, 2, 4}, kSm80).find("the amount is the matrix unit's K; this GPU's units are 16x8x16"),
             std::string::npos);
   Target no_units = kSm80;
   no_units.matrix_units.clear();
-  EXPECT_NE(refusal(k, {OptOp::Tc, 2, 16}, no_units).find("TC needs a GPU with matrix units"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(k, {OptOp::Tc, 2, 16}, no_units).find("TC needs a GPU with matrix units"), std::string::npos);
   const Kernel f32 = testing::only_kernel(testing::realized_random({64, 48}, 1).matmul(testing::realized_random({48, 40}, 2)));
-  EXPECT_NE(refusal(f32, {OptOp::Tc, 2, 16}, kSm80).find("sums products of two float16 values in float32"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(f32, {OptOp::Tc, 2, 16}, kSm80).find("sums products of two float16 values in float32"), std::string::npos);
   const Kernel odd = half_matmul(60, 48, 40);
-  EXPECT_NE(refusal(odd, {OptOp::Tc, 2, 16}, kSm80).find("no output dim of a multiple of 16"), std::string::npos);
-  EXPECT_NE(refusal(apply_opt(odd, {OptOp::Padto, 0, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("through the padding's mask"),
+  EXPECT_NE(testing::opt_refusal(odd, {OptOp::Tc, 2, 16}, kSm80).find("no output dim of a multiple of 16"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(apply_opt(odd, {OptOp::Padto, 0, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("through the padding's mask"),
             std::string::npos);
   // a reduce dim padded to the unit's K is one: both operands read along it anyway
   const Kernel short_k = half_matmul(64, 40, 40);
-  EXPECT_NE(refusal(short_k, {OptOp::Tc, 2, 16}, kSm80).find("must divide"), std::string::npos);
-  EXPECT_EQ(refusal(apply_opt(short_k, {OptOp::Padto, 2, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80), "");
+  EXPECT_NE(testing::opt_refusal(short_k, {OptOp::Tc, 2, 16}, kSm80).find("must divide"), std::string::npos);
+  EXPECT_EQ(testing::opt_refusal(apply_opt(short_k, {OptOp::Padto, 2, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80), "");
   const Kernel tc = apply_opt(k, {OptOp::Tc, 2, 16}, kSm80);
-  EXPECT_NE(refusal(tc, {OptOp::Group, 6, 3}, kSm80).find("whose warp needs it whole"), std::string::npos);
-  EXPECT_NE(refusal(apply_opt(k, {OptOp::Group, 2, 4}, kSm80), {OptOp::Tc, 2, 12}, kSm80).find("the amount is"),
+  EXPECT_NE(testing::opt_refusal(tc, {OptOp::Group, 6, 3}, kSm80).find("whose warp needs it whole"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(apply_opt(k, {OptOp::Group, 2, 4}, kSm80), {OptOp::Tc, 2, 12}, kSm80).find("the amount is"),
             std::string::npos);
-  EXPECT_NE(refusal(apply_opt(k, {OptOp::Group, 2, 3}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("a GROUP splits the reduce"),
+  EXPECT_NE(testing::opt_refusal(apply_opt(k, {OptOp::Group, 2, 3}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("a GROUP splits the reduce"),
             std::string::npos);
 }
 
