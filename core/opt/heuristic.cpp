@@ -105,8 +105,8 @@ int tc_tiles_dim(const Kernel& k, TcPart part) {
 // (the largest K first), then each warp a tile of 4 by 8 of the unit's tiles (64x64 outputs), in
 // workgroups of 2 by 2 warps, two steps of the unit per turn of the reduce loop. On an H100 (`:opt`,
 // `:time 0 20`) the 4096 half matmul took 1.96 ms with tiles of 4 by 4, 1.56 ms with 4 by 8, 1.62 ms
-// with 8 by 8, 1.53 ms with 8 by 4 (rows by columns) and 2.02 ms with 2 by 16; the unroll by 2 took the
-// 4 by 8 tile to 1.22 ms (by 4: the same), with 1, 2, 4 or 8 warps a workgroup alike.
+// with 8 by 8, 1.53 ms with 8 by 4 (rows by columns) and 2.02 ms with 2 by 8 in 8 warps; the unroll by
+// 2 took the 4 by 8 tile to 1.22 ms (by 4: the same), with 1, 2, 4 or 8 warps a workgroup alike.
 // Null where no unit takes the reduce.
 std::optional<Kernel> tensor_core_opts(const Kernel& k, const Target& target) {
   if (!target_has(target, OptNeeds::MatrixUnits)) return std::nullopt;
