@@ -86,7 +86,8 @@ size_t uop_hash(const UOp& u) {
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.axis)), static_cast<size_t>(u.range));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.dim)), static_cast<size_t>(u.lane));
   h = hash_mix(h, std::hash<std::string>{}(u.name));
-  h = hash_mix(hash_mix(h, static_cast<size_t>(u.unit.m)), static_cast<size_t>(u.unit.n * 1024 + u.unit.k));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.unit.m)), static_cast<size_t>(u.unit.n));
+  h = hash_mix(hash_mix(h, static_cast<size_t>(u.unit.k)), static_cast<size_t>(u.unit.in));
   return hash_mix(h, static_cast<size_t>(u.number));
 }
 

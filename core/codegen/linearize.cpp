@@ -26,11 +26,10 @@ class Linearizer {
     find_ranges({});
     // a load of local memory that is stored inside loops (a staged tile, core/codegen/stage.cpp) is read
     // inside them too, and so is everything that reads it
-    std::map<int, std::vector<int>> tiles;
     for (int n : order_)
       if (g_[n].kind == UOpKind::Store && g_[g_[n].srcs[0]].kind == UOpKind::DefineLocal && !ranges_[n].empty())
-        tiles[g_[n].srcs[0]].insert(tiles[g_[n].srcs[0]].end(), ranges_[n].begin(), ranges_[n].end());
-    if (!tiles.empty()) find_ranges(tiles);
+        tiles_[g_[n].srcs[0]].insert(tiles_[g_[n].srcs[0]].end(), ranges_[n].begin(), ranges_[n].end());
+    if (!tiles_.empty()) find_ranges(tiles_);
     for (int n : order_) {
       const UOp& u = g_[n];
       for (int s : u.srcs) {
@@ -85,6 +84,7 @@ class Linearizer {
   std::vector<int> closed_;               // RANGEs that an ASSIGN closes
   std::vector<int> placed_;               // node -> its position in out_, while its scope is open
   std::vector<bool> stored_;              // per STORE, whether it is placed
+  std::map<int, std::vector<int>> tiles_;  // local buffer stored inside loops -> those loops (RANGEs)
   std::vector<int> open_;                 // the open RANGEs, outermost first
   std::vector<std::vector<int>> scopes_{1};  // nodes placed in each open scope, to forget at its end
   std::vector<int> barriers_;             // local buffers whose BARRIER is placed
@@ -244,12 +244,10 @@ class Linearizer {
   void barrier(int buf) {
     if (std::find(barriers_.begin(), barriers_.end(), buf) != barriers_.end()) return;
     std::vector<int> bufs{buf};
-    const bool turns = stored_in_loop(buf);
+    const bool turns = tiles_.count(buf) > 0;
     if (turns) {
-      for (int n : order_)
-        if (n != buf && g_[n].kind == UOpKind::DefineLocal && stored_in_loop(n) &&
-            std::find(barriers_.begin(), barriers_.end(), n) == barriers_.end())
-          bufs.push_back(n);
+      for (const auto& [other, loops] : tiles_)
+        if (other != buf && std::find(barriers_.begin(), barriers_.end(), other) == barriers_.end()) bufs.push_back(other);
       out_.push_back(UOp{.kind = UOpKind::Barrier, .launch = g_[buf].launch});
     }
     barriers_.insert(barriers_.end(), bufs.begin(), bufs.end());
@@ -264,13 +262,6 @@ class Linearizer {
     out_.push_back(UOp{.kind = UOpKind::Barrier, .launch = g_[buf].launch});
     last_barrier_ = static_cast<int>(out_.size()) - 1;
     open_at_barrier_ = open_;
-  }
-
-  // Whether a store into local buffer buf is inside a loop.
-  bool stored_in_loop(int buf) const {
-    return std::any_of(order_.begin(), order_.end(), [&](int n) {
-      return g_[n].kind == UOpKind::Store && g_[n].srcs[0] == buf && !ranges_[n].empty();
-    });
   }
 
   // The ranges an ASSIGN closes, outermost first.
@@ -336,7 +327,7 @@ class Linearizer {
     // its loop, not once per partial inside it
     for (int a : together)
       for (int buf : local_memory_read(g_[a].srcs[1]))
-        if (!stored_in_loop(buf)) barrier(buf);
+        if (!tiles_.count(buf)) barrier(buf);
     for (int r : loops) open(r);
     for (int a : together) {
       need(g_[a].srcs[1]);

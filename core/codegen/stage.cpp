@@ -7,8 +7,8 @@
 // variable with the largest stride outermost), so that neighbouring threads copy neighbouring
 // elements; where the innermost variable steps 1 element through global memory and the target has
 // vectors, each thread copies 4 neighbours at once. Half that a target keeps only in its buffers stays
-// there. linearize puts a barrier after the copies and one
-// before them, which waits until every thread has read the last turn's tiles.
+// there. linearize puts a barrier after the copies and one before them, which waits until every thread
+// has read the last turn's tiles.
 #include <algorithm>
 
 #include "core/alu.h"

@@ -198,7 +198,7 @@ class Renderer {
     return vec == 1 ? one : lang_.vector_make(vtype(t, vec), std::vector<std::string>(vec, one));
   }
 
-  // The function a WMMA of this unit calls: "wmma_16_8_16_half_float".
+  // The function a WMMA of this unit calls: "wmma_16_8_16_float16_float32".
   static std::string wmma_fn(const MatrixUnit& m) {
     return fmt::format("wmma_{}_{}_{}_{}_{}", m.m, m.n, m.k, name(m.in), name(m.acc));
   }
