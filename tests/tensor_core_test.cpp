@@ -126,19 +126,52 @@ TEST(TensorCores, TheDefaultOptsTakeTheUnitForAHalfMatmulAndNotForAFloatOne) {
     EXPECT_TRUE(small.tc) << m << "x" << k << "x" << n;
     EXPECT_EQ(count(codegen(small, kSm80, "r_small"), UOpKind::Wmma), m / 16 * (n / 8) * steps) << m << "x" << k << "x" << n;
   }
+  // the default tiles are staged, 2 steps of the unit a turn
+  EXPECT_EQ(k.opts.back().op, OptOp::Stage);
+  EXPECT_EQ(k.opts.back().amount, 2);
   Target sm75 = kSm80;
   sm75.matrix_units = cuda_matrix_units(7, 5);
   EXPECT_EQ(default_opts(half_matmul(128, 64, 128), sm75).opts[0], (Opt{OptOp::Tc, 2, 8}));
 }
 
-// CUDA and PTX spell the steps (mma.sync); the other languages refuse them with the reason.
+// STAGE after TC: each turn's tiles of A and B in local memory, copied 4 halves at a time (B's innermost
+// dims, the unit's 2 columns a thread and its 4 lanes, are smaller than a copy: the copy spans them),
+// each tile's rows followed by 16 unused bytes, since the unit's lanes read 8 rows at once (A's g,
+// B's 2t and 2t + 1): rows of 64 or 256 bytes would put them in the same banks. A's neighbours along K
+// still load as pairs, now from local memory.
+TEST(TensorCores, StagedTilesOfTheUnitHavePaddedRows) {
+  const Kernel k = apply_opt(apply_opt(apply_opt(half_matmul(64, 64, 64), {OptOp::Tc, 2, 16}, kSm80), {OptOp::Upcast, 1, 4}, kSm80),
+                             {OptOp::Stage, 7, 2}, kSm80);
+  ASSERT_EQ(k.stage_axis, 2);
+  const UOpProgram p = codegen(k, kSm80, "r_tc_staged");
+  std::vector<int64_t> sizes;
+  int copies = 0, pairs = 0;
+  const auto local = [&](int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; };
+  for (const UOp& u : p.uops) {
+    if (u.kind == UOpKind::DefineLocal) sizes.push_back(u.size);
+    copies += u.kind == UOpKind::Store && local(u.srcs[0]) && p.uops[static_cast<size_t>(u.srcs[2])].vec == 4;
+    pairs += u.kind == UOpKind::Load && local(u.srcs[0]) && u.vec == 2;
+  }
+  // A: 16 rows of 2 steps of 16 (+8); B: 2 steps of 16 rows of 4 x 8 columns (+8)
+  EXPECT_EQ(sizes, (std::vector<int64_t>{16 * 40, 32 * 40}));
+  EXPECT_EQ(copies, 4 + 8);  // 512 / 4 and 1024 / 4 halves by the warp's 32 threads
+  EXPECT_EQ(pairs, 4 * 2);   // A's 4 pairs at each of the 2 steps
+  EXPECT_EQ(count(p, UOpKind::Wmma), 4 * 2);
+  EXPECT_EQ(p.flops, 2 * 64 * 64 * 64);
+  const std::string src = render("cuda", p);
+  EXPECT_NE(src.find("*((half4*)(temp1+"), std::string::npos) << src;
+  EXPECT_NE(src.find("*((const half2*)(temp0+"), std::string::npos) << src;
+}
+
+// CUDA and PTX spell the steps (mma.sync); the other languages refuse them with the reason. Each unit
+// bare, and the default opts (whose tiles are staged in local memory).
 std::vector<UOpProgram> tc_programs() {
   std::vector<UOpProgram> out;
-  for (const MatrixUnit& u : kSm80.matrix_units) {
-    const Tensor a = half_input({64, 32}, 3), b = half_input({32, 48}, 4);
-    const Kernel k = testing::only_kernel(a.matmul(b).add(half_input({64, 48}, 5)).relu());
+  const Tensor a = half_input({64, 32}, 3), b = half_input({32, 48}, 4);
+  const Kernel k = testing::only_kernel(a.matmul(b).add(half_input({64, 48}, 5)).relu());
+  for (const MatrixUnit& u : kSm80.matrix_units)
     out.push_back(codegen(apply_opt(k, {OptOp::Tc, 2, u.k}, kSm80), kSm80, fmt::format("r_tc{}", u.k)));
-  }
+  out.push_back(codegen(default_opts(k, kSm80), kSm80, "r_tc16_staged"));
   return out;
 }
 
@@ -165,7 +198,7 @@ TEST(TensorCores, PtxAssemblesForSm80) {
   for (const UOpProgram& p : tc_programs()) {
     const std::string src = render("ptx", p);
     // mma.m16n8k16 came with sm_80, m16n8k8 with sm_75
-    EXPECT_NE(src.find(p.name == "r_tc16" ? ".target sm_80" : ".target sm_75"), std::string::npos);
+    EXPECT_NE(src.find(p.name.starts_with("r_tc16") ? ".target sm_80" : ".target sm_75"), std::string::npos);
     EXPECT_EQ(testing::ptxas_errors(src, "sm_90"), "") << p.name;
   }
 }

@@ -5,11 +5,12 @@
 // unrolls and local ids read in that turn) from global into local memory, thread t taking elements
 // t, t + T, ...; the tile lies in local memory in the order of its elements in global memory (the
 // variable with the largest stride outermost), so that neighbouring threads copy neighbouring
-// elements; where the innermost variable steps 1 element through global memory and the target has
-// vectors, each thread copies 4 neighbours at once. Half that a target keeps only in its buffers stays
+// elements; where the tile's innermost variables step through neighbouring elements of global memory
+// (a row, of a multiple of 4) and the target has vectors, each thread copies 4 neighbours at once. Half that a target keeps only in its buffers stays
 // there. linearize puts a barrier after the copies and one before them, which waits until every thread
 // has read the last turn's tiles.
 #include <algorithm>
+#include <limits>
 
 #include "core/alu.h"
 #include "core/codegen/lowering.h"
@@ -73,7 +74,9 @@ class Stager {
       Tile t;
       for (int v : vars_)
         if (v != loop_ && (d >> bit_.at(v) & 1)) t.spans.push_back(v);
-      // outermost first: the variable along which the index steps furthest
+      // outermost first: the variable along which the index steps furthest; one that does not step it
+      // at 1 goes outside them all (a launch id that numbers several dims, of which the load reads only
+      // the outer: its tile holds a copy per value of the inner ones)
       std::map<int, int64_t> zero_done;
       const int64_t base = evaluate(g_, u.srcs[1], {}, zero_done);
       std::map<int, int64_t> stride;
@@ -81,14 +84,13 @@ class Stager {
         std::map<int, int64_t> done;
         stride[v] = evaluate(g_, u.srcs[1], {{v, 1}}, done) - base;
       }
-      std::stable_sort(t.spans.begin(), t.spans.end(), [&](int a, int b) { return std::abs(stride[a]) > std::abs(stride[b]); });
-      t.elements = 1;
-      for (int v : t.spans) t.elements *= size(v);
-      if (t.elements * itemsize(u.dtype) > room) continue;
+      const auto outward = [&](int v) { return stride[v] == 0 ? std::numeric_limits<int64_t>::max() : std::abs(stride[v]); };
+      std::stable_sort(t.spans.begin(), t.spans.end(), [&](int a, int b) { return outward(a) > outward(b); });
+      lay_out(t, stride, low.k.tc ? kBankRow / itemsize(u.dtype) : 0);
+      if (t.size * itemsize(u.dtype) > room) continue;
       const bool ungated = u.srcs.size() == 2;
-      if (ungated && low.target.vector_width >= 4 && !t.spans.empty() && stride[t.spans.back()] == 1 && size(t.spans.back()) % 4 == 0)
-        t.width = 4;
-      room -= t.elements * itemsize(u.dtype);
+      if (ungated && low.target.vector_width >= 4 && t.row % 4 == 0) t.width = 4;
+      room -= t.size * itemsize(u.dtype);
       tiles_[n] = std::move(t);
     }
   }
@@ -110,10 +112,19 @@ class Stager {
 
  private:
   struct Tile {
-    std::vector<int> spans;  // its variables, outermost first
-    int64_t elements = 0;
-    int width = 1;           // elements a thread copies at once
+    std::vector<int> spans;      // its variables, outermost first
+    std::vector<int64_t> dense;  // per span, its step in the tile's elements counted without padding
+    std::vector<int64_t> inner;  // per span, its step in local memory
+    int64_t elements = 0;        // the tile's elements
+    int64_t size = 0;            // the local array's elements, padding included
+    int64_t row = 1;             // the innermost elements that are neighbours in global memory
+    int width = 1;               // elements a thread copies at once
   };
+  // Where the matrix unit's lanes read a tile (A's rows g = 0..7, B's rows 2t), 8 of them read 8 rows
+  // of it at once; a row a multiple of 32 bytes long would put them in the same banks of local memory,
+  // so each row of a TC kernel's tiles is followed by this many unused bytes (which also keeps a row's
+  // start 16-byte aligned, as vector copies need).
+  static constexpr int64_t kBankRow = 16;
   const UGraph& g_;
   const std::vector<int> order_;
   std::vector<int> vars_;
@@ -125,6 +136,39 @@ class Stager {
   std::map<int, int> new_;         // variable -> its node in the graph being built
   std::vector<int> copies_;        // the stores into local memory, roots of the graph
   int locals_ = 0;
+
+  // The tile's steps: dense, and in local memory, where the run of innermost spans that are neighbours
+  // in global memory (a row) is followed by `pad` unused elements.
+  void lay_out(Tile& t, const std::map<int, int64_t>& stride, int64_t pad) const {
+    const size_t n = t.spans.size();
+    t.dense.assign(n, 1);
+    t.inner.assign(n, 1);
+    bool in_row = n > 0 && stride.at(t.spans.back()) == 1;
+    for (size_t i = n; i-- > 0;) {
+      if (i + 1 < n) {
+        t.dense[i] = t.dense[i + 1] * size(t.spans[i + 1]);
+        t.inner[i] = t.inner[i + 1] * size(t.spans[i + 1]);
+        const bool row_ends = in_row && stride.at(t.spans[i]) != t.dense[i];
+        if (row_ends) t.inner[i] += pad;
+        in_row = in_row && !row_ends;
+      }
+      if (in_row) t.row = t.dense[i] * size(t.spans[i]);
+    }
+    t.elements = n ? t.dense[0] * size(t.spans[0]) : 1;
+    t.size = n ? t.inner[0] * size(t.spans[0]) : 1;
+  }
+
+  // The value of a span of `size` values whose step in the tile is `dense` at the first element of copy
+  // group `group` (`width` elements a group), spelled as simply as the sizes allow.
+  static int copied_value(UGraph& out, int group, int64_t dense, int64_t size, int64_t width) {
+    const auto c = [&](int64_t v) { return out.cnst(v, kIndex); };
+    if (dense % width == 0) return out.alu(Op::Mod, kIndex, {out.alu(Op::IDiv, kIndex, {group, c(dense / width)}), c(size)});
+    if (width % (dense * size) == 0) return c(0);  // the span lies inside one group
+    if (width % dense == 0 && (size * dense) % width == 0)
+      return out.alu(Op::Mul, kIndex, {out.alu(Op::Mod, kIndex, {group, c(size * dense / width)}), c(width / dense)});
+    const int element = out.alu(Op::Mul, kIndex, {group, c(width)});
+    return out.alu(Op::Mod, kIndex, {out.alu(Op::IDiv, kIndex, {element, c(dense)}), c(size)});
+  }
 
   int64_t size(int v) const {
     const UOp& u = g_[v];
@@ -143,39 +187,41 @@ class Stager {
   }
 
   int staged(UGraph& out, const UOp& load, const Tile& t) {
-    const int local = out.add(UOp{.kind = UOpKind::DefineLocal, .dtype = load.dtype, .ptr = true, .size = t.elements,
+    const int local = out.add(UOp{.kind = UOpKind::DefineLocal, .dtype = load.dtype, .ptr = true, .size = t.size,
                                   .launch = LaunchKind::Local, .number = locals_++});
     const auto c = [&](int64_t v) { return out.cnst(v, kIndex); };
-    std::vector<int64_t> inner(t.spans.size(), 1);
-    for (size_t i = t.spans.size() - 1; i-- > 0;) inner[i] = inner[i + 1] * size(t.spans[i + 1]);
+    const auto position = [&](const std::vector<int>& values) {
+      int at = c(0);
+      for (size_t i = 0; i < t.spans.size(); i++) at = out.alu(Op::Add, kIndex, {at, out.alu(Op::Mul, kIndex, {values[i], c(t.inner[i])})});
+      return at;
+    };
     const int tid = thread_id(out);
-    // a thread copies `width` neighbours at once: the tile counted in groups of them, the innermost
-    // variable stepping by the width
+    // a thread copies `width` neighbours at once (within a row, so neighbours in both memories): the
+    // tile counted in groups of them
     const int64_t groups = t.elements / t.width;
     for (int64_t first = 0; first < groups; first += threads_) {
       const int group = out.alu(Op::Add, kIndex, {tid, c(first)});
+      const int element = out.alu(Op::Mul, kIndex, {group, c(t.width)});
       std::map<int, int> with;
+      std::vector<int> values;
       for (size_t i = 0; i < t.spans.size(); i++) {
-        const bool last = i + 1 == t.spans.size();
-        const int64_t step = last ? 1 : inner[i] / t.width, count = last ? size(t.spans[i]) / t.width : size(t.spans[i]);
-        const int value = out.alu(Op::Mod, kIndex, {out.alu(Op::IDiv, kIndex, {group, c(step)}), c(count)});
-        with[new_.at(t.spans[i])] = last && t.width > 1 ? out.alu(Op::Mul, kIndex, {value, c(t.width)}) : value;
+        values.push_back(copied_value(out, group, t.dense[i], size(t.spans[i]), t.width));
+        with[new_.at(t.spans[i])] = values.back();
       }
       std::map<int, int> done;
       UOp copy = load;
       copy.vec = t.width;
       for (size_t s = 1; s < copy.srcs.size(); s++) copy.srcs[s] = substitute(out, copy.srcs[s], with, done);
-      const int at = t.width > 1 ? out.alu(Op::Mul, kIndex, {group, c(t.width)}) : group;
+      const int at = t.size == t.elements ? element : position(values);
       UOp store{.kind = UOpKind::Store, .srcs = {local, at, out.add(std::move(copy))}};
       // the last turn's threads past the tile copy nothing (their element numbers wrap around: no load
       // reads outside the tile)
       if (first + threads_ > groups) store.srcs.push_back(out.alu(Op::CmpLt, DType::Bool, {group, c(groups)}));
       copies_.push_back(out.add(std::move(store)));
     }
-    int position = c(0);
-    for (size_t i = 0; i < t.spans.size(); i++)
-      position = out.alu(Op::Add, kIndex, {position, out.alu(Op::Mul, kIndex, {new_.at(t.spans[i]), c(inner[i])})});
-    return out.add(UOp{.kind = UOpKind::Load, .dtype = load.dtype, .srcs = {local, position}});
+    std::vector<int> own;
+    for (int v : t.spans) own.push_back(new_.at(v));
+    return out.add(UOp{.kind = UOpKind::Load, .dtype = load.dtype, .srcs = {local, position(own)}});
   }
 };
 

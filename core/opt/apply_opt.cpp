@@ -129,9 +129,8 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   if (opt.op == OptOp::Group && k.tc)
     fail("opt", "{}: the reduce is on the matrix unit, whose warp needs it whole", opt.str());
   const bool grouped = std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Group; });
-  if (opt.op == OptOp::Stage && (k.stage_axis >= 0 || k.tc || grouped))
+  if (opt.op == OptOp::Stage && (k.stage_axis >= 0 || grouped))
     fail("opt", "{}: {}", opt.str(), k.stage_axis >= 0 ? "the kernel's tiles are staged already"
-                                     : k.tc             ? "the matrix unit's operands are read by lanes, not staged"
                                                         : "a GROUP's threads each read their own part of the reduce");
   if ((opt.op == OptOp::Group || opt.op == OptOp::Tc) && k.stage_axis >= 0)
     fail("opt", "{}: the kernel's tiles are staged in local memory (STAGE), which takes the reduce whole", opt.str());

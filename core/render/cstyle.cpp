@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -45,15 +46,23 @@ std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DTyp
 
 namespace {
 
-// Whether index UOp i is a multiple of n for every value of its variables.
-bool multiple_of(const std::vector<UOp>& uops, int i, int64_t n) {
+// A number that divides index UOp i for every value of its variables (0 where i is always 0): a
+// staged tile's copy spells its element's place as (4g / 2) % 4 * 2 + (4g) % 2.
+int64_t divisor(const std::vector<UOp>& uops, int i) {
   const UOp& u = uops[static_cast<size_t>(i)];
-  if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const) return v && *v % n == 0;
-  if (u.kind != UOpKind::Alu) return false;
-  if (u.alu == Op::Add) return multiple_of(uops, u.srcs[0], n) && multiple_of(uops, u.srcs[1], n);
-  if (u.alu == Op::Mul) return multiple_of(uops, u.srcs[0], n) || multiple_of(uops, u.srcs[1], n);
-  return false;
+  if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const) return v ? std::abs(*v) : 1;
+  if (u.kind != UOpKind::Alu || u.srcs.size() != 2) return 1;
+  const int64_t a = divisor(uops, u.srcs[0]), b = divisor(uops, u.srcs[1]);
+  // by a constant that divides the dividend: exactly the quotient, or no remainder
+  const bool exact = uops[static_cast<size_t>(u.srcs[1])].kind == UOpKind::Const && b != 0 && a % b == 0;
+  if (u.alu == Op::Add) return std::gcd(a, b);
+  if (u.alu == Op::Mul) return a * b;
+  if (u.alu == Op::Mod) return exact ? 0 : std::gcd(a, b);
+  if (u.alu == Op::IDiv) return exact ? a / b : 1;
+  return 1;
 }
+
+bool multiple_of(const std::vector<UOp>& uops, int i, int64_t n) { return divisor(uops, i) % n == 0; }
 
 }  // namespace
 
