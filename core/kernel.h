@@ -44,6 +44,7 @@ struct Kernel {
   std::vector<ExprRef> vars;   // the Variables of its symbolic dims, by name: scalar arguments after the buffers
   std::optional<MatrixUnit> tc;  // the matrix unit whose steps compute the reduce (the TC opt)
   int stage_axis = -1;  // STAGE: the reduce axis per whose steps the shared loads' tiles go through local memory
+  bool stage_halves = false;  // DOUBLE: each staged tile has two halves, this turn's and the next's
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);

@@ -82,7 +82,7 @@ TEST(OptTable, EveryOpHasOneRowAndItsNameParsesBack) {
   }
   EXPECT_EQ(parse_opt("FOO"), std::nullopt);
   EXPECT_EQ(parse_opt("upcast"), std::nullopt);  // `:opt` upper-cases what the user types first
-  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE");
+  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE, DOUBLE");
   EXPECT_EQ((Opt{OptOp::Padto, 1, 16}).str(), "PADTO(1, 16)");
 }
 
@@ -108,6 +108,13 @@ TEST(OptTable, DrivesApplyOpt) {
       // TC takes a sum of half products only (tests/tensor_core_test.cpp)
       if (info.op == OptOp::Tc) {
         EXPECT_TRUE(throws([&] { apply_opt(k, {info.op, d, 8}, target); }, "opt", "sums products of two float16")) << opt.str();
+        continue;
+      }
+      // DOUBLE splits nothing: it gives STAGE's tiles two halves (tests/stage_test.cpp)
+      if (info.op == OptOp::Double) {
+        EXPECT_TRUE(throws([&] { apply_opt(k, opt, target); }, "opt", "the kernel has none")) << opt.str();
+        const Kernel staged = apply_opt(k, {OptOp::Stage, d, 2}, target);
+        EXPECT_TRUE(apply_opt(staged, {info.op, d, 2}, target).stage_halves) << opt.str();
         continue;
       }
       if (info.op == OptOp::Thread && k.dims[d].role == DimRole::Reduce) {

@@ -45,6 +45,13 @@ TEST(Stage, IsRefusedWithItsReason) {
   EXPECT_NE(testing::opt_refusal(staged, {OptOp::Group, 2, 2}, kGpu).find("(STAGE), which takes the reduce whole"), std::string::npos);
   EXPECT_NE(testing::opt_refusal(apply_opt(k, {OptOp::Group, 2, 4}, kGpu), {OptOp::Stage, 2, 4}, kGpu).find("a GROUP's threads"),
             std::string::npos);
+  EXPECT_NE(testing::opt_refusal(k, {OptOp::Double, 2, 2}, kGpu).find("STAGE put in local memory; the kernel has none"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(staged, {OptOp::Double, 2, 3}, kGpu).find("the number of halves, 2"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(staged, {OptOp::Double, 0, 2}, kGpu).find("needs a reduce dim"), std::string::npos);
+  const Kernel doubled = apply_opt(staged, {OptOp::Double, 2, 2}, kGpu);
+  EXPECT_TRUE(doubled.stage_halves);
+  EXPECT_EQ(doubled.dims.size(), staged.dims.size());
+  EXPECT_NE(testing::opt_refusal(doubled, {OptOp::Double, 2, 2}, kGpu).find("two halves already"), std::string::npos);
 }
 
 int count(const UOpProgram& p, UOpKind kind) {
@@ -53,27 +60,45 @@ int count(const UOpProgram& p, UOpKind kind) {
 
 // A matmul's A and B tiles: each in local memory, copied 4 elements at a time (both step 1 element
 // along their innermost variable), between two barriers in the reduce loop; the compute reads B's 4
-// columns as one vector.
+// columns as one vector. With DOUBLE, where the tiles fit twice (48 KiB), each has two halves: the
+// first turn's copies before the loop, and in it one barrier, the next turn's loads before the
+// compute and their stores after it; where they fit only once (a device with 3 KiB) they stay single.
 TEST(Stage, AMatmulsTilesGoThroughLocalMemory) {
-  const Kernel k = with(matmul(64, 64, 256), {{OptOp::Upcast, 1, 4}, {OptOp::Upcast, 0, 4}, {OptOp::Stage, 4, 8},
-                                               {OptOp::Local, 2, 16}, {OptOp::Local, 0, 4}}, kGpu);
-  const UOpProgram p = codegen(k, kGpu, "r_staged");
-  std::vector<int64_t> sizes;
-  for (const UOp& u : p.uops)
-    if (u.kind == UOpKind::DefineLocal) sizes.push_back(u.size);
-  // A: 4 threads x 4 rows by 8 steps; B: 8 steps by 16 threads x 4 columns
-  EXPECT_EQ(sizes, (std::vector<int64_t>{128, 512}));
-  int in_loop = 0, depth = 0, vector_copies = 0, vector_reads = 0;
-  for (const UOp& u : p.uops) {
-    depth += u.kind == UOpKind::Range ? 1 : u.kind == UOpKind::EndRange ? -1 : 0;
-    in_loop += u.kind == UOpKind::Barrier && depth > 0;
-    const auto local = [&](int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; };
-    vector_copies += u.kind == UOpKind::Store && local(u.srcs[0]) && p.uops[static_cast<size_t>(u.srcs[2])].vec == 4;
-    vector_reads += u.kind == UOpKind::Load && local(u.srcs[0]) && u.vec == 4;
+  std::vector<Opt> opts{{OptOp::Upcast, 1, 4}, {OptOp::Upcast, 0, 4}, {OptOp::Stage, 4, 8}, {OptOp::Local, 2, 16}, {OptOp::Local, 0, 4}};
+  Target small = kGpu;
+  small.local_memory = 3 << 10;
+  for (const auto& [doubled, t] : {std::pair{false, kGpu}, std::pair{true, kGpu}, std::pair{true, small}}) {
+    const bool halves = doubled && t.local_memory == kGpu.local_memory;
+    Kernel k = with(matmul(64, 64, 256), opts, t);
+    const auto reduce = std::find_if(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Reduce; });
+    if (doubled) k = apply_opt(k, {OptOp::Double, static_cast<int>(reduce - k.dims.begin()), 2}, t);
+    const UOpProgram p = codegen(k, t, "r_staged");
+    std::vector<int64_t> sizes;
+    for (const UOp& u : p.uops)
+      if (u.kind == UOpKind::DefineLocal) sizes.push_back(u.size);
+    // A: 4 threads x 4 rows by 8 steps; B: 8 steps by 16 threads x 4 columns
+    EXPECT_EQ(sizes, halves ? (std::vector<int64_t>{256, 1024}) : (std::vector<int64_t>{128, 512}));
+    int barriers = 0, depth = 0, copies_before = 0, copies_in = 0, vector_reads = 0, last_read = -1, first_copy_in = -1;
+    for (size_t i = 0; i < p.uops.size(); i++) {
+      const UOp& u = p.uops[i];
+      depth += u.kind == UOpKind::Range ? 1 : u.kind == UOpKind::EndRange ? -1 : 0;
+      barriers += u.kind == UOpKind::Barrier && depth > 0;
+      const auto local = [&](int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; };
+      if (u.kind == UOpKind::Store && local(u.srcs[0]) && p.uops[static_cast<size_t>(u.srcs[2])].vec == 4) {
+        (depth > 0 ? copies_in : copies_before)++;
+        if (depth > 0 && first_copy_in < 0) first_copy_in = static_cast<int>(i);
+      }
+      if (u.kind == UOpKind::Load && local(u.srcs[0])) {
+        vector_reads += u.vec == 4;
+        last_read = static_cast<int>(i);
+      }
+    }
+    EXPECT_EQ(barriers, halves ? 1 : 2);
+    EXPECT_EQ(copies_in, 1 + 2);  // 128 / 4 and 512 / 4 elements by 64 threads
+    EXPECT_EQ(copies_before, halves ? 1 + 2 : 0);
+    EXPECT_EQ(first_copy_in > last_read, halves);
+    EXPECT_EQ(vector_reads, 8);  // B's 4 columns at each of 8 steps
   }
-  EXPECT_EQ(in_loop, 2);
-  EXPECT_EQ(vector_copies, 1 + 2);  // 128 / 4 and 512 / 4 elements by 64 threads
-  EXPECT_EQ(vector_reads, 8);       // B's 4 columns at each of 8 steps
 }
 
 // A load that every thread reads differently has no tile to share: a row sum's rows stay in global

@@ -126,22 +126,25 @@ TEST(TensorCores, TheDefaultOptsTakeTheUnitForAHalfMatmulAndNotForAFloatOne) {
     EXPECT_TRUE(small.tc) << m << "x" << k << "x" << n;
     EXPECT_EQ(count(codegen(small, kSm80, "r_small"), UOpKind::Wmma), m / 16 * (n / 8) * steps) << m << "x" << k << "x" << n;
   }
-  // the default tiles are staged, 2 steps of the unit a turn
-  EXPECT_EQ(k.opts.back().op, OptOp::Stage);
-  EXPECT_EQ(k.opts.back().amount, 2);
+  // the default tiles are staged, 2 steps of the unit a turn, in two halves
+  ASSERT_GE(k.opts.size(), 2u);
+  EXPECT_EQ(k.opts[k.opts.size() - 2].op, OptOp::Stage);
+  EXPECT_EQ(k.opts[k.opts.size() - 2].amount, 2);
+  EXPECT_EQ(k.opts.back().op, OptOp::Double);
   Target sm75 = kSm80;
   sm75.matrix_units = cuda_matrix_units(7, 5);
   EXPECT_EQ(default_opts(half_matmul(128, 64, 128), sm75).opts[0], (Opt{OptOp::Tc, 2, 8}));
 }
 
-// STAGE after TC: each turn's tiles of A and B in local memory, copied 4 halves at a time (B's innermost
+// STAGE (and DOUBLE) after TC: each turn's tiles of A and B in local memory, copied 4 halves at a time (B's innermost
 // dims, the unit's 2 columns a thread and its 4 lanes, are smaller than a copy: the copy spans them),
 // each tile's rows followed by 16 unused bytes, since the unit's lanes read 8 rows at once (A's g,
 // B's 2t and 2t + 1): rows of 64 or 256 bytes would put them in the same banks. A's neighbours along K
 // still load as pairs, now from local memory.
 TEST(TensorCores, StagedTilesOfTheUnitHavePaddedRows) {
-  const Kernel k = apply_opt(apply_opt(apply_opt(half_matmul(64, 64, 64), {OptOp::Tc, 2, 16}, kSm80), {OptOp::Upcast, 1, 4}, kSm80),
-                             {OptOp::Stage, 7, 2}, kSm80);
+  Kernel k = half_matmul(64, 64, 64);
+  for (const Opt& o : std::vector<Opt>{{OptOp::Tc, 2, 16}, {OptOp::Upcast, 1, 4}, {OptOp::Stage, 7, 2}, {OptOp::Double, 7, 2}})
+    k = apply_opt(k, o, kSm80);
   ASSERT_EQ(k.stage_axis, 2);
   const UOpProgram p = codegen(k, kSm80, "r_tc_staged");
   std::vector<int64_t> sizes;
@@ -152,9 +155,10 @@ TEST(TensorCores, StagedTilesOfTheUnitHavePaddedRows) {
     copies += u.kind == UOpKind::Store && local(u.srcs[0]) && p.uops[static_cast<size_t>(u.srcs[2])].vec == 4;
     pairs += u.kind == UOpKind::Load && local(u.srcs[0]) && u.vec == 2;
   }
-  // A: 16 rows of 2 steps of 16 (+8); B: 2 steps of 16 rows of 4 x 8 columns (+8)
-  EXPECT_EQ(sizes, (std::vector<int64_t>{16 * 40, 32 * 40}));
-  EXPECT_EQ(copies, 4 + 8);  // 512 / 4 and 1024 / 4 halves by the warp's 32 threads
+  // A: 16 rows of 2 steps of 16 (+8); B: 2 steps of 16 rows of 4 x 8 columns (+8); each twice (two
+  // halves, the first turn's copies before the loop and the next turn's in it)
+  EXPECT_EQ(sizes, (std::vector<int64_t>{2 * 16 * 40, 2 * 32 * 40}));
+  EXPECT_EQ(copies, 2 * (4 + 8));  // 512 / 4 and 1024 / 4 halves by the warp's 32 threads
   EXPECT_EQ(pairs, 4 * 2);   // A's 4 pairs at each of the 2 steps
   EXPECT_EQ(count(p, UOpKind::Wmma), 4 * 2);
   EXPECT_EQ(p.flops, 2 * 64 * 64 * 64);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,12 @@ class Linearizer {
       if (g_[n].kind == UOpKind::Store && g_[g_[n].srcs[0]].kind == UOpKind::DefineLocal && !ranges_[n].empty())
         tiles_[g_[n].srcs[0]].insert(tiles_[g_[n].srcs[0]].end(), ranges_[n].begin(), ranges_[n].end());
     if (!tiles_.empty()) find_ranges(tiles_);
+    // a tile also stored before its loops has two halves (the first turn's copies come before the loop)
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Store && tiles_.count(g_[n].srcs[0]) && ranges_[n].empty()) {
+        first_turn_.push_back(n);
+        halves_.insert(g_[n].srcs[0]);
+      }
     for (int n : order_) {
       const UOp& u = g_[n];
       for (int s : u.srcs) {
@@ -57,6 +64,7 @@ class Linearizer {
   Linearized run() {
     for (const UOpKind kind : {UOpKind::DefineGlobal, UOpKind::DefineVar, UOpKind::DefineLocal, UOpKind::Special})
       for (int n : sorted(kind)) need(n);
+    for (int n : first_turn_) need(n);
     std::vector<int> loops;
     for (int n : order_)
       if (g_[n].kind == UOpKind::Range && std::find(closed_.begin(), closed_.end(), n) == closed_.end()) loops.push_back(n);
@@ -85,6 +93,9 @@ class Linearizer {
   std::vector<int> placed_;               // node -> its position in out_, while its scope is open
   std::vector<bool> stored_;              // per STORE, whether it is placed
   std::map<int, std::vector<int>> tiles_;  // local buffer stored inside loops -> those loops (RANGEs)
+  std::set<int> halves_;                   // tiles with two halves: each turn fills the next turn's
+  std::vector<int> first_turn_;            // their stores before the loop
+  std::map<int, std::vector<int>> next_turn_;  // RANGE -> the stores into halves_ placed at its turn's end
   std::vector<int> open_;                 // the open RANGEs, outermost first
   std::vector<std::vector<int>> scopes_{1};  // nodes placed in each open scope, to forget at its end
   std::vector<int> barriers_;             // local buffers whose BARRIER is placed
@@ -197,6 +208,10 @@ class Linearizer {
   }
 
   void close(int range) {
+    if (const auto it = next_turn_.find(range); it != next_turn_.end()) {
+      for (int n : it->second) need(n);
+      next_turn_.erase(it);
+    }
     const int at = placed_[range];
     for (int n : scopes_.back()) placed_[n] = -1;
     scopes_.pop_back();
@@ -240,7 +255,9 @@ class Linearizer {
   //
   // Stores inside a loop (a staged tile's copy, core/codegen/stage.cpp) are stored anew each turn: every
   // local buffer stored in that loop is stored at once, after a barrier that waits until every thread
-  // has read the last turn's, and one barrier follows them all.
+  // has read the last turn's, and one barrier follows them all. A tile with two halves needs only the
+  // first: its stores fill the half that the next turn reads, so they go at the end of the turn (their
+  // loads stay here, and take the turn's compute to arrive), and the next turn's barrier orders them.
   void barrier(int buf) {
     if (std::find(barriers_.begin(), barriers_.end(), buf) != barriers_.end()) return;
     std::vector<int> bufs{buf};
@@ -253,12 +270,19 @@ class Linearizer {
     barriers_.insert(barriers_.end(), bufs.begin(), bufs.end());
     bool before_last = !turns && last_barrier_ >= 0 && open_.size() >= open_at_barrier_.size() &&
                        std::equal(open_at_barrier_.begin(), open_at_barrier_.end(), open_.begin());
+    bool halves = false;
     for (int n : order_) {
       if (g_[n].kind != UOpKind::Store || std::find(bufs.begin(), bufs.end(), g_[n].srcs[0]) == bufs.end()) continue;
+      if (halves_.count(g_[n].srcs[0]) && !ranges_[n].empty()) {
+        need(g_[n].srcs[2]);
+        next_turn_[ranges_[n].back()].push_back(n);
+        halves = true;
+        continue;
+      }
       need(n);
       before_last = before_last && placed_[n] < last_barrier_;
     }
-    if (before_last) return;
+    if (before_last || halves) return;
     out_.push_back(UOp{.kind = UOpKind::Barrier, .launch = g_[buf].launch});
     last_barrier_ = static_cast<int>(out_.size()) - 1;
     open_at_barrier_ = open_;

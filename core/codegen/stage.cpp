@@ -7,8 +7,11 @@
 // variable with the largest stride outermost), so that neighbouring threads copy neighbouring
 // elements; where the tile's innermost variables step through neighbouring elements of global memory
 // (a row, of a multiple of 4) and the target has vectors, each thread copies 4 neighbours at once. Half that a target keeps only in its buffers stays
-// there. linearize puts a barrier after the copies and one before them, which waits until every thread
-// has read the last turn's tiles.
+// there. With DOUBLE, where the tiles fit local memory twice, each has two halves: the first turn's copies come
+// before the loop, and each turn copies the next turn's tile into the half it does not read, so that
+// those loads arrive while the turn computes; linearize puts them at the turn's start, their stores at
+// its end and one barrier at the next turn's start. Otherwise the turn's own copies come first, with a
+// barrier after them and one before, which waits until every thread has read the last turn's tiles.
 #include <algorithm>
 #include <limits>
 
@@ -93,6 +96,11 @@ class Stager {
       room -= t.size * itemsize(u.dtype);
       tiles_[n] = std::move(t);
     }
+    // with DOUBLE, where the tiles fit twice, each has two halves: a turn reads one while its copies
+    // fill the other with the next turn's elements
+    int64_t used = 0;
+    for (const auto& [n, t] : tiles_) used += t.size * itemsize(g_[n].dtype);
+    double_ = low.k.stage_halves && 2 * used <= low.target.local_memory;
   }
 
   UGraph run() {
@@ -136,6 +144,7 @@ class Stager {
   std::map<int, int> new_;         // variable -> its node in the graph being built
   std::vector<int> copies_;        // the stores into local memory, roots of the graph
   int locals_ = 0;
+  bool double_ = false;            // each tile has a half for this turn and one for the next
 
   // The tile's steps: dense, and in local memory, where the run of innermost spans that are neighbours
   // in global memory (a row) is followed by `pad` unused elements.
@@ -187,9 +196,25 @@ class Stager {
   }
 
   int staged(UGraph& out, const UOp& load, const Tile& t) {
-    const int local = out.add(UOp{.kind = UOpKind::DefineLocal, .dtype = load.dtype, .ptr = true, .size = t.size,
+    const int local = out.add(UOp{.kind = UOpKind::DefineLocal, .dtype = load.dtype, .ptr = true, .size = t.size * (double_ ? 2 : 1),
                                   .launch = LaunchKind::Local, .number = locals_++});
     const auto c = [&](int64_t v) { return out.cnst(v, kIndex); };
+    const int loop = new_.at(loop_);
+    // where a turn's tile lies: its half of a double tile
+    const auto in_half = [&](int at, int turn) {
+      return double_ ? out.alu(Op::Add, kIndex, {at, out.alu(Op::Mul, kIndex, {out.alu(Op::Mod, kIndex, {turn, c(2)}), c(t.size)})}) : at;
+    };
+    // the copies: each turn's own tile, or the first turn's before the loop and each turn the next
+    // one's (the last turn reads its own again rather than past the loop's end; no turn reads that half)
+    struct Turn {
+      int reads, fills;
+    };
+    std::vector<Turn> turns{{loop, loop}};
+    if (double_) {
+      const int next = out.alu(Op::Add, kIndex, {loop, c(1)});
+      const int in_loop = out.alu(Op::Where, kIndex, {out.alu(Op::CmpLt, DType::Bool, {next, out[loop].srcs[1]}), next, loop});
+      turns = {{out[loop].srcs[0], out[loop].srcs[0]}, {in_loop, next}};
+    }
     const auto position = [&](const std::vector<int>& values) {
       int at = c(0);
       for (size_t i = 0; i < t.spans.size(); i++) at = out.alu(Op::Add, kIndex, {at, out.alu(Op::Mul, kIndex, {values[i], c(t.inner[i])})});
@@ -208,20 +233,23 @@ class Stager {
         values.push_back(copied_value(out, group, t.dense[i], size(t.spans[i]), t.width));
         with[new_.at(t.spans[i])] = values.back();
       }
-      std::map<int, int> done;
-      UOp copy = load;
-      copy.vec = t.width;
-      for (size_t s = 1; s < copy.srcs.size(); s++) copy.srcs[s] = substitute(out, copy.srcs[s], with, done);
       const int at = t.size == t.elements ? element : position(values);
-      UOp store{.kind = UOpKind::Store, .srcs = {local, at, out.add(std::move(copy))}};
-      // the last turn's threads past the tile copy nothing (their element numbers wrap around: no load
-      // reads outside the tile)
-      if (first + threads_ > groups) store.srcs.push_back(out.alu(Op::CmpLt, DType::Bool, {group, c(groups)}));
-      copies_.push_back(out.add(std::move(store)));
+      for (const Turn& turn : turns) {
+        if (double_) with[loop] = turn.reads;
+        std::map<int, int> done;
+        UOp copy = load;
+        copy.vec = t.width;
+        for (size_t s = 1; s < copy.srcs.size(); s++) copy.srcs[s] = substitute(out, copy.srcs[s], with, done);
+        UOp store{.kind = UOpKind::Store, .srcs = {local, in_half(at, turn.fills), out.add(std::move(copy))}};
+        // the last turn's threads past the tile copy nothing (their element numbers wrap around: no
+        // load reads outside the tile)
+        if (first + threads_ > groups) store.srcs.push_back(out.alu(Op::CmpLt, DType::Bool, {group, c(groups)}));
+        copies_.push_back(out.add(std::move(store)));
+      }
     }
     std::vector<int> own;
     for (int v : t.spans) own.push_back(new_.at(v));
-    return out.add(UOp{.kind = UOpKind::Load, .dtype = load.dtype, .srcs = {local, position(own)}});
+    return out.add(UOp{.kind = UOpKind::Load, .dtype = load.dtype, .srcs = {local, in_half(position(own), loop)}});
   }
 };
 

@@ -86,6 +86,19 @@ void check_cores_combine(const Kernel& k, const Opt& opt, const Target& target) 
                   "(dim {} is a loop)", opt.str(), &x - k.dims.data());
 }
 
+// DOUBLE splits nothing: the staged tiles get two halves.
+Kernel double_buffered(const Kernel& k, const Opt& opt) {
+  if (k.stage_axis < 0 || k.dims[opt.dim].axis != k.stage_axis)
+    fail("opt", "{}: DOUBLE takes the reduce dim whose tiles STAGE put in local memory{}", opt.str(),
+         k.stage_axis < 0 ? "; the kernel has none" : "");
+  if (opt.amount != 2) fail("opt", "{}: the amount is the number of halves, 2", opt.str());
+  if (k.stage_halves) fail("opt", "{}: the staged tiles have two halves already", opt.str());
+  Kernel out = k;
+  out.stage_halves = true;
+  out.opts.push_back(opt);
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::string> unsafe_to_pad_reduce(const Kernel& k) {
@@ -115,6 +128,7 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
   if (d.sym) fail("opt", "{}: dim {} is the symbolic size {}; opts split only dims of a known size", opt.str(), opt.dim, render(d.sym));
+  if (opt.op == OptOp::Double) return double_buffered(k, opt);
   // Each walk of the rows lowers its own loops over the reduce dims, an unrolled piece included, and a
   // group's threads are the same in every walk; an upcast would have to be repeated in every walk,
   // which the lowering does not do.

@@ -102,13 +102,14 @@ int tc_tiles_dim(const Kernel& k, TcPart part) {
 }
 
 // A sum of half products on a GPU's matrix unit: TC on the first reduce dim that a unit's K divides
-// (the largest K first), then each warp a tile of 4 by 8 of the unit's tiles (64x64 outputs), 4 warps
+// (the largest K first), then each warp a tile of 4 by 8 of the unit's tiles (64x64 outputs), 2 warps
 // a workgroup side by side along N, and the tiles of two steps of the unit a turn staged in local
-// memory. On an H100 (`:opt`, `:time 0 20`) the 4096 half matmul took, from global memory, 1.96 ms
-// with tiles of 4 by 4, 1.56 ms with 4 by 8, 1.62 ms with 8 by 8, 1.53 ms with 8 by 4 (rows by
-// columns) and 1.22 ms with 4 by 8 unrolled by 2 in 2x2 warps; staged, 0.69 ms with 4 warps along N
-// (0.76 with 4 steps a turn), 0.71 with 2, 0.84 with 8, 0.80 with 4 along M, 0.99 with 2x2 (a launch
-// id then numbers both warp dims, and each tile holds a copy per warp of the other dim).
+// memory in two halves. On an H100 (`:opt`, `:time 0 20`) the 4096 half matmul took, from global
+// memory, 1.96 ms with tiles of 4 by 4, 1.56 ms with 4 by 8, 1.62 ms with 8 by 8, 1.53 ms with 8 by 4
+// (rows by columns) and 1.22 ms with 4 by 8 unrolled by 2 in 2x2 warps; staged, 0.71 ms with 2 warps
+// along N (0.68 with DOUBLE, in two runs), 0.69 with 4 (0.70 with DOUBLE), 0.76 with 4 steps a turn,
+// 0.84 with 8 warps, 0.80 with 4 along M, 0.99 with 2x2 (a launch id then numbers both warp dims,
+// and each tile holds a copy per warp of the other dim).
 // Null where no unit takes the reduce.
 std::optional<Kernel> tensor_core_opts(const Kernel& k, const Target& target) {
   const int64_t tc_staged_steps = 2;
@@ -124,7 +125,7 @@ std::optional<Kernel> tensor_core_opts(const Kernel& k, const Target& target) {
       continue;  // this unit does not take the reduce
     }
     // a dim smaller than its tile is upcast wholly, and then has no piece left for the workgroup
-    for (const auto& [part, upcast, local] : {std::tuple{TcPart::NLanes, 8, 4}, std::tuple{TcPart::MLanes, 4, 1}}) {
+    for (const auto& [part, upcast, local] : {std::tuple{TcPart::NLanes, 8, 2}, std::tuple{TcPart::MLanes, 4, 1}}) {
       if (const int d = tc_tiles_dim(out, part); d >= 0 && largest_divisor_upto(out.dims[d].size, upcast) >= 2)
         out = apply_opt(out, {OptOp::Upcast, d, largest_divisor_upto(out.dims[d].size, upcast)}, target);
       if (const int d = tc_tiles_dim(out, part); d >= 0 && local > 1 && out.dims[d].size % local == 0 && out.dims[d].size > local)
@@ -132,6 +133,9 @@ std::optional<Kernel> tensor_core_opts(const Kernel& k, const Target& target) {
     }
     if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && out.dims[r].size % tc_staged_steps == 0)
       out = apply_opt(out, {OptOp::Stage, r, tc_staged_steps}, target);
+    // a staged loop of more than one turn
+    if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && out.dims[r].axis == out.stage_axis)
+      out = apply_opt(out, {OptOp::Double, r, 2}, target);
     return out;
   }
   return std::nullopt;

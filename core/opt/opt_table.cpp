@@ -46,6 +46,9 @@ const std::vector<OptInfo>& opt_table() {
       {OptOp::Stage, "STAGE", {Reduce}, Unroll, false, OptNeeds::LocalMemory, {4, 8, 16},
        "unroll a reduce dim by AMOUNT and stage each step's tiles of the loads that a workgroup's threads share "
        "in local memory"},
+      {OptOp::Double, "DOUBLE", {Reduce}, std::nullopt, false, OptNeeds::LocalMemory, {2},
+       "give the staged tiles of the reduce dim that STAGE took two halves: each turn's copies load the next "
+       "turn's tiles while it computes (double buffering); AMOUNT is 2"},
   };
   return table;
 }
