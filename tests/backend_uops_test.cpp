@@ -476,8 +476,9 @@ TEST_P(OnDevice, HalfMatmulOnTheMatrixUnitEqualsTheReference) {
 
 // A matmul with a bias and relu after it, its tiles staged in local memory (STAGE): with the device's
 // default opts (which stage a GPU's matmul, the reduce dim of 40 padded to 48 first, so the copies are
-// gated) and by hand with 4 threads a row, with and without two halves a tile (DOUBLE); equal to a
-// float64 sum within float32's rounding.
+// gated) and by hand with 4 threads a row, with and without two halves a tile (DOUBLE); B read down its
+// columns and, as a linear layer's weight, along its rows (its tile then lies along N in local memory,
+// where the copies scatter it); equal to a float64 sum within float32's rounding.
 TEST_P(OnDevice, StagedMatmulEqualsTheReference) {
   if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
   const Target t = device(GetParam()).target();
@@ -486,8 +487,9 @@ TEST_P(OnDevice, StagedMatmulEqualsTheReference) {
   std::mt19937_64 rng(9);
   const std::vector<double> a = testing::random_values(rng, m * k, F32, -2, 2), b = testing::random_values(rng, k * n, F32, -2, 2),
                             bias = testing::random_values(rng, n, F32, -2, 2);
-  const Tensor out = testing::tensor(a, {m, k}).matmul(testing::tensor(b, {k, n})).add(testing::tensor(bias, {n})).relu();
-  const auto [plain, inputs] = biased_matmul(out, a, b, bias);
+  std::vector<double> b_rows(k * n);  // b as the (n, k) weight of a linear layer
+  for (int64_t x = 0; x < k; x++)
+    for (int64_t j = 0; j < n; j++) b_rows[j * k + x] = b[x * n + j];
   std::vector<double> want(m * n);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
@@ -495,23 +497,29 @@ TEST_P(OnDevice, StagedMatmulEqualsTheReference) {
       for (int64_t x = 0; x < k; x++) s += a[i * k + x] * b[x * n + j];
       want[i * n + j] = std::max(0.0, s);
     }
-  Kernel by_hand = plain;
-  for (const Opt& o : std::vector<Opt>{{OptOp::Upcast, 1, 4}, {OptOp::Stage, 3, 8}, {OptOp::Local, 1, 8}, {OptOp::Local, 0, 4}})
-    by_hand = apply_opt(by_hand, o, t);
-  const auto staged = std::find_if(by_hand.dims.begin(), by_hand.dims.end(), [](const Dim& d) { return d.role == DimRole::Reduce; });
-  const Kernel halves = apply_opt(by_hand, {OptOp::Double, static_cast<int>(staged - by_hand.dims.begin()), 2}, t);
-  const Kernel defaults = default_opts(plain, t);
-  for (const Kernel& kernel : {defaults, by_hand, halves}) {
-    const UOpProgram p = codegen(kernel, t, "r_staged");
-    if (&kernel == &defaults && t.gpu) {
-      EXPECT_GE(kernel.stage_axis, 0) << GetParam();
-      EXPECT_TRUE(std::any_of(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::DefineLocal; }));
+  for (const bool weight : {false, true}) {
+    const Tensor bt = weight ? testing::tensor(b_rows, {n, k}).T() : testing::tensor(b, {k, n});
+    const Tensor out = testing::tensor(a, {m, k}).matmul(bt).add(testing::tensor(bias, {n})).relu();
+    const auto [plain, inputs] = biased_matmul(out, a, weight ? b_rows : b, bias);
+    Kernel by_hand = plain;
+    for (const Opt& o : std::vector<Opt>{{OptOp::Upcast, 1, 4}, {OptOp::Stage, 3, 8}, {OptOp::Local, 1, 8}, {OptOp::Local, 0, 4}})
+      by_hand = apply_opt(by_hand, o, t);
+    const auto staged = std::find_if(by_hand.dims.begin(), by_hand.dims.end(), [](const Dim& d) { return d.role == DimRole::Reduce; });
+    const Kernel halves = apply_opt(by_hand, {OptOp::Double, static_cast<int>(staged - by_hand.dims.begin()), 2}, t);
+    const Kernel defaults = default_opts(plain, t);
+    for (const Kernel& kernel : {defaults, by_hand, halves}) {
+      const UOpProgram p = codegen(kernel, t, "r_staged");
+      if (&kernel == &defaults && t.gpu) {
+        EXPECT_GE(kernel.stage_axis, 0) << GetParam();
+        EXPECT_TRUE(std::any_of(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::DefineLocal; }));
+      }
+      Bytes in{bytes(std::vector<float>(m * n, -1))};
+      for (const std::vector<double>& x : inputs) in.push_back(typed_bytes(F32, x));
+      const std::vector<double> got = typed_values(F32, run_on(device(GetParam()), p, in)[0]);
+      for (int64_t i = 0; i < m * n; i++)
+        ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i])))
+            << "element " << i << " with " << kernel.opts.size() << " opts" << (weight ? ", B a weight" : "");
     }
-    Bytes in{bytes(std::vector<float>(m * n, -1))};
-    for (const std::vector<double>& x : inputs) in.push_back(typed_bytes(F32, x));
-    const std::vector<double> got = typed_values(F32, run_on(device(GetParam()), p, in)[0]);
-    for (int64_t i = 0; i < m * n; i++)
-      ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << "element " << i << " with " << kernel.opts.size() << " opts";
   }
 }
 

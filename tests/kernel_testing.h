@@ -2,6 +2,7 @@
 // Building one kernel from a small program, for tests of what the scheduler and the opts make of it.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/kernel.h"
 #include "core/opt/apply_opt.h"
 #include "core/schedule.h"
+#include "core/uops.h"
 #include "tests/tensor_testing.h"
 
 namespace tr::testing {
@@ -37,6 +39,30 @@ inline Kernel only_kernel(const Tensor& x) {
   const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
   EXPECT_EQ(items.size(), 1u);
   return Kernel::from_ast(items.back().ast);
+}
+
+// Whether uop `buf` of p is local memory (a DEFINE_LOCAL).
+inline bool is_local(const UOpProgram& p, int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; }
+
+// What a program moves through local memory: each array's elements, the stores of a whole vector
+// (copies 4 at a time) and of one lane of one (copies scattered lane by lane), the loads by width.
+struct LocalTraffic {
+  std::vector<int64_t> sizes;
+  int vector_stores = 0, lane_stores = 0;
+  std::map<int, int> loads;
+};
+inline LocalTraffic local_traffic(const UOpProgram& p) {
+  LocalTraffic t;
+  for (const UOp& u : p.uops) {
+    if (u.kind == UOpKind::DefineLocal) t.sizes.push_back(u.size);
+    if (u.kind == UOpKind::Store && is_local(p, u.srcs[0])) {
+      const UOp& value = p.uops[static_cast<size_t>(u.srcs[2])];
+      t.vector_stores += value.vec == 4;
+      t.lane_stores += value.kind == UOpKind::Gep;
+    }
+    if (u.kind == UOpKind::Load && is_local(p, u.srcs[0])) t.loads[u.vec]++;
+  }
+  return t;
 }
 
 }  // namespace tr::testing

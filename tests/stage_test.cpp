@@ -73,32 +73,42 @@ TEST(Stage, AMatmulsTilesGoThroughLocalMemory) {
     const auto reduce = std::find_if(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Reduce; });
     if (doubled) k = apply_opt(k, {OptOp::Double, static_cast<int>(reduce - k.dims.begin()), 2}, t);
     const UOpProgram p = codegen(k, t, "r_staged");
-    std::vector<int64_t> sizes;
-    for (const UOp& u : p.uops)
-      if (u.kind == UOpKind::DefineLocal) sizes.push_back(u.size);
+    const testing::LocalTraffic local = testing::local_traffic(p);
     // A: 4 threads x 4 rows by 8 steps; B: 8 steps by 16 threads x 4 columns
-    EXPECT_EQ(sizes, halves ? (std::vector<int64_t>{256, 1024}) : (std::vector<int64_t>{128, 512}));
-    int barriers = 0, depth = 0, copies_before = 0, copies_in = 0, vector_reads = 0, last_read = -1, first_copy_in = -1;
+    EXPECT_EQ(local.sizes, halves ? (std::vector<int64_t>{256, 1024}) : (std::vector<int64_t>{128, 512}));
+    EXPECT_EQ(local.vector_stores, (1 + 2) * (halves ? 2 : 1));  // 128 / 4 and 512 / 4 elements by 64 threads
+    EXPECT_EQ(local.loads.at(4), 8);                              // B's 4 columns at each of 8 steps
+    // where they lie: the copies before the loop, or in it after the compute's last read
+    int barriers = 0, depth = 0, copies_before = 0, last_read = -1, first_copy_in = -1;
     for (size_t i = 0; i < p.uops.size(); i++) {
       const UOp& u = p.uops[i];
       depth += u.kind == UOpKind::Range ? 1 : u.kind == UOpKind::EndRange ? -1 : 0;
       barriers += u.kind == UOpKind::Barrier && depth > 0;
-      const auto local = [&](int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; };
-      if (u.kind == UOpKind::Store && local(u.srcs[0]) && p.uops[static_cast<size_t>(u.srcs[2])].vec == 4) {
-        (depth > 0 ? copies_in : copies_before)++;
+      if (u.kind == UOpKind::Store && testing::is_local(p, u.srcs[0])) {
+        copies_before += depth == 0;
         if (depth > 0 && first_copy_in < 0) first_copy_in = static_cast<int>(i);
       }
-      if (u.kind == UOpKind::Load && local(u.srcs[0])) {
-        vector_reads += u.vec == 4;
-        last_read = static_cast<int>(i);
-      }
+      if (u.kind == UOpKind::Load && testing::is_local(p, u.srcs[0])) last_read = static_cast<int>(i);
     }
     EXPECT_EQ(barriers, halves ? 1 : 2);
-    EXPECT_EQ(copies_in, 1 + 2);  // 128 / 4 and 512 / 4 elements by 64 threads
     EXPECT_EQ(copies_before, halves ? 1 + 2 : 0);
     EXPECT_EQ(first_copy_in > last_read, halves);
-    EXPECT_EQ(vector_reads, 8);  // B's 4 columns at each of 8 steps
   }
+}
+
+// B of x @ w.T lies along K in global memory, and the compute reads it as vectors along N: its tile
+// lies along N in local memory (rows of 4 x 16 columns and 4 unused floats), each copy reads 4
+// neighbours along K and stores them into 4 rows, and the compute still reads B's 4 columns as one
+// vector. A's tile is as in x @ w.
+TEST(Stage, ATransposedOperandsTileLiesAlongTheVector) {
+  const Tensor x = testing::realized_random({64, 64}, 1), w = testing::realized_random({64, 64}, 2);
+  const Kernel k = with(testing::only_kernel(x.matmul(w.T())), {{OptOp::Upcast, 1, 4}, {OptOp::Stage, 3, 8}, {OptOp::Local, 1, 16}, {OptOp::Local, 0, 4}}, kGpu);
+  const testing::LocalTraffic local = testing::local_traffic(codegen(k, kGpu, "r_linear"));
+  // A: 4 threads' rows by 8 steps; B: 8 steps by (16 threads x 4 columns + 4); its 512 elements by 64
+  // threads, 4 at a time, 4 stores each
+  EXPECT_EQ(local.sizes, (std::vector<int64_t>{4 * 8, 8 * 68}));
+  EXPECT_EQ(local.lane_stores, 512 / 64 / 4 * 4);
+  EXPECT_EQ(local.loads.at(4), 8);
 }
 
 // A load that every thread reads differently has no tile to share: a row sum's rows stay in global

@@ -147,19 +147,12 @@ TEST(TensorCores, StagedTilesOfTheUnitHavePaddedRows) {
     k = apply_opt(k, o, kSm80);
   ASSERT_EQ(k.stage_axis, 2);
   const UOpProgram p = codegen(k, kSm80, "r_tc_staged");
-  std::vector<int64_t> sizes;
-  int copies = 0, pairs = 0;
-  const auto local = [&](int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; };
-  for (const UOp& u : p.uops) {
-    if (u.kind == UOpKind::DefineLocal) sizes.push_back(u.size);
-    copies += u.kind == UOpKind::Store && local(u.srcs[0]) && p.uops[static_cast<size_t>(u.srcs[2])].vec == 4;
-    pairs += u.kind == UOpKind::Load && local(u.srcs[0]) && u.vec == 2;
-  }
+  const testing::LocalTraffic local = testing::local_traffic(p);
   // A: 16 rows of 2 steps of 16 (+8); B: 2 steps of 16 rows of 4 x 8 columns (+8); each twice (two
   // halves, the first turn's copies before the loop and the next turn's in it)
-  EXPECT_EQ(sizes, (std::vector<int64_t>{2 * 16 * 40, 2 * 32 * 40}));
-  EXPECT_EQ(copies, 2 * (4 + 8));  // 512 / 4 and 1024 / 4 halves by the warp's 32 threads
-  EXPECT_EQ(pairs, 4 * 2);   // A's 4 pairs at each of the 2 steps
+  EXPECT_EQ(local.sizes, (std::vector<int64_t>{2 * 16 * 40, 2 * 32 * 40}));
+  EXPECT_EQ(local.vector_stores, 2 * (4 + 8));  // 512 / 4 and 1024 / 4 halves by the warp's 32 threads
+  EXPECT_EQ(local.loads.at(2), 4 * 2);          // A's 4 pairs at each of the 2 steps
   EXPECT_EQ(count(p, UOpKind::Wmma), 4 * 2);
   EXPECT_EQ(p.flops, 2 * 64 * 64 * 64);
   const std::string src = render("cuda", p);

@@ -76,22 +76,13 @@ class Expander {
   uint64_t vbit() const { return vslot_ < 0 ? 0 : uint64_t{1} << vslot_; }
   int64_t range_size(int r) const { return as_int(*g_.const_of(g_[r].srcs[1])); }
 
-  // The innermost upcast becomes vector lanes when it is the stride-1 piece of the last output axis
-  // (so the store is one vector store) and every value in the kernel has a type vectors can hold.
   void choose_vector_range() {
-    const Kernel& k = low_.k;
-    const bool ok = low_.target.vector_width >= 2 && vector_values(k) &&
-                    std::none_of(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Group; });
-    int best = -1;
+    const int d = vector_upcast_dim(low_.k, low_.target);
     for (size_t i = 0; i < ranges_.size(); i++)
-      if (g_[ranges_[i]].range == RangeKind::Upcast && (best < 0 || g_[ranges_[i]].dim > g_[ranges_[best]].dim)) best = static_cast<int>(i);
-    if (!ok || best < 0) return;
-    const Dim& dim = k.dims[g_[ranges_[best]].dim];
-    const bool pow2 = (dim.size & (dim.size - 1)) == 0;
-    if (dim.axis == k.first_reduce - 1 && dim.stride == 1 && pow2 && dim.size <= low_.target.vector_width) {
-      vslot_ = best;
-      width_ = static_cast<int>(dim.size);
-    }
+      if (g_[ranges_[i]].range == RangeKind::Upcast && g_[ranges_[i]].dim == d) {
+        vslot_ = static_cast<int>(i);
+        width_ = static_cast<int>(low_.k.dims[d].size);
+      }
   }
 
   // On a CPU, without an output vector, a stride-1 unroll of the last reduce axis is a row's lanes
@@ -339,6 +330,19 @@ class Expander {
 };
 
 }  // namespace
+
+// The innermost upcast: so the store is one vector store.
+int vector_upcast_dim(const Kernel& k, const Target& target) {
+  const bool ok = target.vector_width >= 2 && vector_values(k) &&
+                  std::none_of(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Group; });
+  int best = -1;
+  for (size_t d = 0; d < k.dims.size(); d++)
+    if (k.dims[d].role == DimRole::Upcast) best = static_cast<int>(d);
+  if (!ok || best < 0) return -1;
+  const Dim& dim = k.dims[best];
+  const bool pow2 = (dim.size & (dim.size - 1)) == 0;
+  return dim.axis == k.first_reduce - 1 && dim.stride == 1 && pow2 && dim.size <= target.vector_width ? best : -1;
+}
 
 UGraph expand(const UGraph& g, const Lowering& low) { return Expander(g, low).run(); }
 

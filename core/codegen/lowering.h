@@ -23,6 +23,11 @@ struct Lowering {
 // An index expression as nodes of g (its variables become their SPECIALs and RANGEs).
 int index_node(UGraph& g, const Lowering& low, const ExprRef& e);
 
+// The UPCAST dim whose copies the expand pass makes the lanes of vector values (the innermost upcast,
+// where it is the stride-1 piece of the last output axis, a power of two the target's vectors hold, and
+// every value of the kernel has a vector type); -1 where none.
+int vector_upcast_dim(const Kernel& k, const Target& target);
+
 // The passes, in the order codegen() runs them; each is a file of this folder.
 UGraph lower_loops(Lowering& low);                   // loops.cpp: launch ids, loops, loads, reduces, stores
 UGraph stage(const UGraph& g, const Lowering& low);         // stage.cpp: a STAGE opt's shared tiles through local memory

@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "core/alu.h"
+#include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
 
 namespace tr {
@@ -55,6 +56,16 @@ class Stager {
         vars_.push_back(n);
       }
     }
+    // the full shape's axis each variable walks (-1: a launch id that numbers several dims)
+    const std::vector<LaunchId> ids = launch_ids(low.k, LaunchKind::Local, low.target);
+    const int vector_dim = vector_upcast_dim(low.k, low.target);
+    for (int v : vars_) {
+      const UOp& u = g_[v];
+      if (u.kind == UOpKind::Range) axis_[v] = low.k.dims[u.dim].axis;
+      if (u.kind == UOpKind::Range && u.dim == vector_dim) vector_ = v;
+      for (const LaunchId& id : ids)
+        if (u.kind == UOpKind::Special && id.axis == u.axis) axis_[v] = id.dims.size() == 1 ? low.k.dims[id.dims[0]].axis : -1;
+    }
     deps_.assign(g_.size(), 0);
     for (int n : order_) {
       if (const auto it = bit_.find(n); it != bit_.end()) deps_[n] |= uint64_t{1} << it->second;
@@ -89,10 +100,10 @@ class Stager {
       }
       const auto outward = [&](int v) { return stride[v] == 0 ? std::numeric_limits<int64_t>::max() : std::abs(stride[v]); };
       std::stable_sort(t.spans.begin(), t.spans.end(), [&](int a, int b) { return outward(a) > outward(b); });
-      lay_out(t, stride, low.k.tc ? kBankRow / itemsize(u.dtype) : 0);
+      lay_out(t, stride, kBankRow / itemsize(u.dtype), low.k.tc.has_value());
       if (t.size * itemsize(u.dtype) > room) continue;
       const bool ungated = u.srcs.size() == 2;
-      if (ungated && low.target.vector_width >= 4 && t.row % 4 == 0) t.width = 4;
+      if (ungated && low.target.vector_width >= 4 && t.row % 4 == 0 && (!t.scatter || size(t.spans.back()) % 4 == 0)) t.width = 4;
       room -= t.size * itemsize(u.dtype);
       tiles_[n] = std::move(t);
     }
@@ -126,12 +137,14 @@ class Stager {
     int64_t elements = 0;        // the tile's elements
     int64_t size = 0;            // the local array's elements, padding included
     int64_t row = 1;             // the innermost elements that are neighbours in global memory
+    bool scatter = false;        // the copies' neighbours are not neighbours in local memory
     int width = 1;               // elements a thread copies at once
   };
   // Where the matrix unit's lanes read a tile (A's rows g = 0..7, B's rows 2t), 8 of them read 8 rows
   // of it at once; a row a multiple of 32 bytes long would put them in the same banks of local memory,
   // so each row of a TC kernel's tiles is followed by this many unused bytes (which also keeps a row's
-  // start 16-byte aligned, as vector copies need).
+  // start 16-byte aligned, as vector copies need). So is each row of a tile whose copies scatter, which
+  // 4 threads would otherwise store into one bank at once.
   static constexpr int64_t kBankRow = 16;
   const UGraph& g_;
   const std::vector<int> order_;
@@ -145,26 +158,45 @@ class Stager {
   std::vector<int> copies_;        // the stores into local memory, roots of the graph
   int locals_ = 0;
   bool double_ = false;            // each tile has a half for this turn and one for the next
+  std::map<int, int> axis_;        // variable -> the full shape's axis it walks (-1: several)
+  int vector_ = -1;                // the upcast RANGE whose copies the compute reads as one vector
 
-  // The tile's steps: dense, and in local memory, where the run of innermost spans that are neighbours
-  // in global memory (a row) is followed by `pad` unused elements.
-  void lay_out(Tile& t, const std::map<int, int64_t>& stride, int64_t pad) const {
+  // The tile's steps: dense, in the order of global memory (the copies'), and in local memory. There
+  // the tile keeps that order, unless the compute reads it as vectors along an upcast that is not the
+  // innermost in global memory (B of x @ w.T, read along N, lies along K): then the spans of that
+  // upcast's axis go innermost, so the compute's vectors are neighbours, and the copies scatter. The
+  // local row (the spans of that axis, else the innermost run that neighbours in global memory) is
+  // followed by `pad` unused elements where `pad_rows` or the copies scatter.
+  void lay_out(Tile& t, const std::map<int, int64_t>& stride, int64_t pad, bool pad_rows) const {
     const size_t n = t.spans.size();
     t.dense.assign(n, 1);
     t.inner.assign(n, 1);
+    size_t row_spans = 0;  // the spans of the local row, innermost first
     bool in_row = n > 0 && stride.at(t.spans.back()) == 1;
     for (size_t i = n; i-- > 0;) {
-      if (i + 1 < n) {
-        t.dense[i] = t.dense[i + 1] * size(t.spans[i + 1]);
-        t.inner[i] = t.inner[i + 1] * size(t.spans[i + 1]);
-        const bool row_ends = in_row && stride.at(t.spans[i]) != t.dense[i];
-        if (row_ends) t.inner[i] += pad;
-        in_row = in_row && !row_ends;
+      if (i + 1 < n) t.dense[i] = t.dense[i + 1] * size(t.spans[i + 1]);
+      in_row = in_row && stride.at(t.spans[i]) == t.dense[i];
+      if (in_row) {
+        t.row = t.dense[i] * size(t.spans[i]);
+        row_spans++;
       }
-      if (in_row) t.row = t.dense[i] * size(t.spans[i]);
     }
     t.elements = n ? t.dense[0] * size(t.spans[0]) : 1;
-    t.size = n ? t.inner[0] * size(t.spans[0]) : 1;
+    std::vector<size_t> local(n);  // positions in t.spans, outermost first in local memory
+    for (size_t i = 0; i < n; i++) local[i] = i;
+    const auto along_vector = [&](size_t i) { return vector_ >= 0 && axis_.at(t.spans[i]) == axis_.at(vector_); };
+    if (std::find(t.spans.begin(), t.spans.end(), vector_) != t.spans.end() && stride.at(vector_) != 1) {
+      std::stable_partition(local.begin(), local.end(), [&](size_t i) { return !along_vector(i); });
+      t.scatter = true;
+      row_spans = static_cast<size_t>(std::count_if(local.begin(), local.end(), along_vector));
+    }
+    int64_t step = 1;
+    for (size_t p = n; p-- > 0;) {
+      if (n - 1 - p == row_spans && row_spans > 0 && (pad_rows || t.scatter)) step += pad;
+      t.inner[local[p]] = step;
+      step *= size(t.spans[local[p]]);
+    }
+    t.size = step;
   }
 
   // The value of a span of `size` values whose step in the tile is `dense` at the first element of copy
@@ -233,18 +265,31 @@ class Stager {
         values.push_back(copied_value(out, group, t.dense[i], size(t.spans[i]), t.width));
         with[new_.at(t.spans[i])] = values.back();
       }
-      const int at = t.size == t.elements ? element : position(values);
+      const int at = t.size == t.elements && !t.scatter ? element : position(values);
       for (const Turn& turn : turns) {
         if (double_) with[loop] = turn.reads;
         std::map<int, int> done;
         UOp copy = load;
         copy.vec = t.width;
         for (size_t s = 1; s < copy.srcs.size(); s++) copy.srcs[s] = substitute(out, copy.srcs[s], with, done);
-        UOp store{.kind = UOpKind::Store, .srcs = {local, in_half(at, turn.fills), out.add(std::move(copy))}};
-        // the last turn's threads past the tile copy nothing (their element numbers wrap around: no
-        // load reads outside the tile)
-        if (first + threads_ > groups) store.srcs.push_back(out.alu(Op::CmpLt, DType::Bool, {group, c(groups)}));
-        copies_.push_back(out.add(std::move(store)));
+        const int loaded = out.add(std::move(copy));
+        const auto store = [&](int where, int value) {
+          UOp st{.kind = UOpKind::Store, .srcs = {local, in_half(where, turn.fills), value}};
+          // the last turn's threads past the tile copy nothing (their element numbers wrap around: no
+          // load reads outside the tile)
+          if (first + threads_ > groups) st.srcs.push_back(out.alu(Op::CmpLt, DType::Bool, {group, c(groups)}));
+          copies_.push_back(out.add(std::move(st)));
+        };
+        if (!t.scatter || t.width == 1) {
+          store(at, loaded);
+          continue;
+        }
+        // each lane at its own place: the innermost span's value and the lane
+        for (int lane = 0; lane < t.width; lane++) {
+          std::vector<int> at_lane = values;
+          at_lane.back() = out.alu(Op::Add, kIndex, {values.back(), c(lane)});
+          store(position(at_lane), out.gep(loaded, lane));
+        }
       }
     }
     std::vector<int> own;
