@@ -3,15 +3,17 @@
 // N, its columns of B by those along M) reads local memory instead. Each turn of the loop the
 // workgroup's T threads first copy the turn's tile of it (every element that some thread's upcasts,
 // unrolls and local ids read in that turn) from global into local memory, thread t taking elements
-// t, t + T, ...; the tile lies in local memory in the order of its elements in global memory (the
-// variable with the largest stride outermost), so that neighbouring threads copy neighbouring
-// elements; where the tile's innermost variables step through neighbouring elements of global memory
-// (a row, of a multiple of 4) and the target has vectors, each thread copies 4 neighbours at once. Half that a target keeps only in its buffers stays
-// there. With DOUBLE, where the tiles fit local memory twice, each has two halves: the first turn's copies come
-// before the loop, and each turn copies the next turn's tile into the half it does not read, so that
-// those loads arrive while the turn computes; linearize puts them at the turn's start, their stores at
-// its end and one barrier at the next turn's start. Otherwise the turn's own copies come first, with a
-// barrier after them and one before, which waits until every thread has read the last turn's tiles.
+// t, t + T, ... in the order of global memory (the variable with the largest stride outermost), so
+// that neighbouring threads copy neighbouring elements; where the tile's innermost variables step
+// through neighbouring elements (a row, of a multiple of 4) and the target has vectors, each thread
+// copies 4 neighbours at once. The tile lies in local memory in that order too, unless the compute
+// reads it as vectors along another axis (lay_out). Half that a target keeps only in its buffers stays
+// there. With DOUBLE, where the tiles fit local memory twice, each has two halves: the first turn's
+// copies come before the loop, and each turn copies the next turn's tile into the half it does not
+// read, so that those loads arrive while the turn computes; linearize puts them at the turn's start,
+// their stores at its end and one barrier at the next turn's start. Otherwise the turn's own copies
+// come first, with a barrier after them and one before, which waits until every thread has read the
+// last turn's tiles.
 #include <algorithm>
 #include <limits>
 
