@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -46,23 +47,27 @@ std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DTyp
 
 namespace {
 
-// A number that divides index UOp i for every value of its variables (0 where i is always 0): a
-// staged tile's copy spells its element's place as (4g / 2) % 4 * 2 + (4g) % 2.
-int64_t divisor(const std::vector<UOp>& uops, int i) {
-  const UOp& u = uops[static_cast<size_t>(i)];
-  if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const) return v ? std::abs(*v) : 1;
-  if (u.kind != UOpKind::Alu || u.srcs.size() != 2) return 1;
-  const int64_t a = divisor(uops, u.srcs[0]), b = divisor(uops, u.srcs[1]);
-  // by a constant that divides the dividend: exactly the quotient, or no remainder
-  const bool exact = uops[static_cast<size_t>(u.srcs[1])].kind == UOpKind::Const && b != 0 && a % b == 0;
-  if (u.alu == Op::Add) return std::gcd(a, b);
-  if (u.alu == Op::Mul) return a * b;
-  if (u.alu == Op::Mod) return exact ? 0 : std::gcd(a, b);
-  if (u.alu == Op::IDiv) return exact ? a / b : 1;
-  return 1;
+// Per UOp, a number that divides its index value for every value of its variables (0 where it is
+// always 0), each from its sources', which come before it: a staged tile's copy spells its element's
+// place as (4g / 2) % 4 * 2 + (4g) % 2.
+std::vector<int64_t> divisors(const std::vector<UOp>& uops) {
+  std::vector<int64_t> d(uops.size(), 1);
+  for (size_t i = 0; i < uops.size(); i++) {
+    const UOp& u = uops[i];
+    if (const auto* v = std::get_if<int64_t>(&u.value); u.kind == UOpKind::Const && v && *v != std::numeric_limits<int64_t>::min())
+      d[i] = std::abs(*v);
+    if (u.kind != UOpKind::Alu || u.srcs.size() != 2) continue;
+    const int64_t a = d[static_cast<size_t>(u.srcs[0])], b = d[static_cast<size_t>(u.srcs[1])];
+    // by a constant that divides the dividend: exactly the quotient, or no remainder
+    const bool exact = uops[static_cast<size_t>(u.srcs[1])].kind == UOpKind::Const && b != 0 && a % b == 0;
+    if (u.alu == Op::Add) d[i] = std::gcd(a, b);
+    // past int64 (no index gets there), a's divisor still divides the product
+    if (int64_t product = 0; u.alu == Op::Mul) d[i] = __builtin_mul_overflow(a, b, &product) ? a : product;
+    if (u.alu == Op::Mod) d[i] = exact ? 0 : std::gcd(a, b);
+    if (u.alu == Op::IDiv) d[i] = exact ? a / b : 1;
+  }
+  return d;
 }
-
-bool multiple_of(const std::vector<UOp>& uops, int i, int64_t n) { return divisor(uops, i) % n == 0; }
 
 }  // namespace
 
@@ -72,6 +77,7 @@ std::vector<bool> image_buffers(const UOpProgram& p) {
   for (const UOp& x : u)
     if (x.kind == UOpKind::DefineGlobal) n = std::max(n, static_cast<size_t>(x.buffer) + 1);
   std::vector<bool> image(n, false), read(n, false), written(n, false), fits(n, true);
+  const std::vector<int64_t> divides = divisors(u);
   for (const UOp& x : u)
     if (x.kind == UOpKind::DefineGlobal) image[static_cast<size_t>(x.buffer)] = x.dtype == DType::Float32;
   for (const UOp& x : u) {
@@ -80,7 +86,7 @@ std::vector<bool> image_buffers(const UOpProgram& p) {
     const auto b = static_cast<size_t>(u[static_cast<size_t>(x.srcs[0])].buffer);
     const int vec = x.kind == UOpKind::Load ? x.vec : u[static_cast<size_t>(x.srcs[2])].vec;
     (x.kind == UOpKind::Load ? read : written)[b] = true;
-    fits[b] = fits[b] && vec == 4 && x.srcs.size() == (x.kind == UOpKind::Load ? 2u : 3u) && multiple_of(u, x.srcs[1], 4);
+    fits[b] = fits[b] && vec == 4 && x.srcs.size() == (x.kind == UOpKind::Load ? 2u : 3u) && divides[static_cast<size_t>(x.srcs[1])] % 4 == 0;
   }
   for (size_t b = 0; b < n; b++) image[b] = image[b] && fits[b] && read[b] != written[b];
   return image;
@@ -98,7 +104,7 @@ bool may_leave_range(Op op) {
 
 class Renderer {
  public:
-  Renderer(const CStyleLanguage& lang, const UOpProgram& p) : lang_(lang), p_(p), u_(p.uops), r_(u_.size()) {}
+  Renderer(const CStyleLanguage& lang, const UOpProgram& p) : lang_(lang), p_(p), u_(p.uops), r_(u_.size()), divisors_(divisors(u_)) {}
 
   std::string run() {
     if (!lang_.image_load.empty()) images_ = image_buffers(p_);
@@ -119,6 +125,7 @@ class Renderer {
   const UOpProgram& p_;
   const std::vector<UOp>& u_;
   std::vector<std::string> r_;  // how each UOp's value is spelled: a name or an inlined expression
+  const std::vector<int64_t> divisors_;  // per UOp, a number that divides its index value
   std::vector<int> uses_;
   std::vector<std::string> params_;
   std::string body_;
@@ -412,6 +419,8 @@ class Renderer {
     fail("type", "{} cannot render the ALU op {}", lang_.name, op_name(u.alu));
   }
 
+  bool multiple_of(int idx, int64_t n) const { return divisors_[static_cast<size_t>(idx)] % n == 0; }
+
   // How a whole vector moves at index idx of buffer buf: the language's aligned access where idx is a
   // provable multiple of the width, else its unaligned one; "" where it goes lane by lane (in workgroup
   // memory: unless the language spells it there and the index is a provable multiple).
@@ -421,11 +430,11 @@ class Renderer {
     const bool workgroup = u_[buf].kind == UOpKind::DefineLocal && u_[buf].launch == LaunchKind::Local;
     if (workgroup) {
       const std::string& form = store ? lang_.local_vector_store : lang_.local_vector_load;
-      return multiple_of(u_, idx, vec) ? form : none;
+      return multiple_of(idx, vec) ? form : none;
     }
     // memory the cores share is a pointer parameter, like a buffer
     const std::string& aligned = store ? lang_.aligned_vector_store : lang_.aligned_vector_load;
-    if (!aligned.empty() && multiple_of(u_, idx, vec)) return aligned;
+    if (!aligned.empty() && multiple_of(idx, vec)) return aligned;
     return store ? lang_.vector_store : lang_.vector_load;
   }
   std::string vector_access(const std::string& form, int buf, const std::string& idx, DType t, int vec,
