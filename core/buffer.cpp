@@ -36,6 +36,7 @@ ConstValue HostData::get(int64_t i) const {
     case DType::Int64: return load<int64_t>(p);
     case DType::UInt64: return static_cast<int64_t>(load<uint64_t>(p));
     case DType::Float16: return static_cast<double>(half_bits_to_float(load<uint16_t>(p)));
+    case DType::BFloat16: return static_cast<double>(bfloat16_bits_to_float(load<uint16_t>(p)));
     case DType::Float32: return static_cast<double>(load<float>(p));
     case DType::Float64: return load<double>(p);
   }
@@ -56,6 +57,7 @@ void HostData::set(int64_t i, const ConstValue& v) {
     case DType::Int64: store(p, std::get<int64_t>(c)); break;
     case DType::UInt64: store(p, static_cast<uint64_t>(std::get<int64_t>(c))); break;
     case DType::Float16: store(p, half_bits(std::get<double>(c))); break;
+    case DType::BFloat16: store(p, bfloat16_bits(std::get<double>(c))); break;
     case DType::Float32: store(p, static_cast<float>(std::get<double>(c))); break;
     case DType::Float64: store(p, std::get<double>(c)); break;
   }

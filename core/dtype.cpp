@@ -20,12 +20,13 @@ constexpr std::array<Info, kNumDTypes> kInfo{{
     {"bool", "bool", 1, -1},       {"int8", "char", 1, 1},      {"uint8", "uchar", 1, 2},
     {"int16", "short", 2, 3},      {"uint16", "ushort", 2, 4},  {"int32", "int", 4, 5},
     {"uint32", "uint", 4, 6},      {"int64", "long", 8, 7},     {"uint64", "ulong", 8, 8},
-    {"float16", "half", 2, 11},    {"float32", "float", 4, 13}, {"float64", "double", 8, 14},
+    {"float16", "half", 2, 11},    {"bfloat16", "bfloat16", 2, 12}, {"float32", "float", 4, 13},
+    {"float64", "double", 8, 14},
 }};
 
 const Info& info(DType t) { return kInfo[static_cast<size_t>(t)]; }
 
-// Direct parents in tinygrad's promotion lattice (fp8 and bfloat16 left out: they do not exist here).
+// Direct parents in tinygrad's promotion lattice (fp8 left out: it does not exist here).
 std::vector<DType> parents(DType t) {
   using D = DType;
   switch (t) {
@@ -37,8 +38,9 @@ std::vector<DType> parents(DType t) {
     case D::Int32: return {D::Int64};
     case D::UInt32: return {D::Int64, D::UInt64};
     case D::Int64:
-    case D::UInt64: return {D::Float16};
-    case D::Float16: return {D::Float32};
+    case D::UInt64: return {D::Float16, D::BFloat16};
+    case D::Float16:
+    case D::BFloat16: return {D::Float32};
     case D::Float32: return {D::Float64};
     case D::Float64: return {};
   }
@@ -56,7 +58,9 @@ uint32_t upper_set(DType t) {
 int itemsize(DType t) { return info(t).itemsize; }
 std::string_view name(DType t) { return info(t).name; }
 std::string_view short_name(DType t) { return info(t).short_name; }
-bool is_float(DType t) { return t == DType::Float16 || t == DType::Float32 || t == DType::Float64; }
+bool is_float(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
+}
 bool is_int(DType t) { return !is_float(t) && t != DType::Bool; }
 bool is_unsigned(DType t) {
   return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
@@ -90,6 +94,8 @@ DType sum_acc_dtype(DType t) {
   if (is_int(t) || t == DType::Bool) return promote(t, DType::Int32);
   return promote(t, DType::Float32);
 }
+
+DType sum_dtype(DType t) { return t == DType::Float16 || t == DType::BFloat16 ? t : sum_acc_dtype(t); }
 
 double as_double(const ConstValue& v) {
   return std::visit([](auto x) { return static_cast<double>(x); }, v);
@@ -135,9 +141,18 @@ float half_bits_to_float(uint16_t h) {
   return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
 }
 
+uint16_t bfloat16_bits(double d) {
+  if (std::isnan(d)) return std::signbit(d) ? 0xffc0u : 0x7fc0u;
+  const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(d));
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+float bfloat16_bits_to_float(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+
 double round_to(DType t, double x) {
   switch (t) {
     case DType::Float16: return half_bits_to_float(half_bits(x));
+    case DType::BFloat16: return bfloat16_bits_to_float(bfloat16_bits(x));
     case DType::Float32: return static_cast<float>(x);
     case DType::Float64: return x;
     // bool and the integers hold whole numbers: x truncated, then wrapped to t's width
@@ -157,7 +172,8 @@ int64_t wrap_to(DType t, int64_t x) {
     case DType::Int32: return static_cast<int32_t>(x);
     case DType::UInt32: return static_cast<uint32_t>(x);
     // 64-bit integers hold every int64_t as it is; floats have no integer width to wrap to
-    case DType::Int64: case DType::UInt64: case DType::Float16: case DType::Float32: case DType::Float64: break;
+    case DType::Int64: case DType::UInt64: case DType::Float16: case DType::BFloat16: case DType::Float32:
+    case DType::Float64: break;
   }
   return x;
 }

@@ -65,7 +65,9 @@ Isa x86_isa(const X86Features& f) {
 
 std::vector<MatrixUnit> cuda_matrix_units(int major, int minor) {
   const int sm = major * 10 + minor;
-  if (sm >= 80) return {{16, 8, 16, DType::Float16, DType::Float32}, {16, 8, 8, DType::Float16, DType::Float32}};
+  if (sm >= 80)
+    return {{16, 8, 16, DType::Float16, DType::Float32}, {16, 8, 8, DType::Float16, DType::Float32},
+            {16, 8, 16, DType::BFloat16, DType::Float32}};
   if (sm >= 75) return {{16, 8, 8, DType::Float16, DType::Float32}};
   return {};
 }

@@ -126,7 +126,7 @@ Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
 
 Tensor Tensor::sum(const Axes& axis, bool keepdim) const {
   const Tensor r = cast(sum_acc_dtype(dtype())).reduce(Op::Sum, axis, keepdim);
-  return dtype() == DType::Float16 ? r.cast(DType::Float16) : r;
+  return r.cast(sum_dtype(dtype()));
 }
 // tinygrad multiplies in the tensor's own dtype, unlike sum.
 Tensor Tensor::prod(const Axes& axis, bool keepdim) const { return reduce(Op::Prod, axis, keepdim); }

@@ -66,7 +66,7 @@ Tensor scan(const Tensor& x, int axis, Scan op) {
   if (x.ndim() == 0 || x.numel() == 0) {
     // nothing to scan, but a sum still has sum's dtype (half stays half)
     if (op != Scan::Sum) return x;
-    return x.cast(x.dtype() == DType::Float16 ? DType::Float16 : sum_acc_dtype(x.dtype()));
+    return x.cast(sum_dtype(x.dtype()));
   }
   const Tensor t = x.transpose(a, -1);
   const int64_t n = t.shape().back();

@@ -30,5 +30,8 @@ PositionalParts positional_parts(const Decimal& d);
 // Python's repr of a float, and numpy's str of a float scalar of dtype t: "0.1", "1.0", "1e-05",
 // "1.5e+16", "inf", "nan". Positional from 1e-4 up to 1e16 (float32: 1e6, float16: 1e3), as numpy does.
 std::string python_float(double v, DType t = DType::Float64);
+// The dtype whose numpy formatting a value of t takes: bfloat16, which numpy lacks, prints as the float32
+// array that tinygrad's numpy() gives for it.
+inline DType numpy_float(DType t) { return t == DType::BFloat16 ? DType::Float32 : t; }
 
 }  // namespace tr::repl

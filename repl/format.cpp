@@ -116,7 +116,7 @@ ElementFormat element_format(DType t, const std::vector<ConstValue>& shown) {
   if (is_float(t)) {
     std::vector<double> doubles;
     for (const ConstValue& v : shown) doubles.push_back(as_double(v));
-    return [f = FloatFormat(t, doubles)](const ConstValue& v) { return f(as_double(v)); };
+    return [f = FloatFormat(numpy_float(t), doubles)](const ConstValue& v) { return f(as_double(v)); };
   }
   int width = 0;
   for (const ConstValue& v : shown) width = std::max(width, as_size(fmt::format("{}", as_int(v)).size()));
@@ -203,7 +203,7 @@ class ArrayLayout {
 
 std::string format_scalar(const ConstValue& v, DType t) {
   if (t == DType::Bool) return as_int(v) ? "True" : "False";
-  if (is_float(t)) return python_float(as_double(v), t);
+  if (is_float(t)) return python_float(as_double(v), numpy_float(t));
   return fmt::format("{}", as_int(v));
 }
 

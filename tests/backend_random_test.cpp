@@ -44,7 +44,7 @@ class Generator {
   Tensor build() {
     const std::vector<DType> kinds{DType::Float32, DType::Float32, DType::Float32, DType::Float32, DType::Int32,
                                    DType::Int32,   DType::Float16, DType::Float16, DType::Float64, DType::Int8,
-                                   DType::UInt8};
+                                   DType::UInt8,   DType::BFloat16};
     const DType t = kinds[pick(kinds.size())];
     Tensor x = input(t, random_shape());
     const int steps = 2 + static_cast<int>(pick(5));
@@ -296,7 +296,8 @@ class Generator {
 
   Tensor cast(const Tensor& x) {
     const std::string n = last();
-    const std::vector<DType> to{DType::Float32, DType::Float16, DType::Int32, DType::Int8, DType::UInt8, DType::Float64, DType::Bool};
+    const std::vector<DType> to{DType::Float32, DType::Float16, DType::Int32, DType::Int8,
+                                DType::UInt8,   DType::Float64, DType::Bool,  DType::BFloat16};
     DType t = to[pick(to.size())];
     if (is_float(x.dtype()) && is_int(t) && bound_ > 1e9) t = DType::Float32;
     if (t == DType::Bool) bound_ = 1;
@@ -304,6 +305,13 @@ class Generator {
     return step(x.cast(t), fmt::format("{}.cast({})", n, tr::name(t)));
   }
 };
+
+int float_digits(DType t) {
+  const std::array<std::pair<DType, int>, 4> digits{{{DType::BFloat16, 8}, {DType::Float16, 11}, {DType::Float32, 24}, {DType::Float64, 53}}};
+  for (auto [f, d] : digits)
+    if (f == t) return d;
+  return 64;
+}
 
 // The least precise float dtype anywhere in x's graph: a float64 result computed from float32
 // values carries float32's error.
@@ -315,7 +323,7 @@ DType least_precise_float(const LazyRef& x) {
     todo.pop_back();
     if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
     seen.push_back(n);
-    if (is_float(n->dtype) && itemsize(n->dtype) < itemsize(least)) least = n->dtype;
+    if (is_float(n->dtype) && float_digits(n->dtype) < float_digits(least)) least = n->dtype;
     for (const LazyRef& s : n->srcs) todo.push_back(s.get());
   }
   return least;
@@ -334,6 +342,7 @@ DType least_precise_float(const LazyRef& x) {
   testing::Tolerance tol;
   switch (is_float(expected.dtype) ? precision : expected.dtype) {
     case DType::Float16: tol = {1e-2, 1e-2 * scale}; break;
+    case DType::BFloat16: tol = {5e-2, 5e-2 * scale}; break;
     case DType::Float32: tol = {1e-4, 1e-5 * scale}; break;
     case DType::Float64: tol = {1e-9, 1e-12 * scale}; break;
     default: break;

@@ -428,48 +428,55 @@ BiasedMatmul biased_matmul(const Tensor& out, const std::vector<double>& a, cons
   return r;
 }
 
-// A half matmul with a bias and relu after it, on each of the device's matrix units (the TC opt, with
-// the default opts' tiles after it and without them), with B read down its columns and, as a linear
-// layer's weight, along its rows (then both operands' neighbouring elements load together): equal to
-// a float64 sum of the same half products, rounded to half. The unit multiplies exactly and adds in
-// float, so only the rounding of the float sum may differ.
-TEST_P(OnDevice, HalfMatmulOnTheMatrixUnitEqualsTheReference) {
+// A half and a bfloat16 matmul with a bias and relu after it, on each of the device's matrix units for
+// its dtype (the TC opt, with the default opts' tiles after it and without them), with B read down its
+// columns and, as a linear layer's weight, along its rows (then both operands' neighbouring elements
+// load together): equal to a float64 sum of the same products, rounded to the dtype. The unit
+// multiplies exactly and adds in float, so only the rounding of the float sum may differ.
+TEST_P(OnDevice, MatmulOnTheMatrixUnitEqualsTheReference) {
   if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
   const Target t = device(GetParam()).target();
   if (t.matrix_units.empty()) GTEST_SKIP() << GetParam() << " has no matrix units";
   const int64_t m = 128, k = 96, n = 80;
-  std::mt19937_64 rng(7);
-  const std::vector<double> a = testing::random_values(rng, m * k, DType::Float16, -2, 2),
-                            b = testing::random_values(rng, k * n, DType::Float16, -2, 2),
-                            bias = testing::random_values(rng, m * n, DType::Float16, -2, 2);
-  std::vector<double> b_rows(k * n);  // b as the (n, k) weight of a linear layer
-  for (int64_t x = 0; x < k; x++)
-    for (int64_t j = 0; j < n; j++) b_rows[j * k + x] = b[x * n + j];
-  // the float sum's rounding to half may differ from the float64 one's by one of its units, which the
-  // bias does not cancel: the tolerance scales with the sum as well as the result
-  std::vector<double> want(m * n), tolerance(m * n);
-  for (int64_t i = 0; i < m; i++)
-    for (int64_t j = 0; j < n; j++) {
-      double s = 0;
-      for (int64_t x = 0; x < k; x++) s += a[i * k + x] * b[x * n + j];
-      const double sum = round_to(DType::Float16, s);
-      want[i * n + j] = std::max(0.0, round_to(DType::Float16, sum + bias[i * n + j]));
-      tolerance[i * n + j] = 1.5e-3 * (std::abs(sum) + std::abs(want[i * n + j])) + 1e-3;
-    }
-  for (const bool weight : {false, true}) {
-    const Tensor bt = weight ? testing::tensor(b_rows, {n, k}, DType::Float16).T() : testing::tensor(b, {k, n}, DType::Float16);
-    const Tensor out = testing::tensor(a, {m, k}, DType::Float16).matmul(bt).add(testing::tensor(bias, {m, n}, DType::Float16)).relu();
-    const auto [plain, inputs] = biased_matmul(out, a, weight ? b_rows : b, bias);
-    std::vector<Kernel> kernels{default_opts(plain, t)};
-    for (const MatrixUnit& u : t.matrix_units) kernels.push_back(apply_opt(plain, {OptOp::Tc, 2, u.k}, t));
-    for (const Kernel& kernel : kernels) {
-      ASSERT_TRUE(kernel.tc) << kernel.opts.size();
-      const UOpProgram p = codegen(kernel, t, "r_tc");
-      Bytes in{typed_bytes(DType::Float16, std::vector<double>(m * n, -1))};
-      for (const std::vector<double>& x : inputs) in.push_back(typed_bytes(DType::Float16, x));
-      const std::vector<double> got = typed_values(DType::Float16, run_on(device(GetParam()), p, in)[0]);
-      for (int64_t i = 0; i < m * n; i++)
-        ASSERT_NEAR(got[i], want[i], tolerance[i]) << "element " << i << " with " << kernel.opts[0].str() << (weight ? ", B a weight" : "");
+  for (const DType dt : {DType::Float16, DType::BFloat16}) {
+    std::vector<MatrixUnit> units;
+    std::copy_if(t.matrix_units.begin(), t.matrix_units.end(), std::back_inserter(units), [&](const MatrixUnit& u) { return u.in == dt; });
+    if (units.empty()) continue;
+    std::mt19937_64 rng(7);
+    const std::vector<double> a = testing::random_values(rng, m * k, dt, -2, 2), b = testing::random_values(rng, k * n, dt, -2, 2),
+                              bias = testing::random_values(rng, m * n, dt, -2, 2);
+    std::vector<double> b_rows(k * n);  // b as the (n, k) weight of a linear layer
+    for (int64_t x = 0; x < k; x++)
+      for (int64_t j = 0; j < n; j++) b_rows[j * k + x] = b[x * n + j];
+    // the float sum's rounding may differ from the float64 one's by one of the dtype's units, which the
+    // bias does not cancel: the tolerance scales with the sum as well as the result
+    const double unit = dt == DType::Float16 ? 1.5e-3 : 1e-2;
+    std::vector<double> want(m * n), tolerance(m * n);
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        double s = 0;
+        for (int64_t x = 0; x < k; x++) s += a[i * k + x] * b[x * n + j];
+        const double sum = round_to(dt, s);
+        want[i * n + j] = std::max(0.0, round_to(dt, sum + bias[i * n + j]));
+        tolerance[i * n + j] = unit * (std::abs(sum) + std::abs(want[i * n + j])) + unit;
+      }
+    for (const bool weight : {false, true}) {
+      const Tensor bt = weight ? testing::tensor(b_rows, {n, k}, dt).T() : testing::tensor(b, {k, n}, dt);
+      const Tensor out = testing::tensor(a, {m, k}, dt).matmul(bt).add(testing::tensor(bias, {m, n}, dt)).relu();
+      const auto [plain, inputs] = biased_matmul(out, a, weight ? b_rows : b, bias);
+      std::vector<Kernel> kernels{default_opts(plain, t)};
+      for (const MatrixUnit& u : units) kernels.push_back(apply_opt(plain, {OptOp::Tc, 2, u.k}, t));
+      for (const Kernel& kernel : kernels) {
+        ASSERT_TRUE(kernel.tc) << kernel.opts.size();
+        ASSERT_EQ(kernel.tc->in, dt);
+        const UOpProgram p = codegen(kernel, t, "r_tc");
+        Bytes in{typed_bytes(dt, std::vector<double>(m * n, -1))};
+        for (const std::vector<double>& x : inputs) in.push_back(typed_bytes(dt, x));
+        const std::vector<double> got = typed_values(dt, run_on(device(GetParam()), p, in)[0]);
+        for (int64_t i = 0; i < m * n; i++)
+          ASSERT_NEAR(got[i], want[i], tolerance[i])
+              << name(dt) << " element " << i << " with " << kernel.opts[0].str() << (weight ? ", B a weight" : "");
+      }
     }
   }
 }

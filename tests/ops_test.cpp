@@ -29,7 +29,7 @@ namespace {
 using namespace tr::testing;
 using std::nullopt;
 
-constexpr DType F16 = DType::Float16, F32 = DType::Float32, F64 = DType::Float64;
+constexpr DType F16 = DType::Float16, BF16 = DType::BFloat16, F32 = DType::Float32, F64 = DType::Float64;
 constexpr DType I8 = DType::Int8, U8 = DType::UInt8, I16 = DType::Int16, I32 = DType::Int32, U32 = DType::UInt32,
                 I64 = DType::Int64, Bool = DType::Bool;
 
@@ -480,6 +480,7 @@ TEST_P(Ops, PowSpecialCases) {
 TEST(DTypes, ResultDtypesFollowTinygrad) {
   const Tensor i32 = iota({4}, I32), i8 = iota({4}, I8), u8 = iota({4}, U8), i64 = iota({4}, I64);
   const Tensor f16 = iota({4}, F16), f32 = iota({4}, F32), f64 = iota({4}, F64), b = tensor({1, 0, 1, 1}, Bool);
+  const Tensor bf16 = iota({4}, BF16);
   struct Rule {
     const char* what;
     Tensor t;
@@ -491,6 +492,10 @@ TEST(DTypes, ResultDtypesFollowTinygrad) {
       {"int8 + int32", i8.add(i32), I32},
       {"uint8 + int8", u8.add(i8), I16},
       {"int64 + float16", i64.add(f16), F16},
+      {"int64 + bfloat16", i64.add(bf16), BF16},
+      {"float16 + bfloat16", f16.add(bf16), F32},
+      {"bfloat16 * float32", bf16.mul(f32), F32},
+      {"bfloat16.sum()", bf16.sum(), BF16},
       {"bool + int8", b.add(i8), I8},
       {"bool + bool", b.add(b), Bool},
       {"float32 + float64", f32.add(f64), F64},
@@ -614,7 +619,8 @@ class Reduce : public ::testing::TestWithParam<std::tuple<Opts, ReduceCase>> {
         Nd expected_in_dtype = expected;
         if (!is_float(y.dtype()))  // integer results wrap to their width
           for (double& v : expected_in_dtype.v) v = static_cast<double>(wrap_to(y.dtype(), static_cast<int64_t>(v)));
-        const Tolerance tol = y.dtype() == F16      ? Tolerance{2e-2, 1e-2}
+        const Tolerance tol = y.dtype() == BF16     ? Tolerance{5e-2, 5e-2}
+                              : y.dtype() == F16    ? Tolerance{2e-2, 1e-2}
                               : is_float(y.dtype()) ? Tolerance{1e-5, 1e-5}
                                                     : Tolerance{};
         EXPECT_TRUE(equals_nd(y, expected_in_dtype, tol));
@@ -628,6 +634,7 @@ INSTANTIATE_TEST_SUITE_P(Cpu, Reduce, ::testing::Combine(both_opts(), ::testing:
 
 TEST_P(Reduce, Float32) { check(F32, 31); }
 TEST_P(Reduce, Float16) { check(F16, 32); }
+TEST_P(Reduce, BFloat16) { check(BF16, 35); }
 TEST_P(Reduce, Int32) {
   if (op().floats_only) GTEST_SKIP();
   check(I32, 33);
@@ -1130,6 +1137,33 @@ TEST_P(Ops, HalfRoundsOnceAfterEveryOperation) {
   const Tensor d = tensor({1 + std::exp2(-11) + std::exp2(-40)}, F64).cast(F16);
   EXPECT_TRUE(has_values(d, {1 + std::exp2(-10)}, Tolerance{}));
   EXPECT_TRUE(matches_reference(d, Tolerance{}));
+}
+
+// bfloat16 is float32's top 16 bits, each result rounded to nearest (ties to even) after every
+// operation, which runs in float.
+TEST_P(Ops, BFloat16RoundsOnceAfterEveryOperation) {
+  // 1 + 2^-8 lies halfway between 1 and 1 + 2^-7 (goes to even: 1); 1 + 3 * 2^-8 halfway above 1 + 2^-7
+  // (goes up to 1 + 2^-6); past the largest bfloat16 (about 3.39e38) is infinity
+  const Tensor x = tensor({1 + std::exp2(-8), 1 + 3 * std::exp2(-8), 0.1, 3.5e38, -0.0}).cast(BF16);
+  EXPECT_TRUE(has_values(x, {1, 1 + std::exp2(-6), 0.10009765625, std::numeric_limits<double>::infinity(), -0.0}, Tolerance{}));
+  EXPECT_TRUE(has_values(x.bitcast(DType::UInt16), {16256, 16258, 15821, 32640, 32768}));
+  // 256 + 1 is not a bfloat16: the sum rounds (to even) before the subtraction
+  const Tensor big = tensor({256, 512}, BF16), one = tensor({1, 3}, BF16);
+  EXPECT_TRUE(has_values(big.add(one).sub(big), {0, 4}, Tolerance{}));
+  EXPECT_TRUE(matches_reference(big.add(one).sub(big), Tolerance{}));
+  // from float64 through float32, as torch and tinygrad convert: 1 + 2^-8 + 2^-40 becomes the tie in float32
+  const Tensor d = tensor({1 + std::exp2(-8) + std::exp2(-40)}, F64).cast(BF16);
+  EXPECT_TRUE(has_values(d, {1}, Tolerance{}));
+  EXPECT_TRUE(matches_reference(d, Tolerance{}));
+  // bits in, bits out: NaN, the smallest subnormal, -infinity
+  const Tensor bits = tensor({32704, 1, 65408}, DType::UInt16).bitcast(BF16);
+  EXPECT_TRUE(has_values(bits.mul(tensor({1, 2, 1}, BF16)), {std::nan(""), std::exp2(-132), -std::numeric_limits<double>::infinity()},
+                         Tolerance{}));
+  // a matmul sums its rounded products in float and rounds the sum once
+  const Tensor a = tensor({1, 2, 3, 4, 5, 6}, BF16).reshape({2, 3}).div(tensor({7}, BF16)), w = tensor({3, -1, 2, 5, 1, 1}, BF16).reshape({3, 2});
+  EXPECT_TRUE(matches_reference(a.matmul(w), Tolerance{}));
+  EXPECT_EQ(a.matmul(w).dtype(), BF16);
+  EXPECT_EQ(a.sum().dtype(), BF16);
 }
 
 TEST_P(Ops, RoundIsHalfToEven) {

@@ -391,7 +391,8 @@ TEST(Target, PrintsWhatTheDeviceHas) {
   gpu.matrix_units = cuda_matrix_units(9, 0);
   EXPECT_EQ(gpu.str(),
             "  warp: 32 threads\n  workgroups: up to 256 threads, 48 KiB of local memory\n  multiprocessors: 132\n"
-            "  matrix units: 16x8x16 half->float, 16x8x8 half->float\n  vectors the renderer spells: up to 4 lanes\n"
+            "  matrix units: 16x8x16 half->float, 16x8x8 half->float, 16x8x16 bfloat16->float\n"
+            "  vectors the renderer spells: up to 4 lanes\n"
             "  half: in registers\n");
 }
 

@@ -1,6 +1,6 @@
-// The TC opt: a sum of half products on an NVIDIA GPU's matrix unit (tensor cores). What it does to
+// The TC opt: a sum of half or bfloat16 products on an NVIDIA GPU's matrix unit (tensor cores). What it does to
 // a kernel's dims, where it is refused, the WMMA steps it lowers to, and CUDA and PTX sources that
-// NVIDIA's compilers accept. Its values on a GPU: OnDevice.HalfMatmulOnTheMatrixUnitEqualsTheReference.
+// NVIDIA's compilers accept. Its values on a GPU: OnDevice.MatmulOnTheMatrixUnitEqualsTheReference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,15 +23,15 @@ namespace {
 const Target kSm80{.gpu = true, .local_memory = 48 << 10, .cores = 108, .max_local = 256, .vector_width = 4,
                    .warp_size = 32, .matrix_units = cuda_matrix_units(8, 0)};
 
-Tensor half_input(const Shape& shape, uint64_t seed) {
-  Tensor t = testing::realized_random(shape, seed).cast(DType::Float16);
+Tensor unit_input(const Shape& shape, uint64_t seed, DType t_in = DType::Float16) {
+  Tensor t = testing::realized_random(shape, seed).cast(t_in);
   t.realize();
   return t;
 }
 
 // (m x k) @ (k x n) in half, accumulated in float as every half matmul is.
 Kernel half_matmul(int64_t m, int64_t k, int64_t n) {
-  return testing::only_kernel(half_input({m, k}, 1).matmul(half_input({k, n}, 2)));
+  return testing::only_kernel(unit_input({m, k}, 1).matmul(unit_input({k, n}, 2)));
 }
 
 int count(const UOpProgram& p, UOpKind kind) {
@@ -63,7 +63,8 @@ TEST(TensorCores, TheOptIsRefusedWithItsReason) {
   no_units.matrix_units.clear();
   EXPECT_NE(testing::opt_refusal(k, {OptOp::Tc, 2, 16}, no_units).find("TC needs a GPU with matrix units"), std::string::npos);
   const Kernel f32 = testing::only_kernel(testing::realized_random({64, 48}, 1).matmul(testing::realized_random({48, 40}, 2)));
-  EXPECT_NE(testing::opt_refusal(f32, {OptOp::Tc, 2, 16}, kSm80).find("sums products of two float16 values in float32"), std::string::npos);
+  EXPECT_NE(testing::opt_refusal(f32, {OptOp::Tc, 2, 16}, kSm80).find("sums products of two float16 or bfloat16 values in float32"),
+            std::string::npos);
   const Kernel odd = half_matmul(60, 48, 40);
   EXPECT_NE(testing::opt_refusal(odd, {OptOp::Tc, 2, 16}, kSm80).find("no output dim of a multiple of 16"), std::string::npos);
   EXPECT_NE(testing::opt_refusal(apply_opt(odd, {OptOp::Padto, 0, 16}, kSm80), {OptOp::Tc, 2, 16}, kSm80).find("through the padding's mask"),
@@ -109,7 +110,7 @@ TEST(TensorCores, NeighboursAlongKLoadTogether) {
     return per_buffer;
   };
   EXPECT_EQ(pair_loads(half_matmul(64, 48, 40)), (std::map<int, int>{{1, 4}, {2, 0}}));
-  const Kernel linear = testing::only_kernel(half_input({64, 48}, 1).matmul(half_input({40, 48}, 2).T()));
+  const Kernel linear = testing::only_kernel(unit_input({64, 48}, 1).matmul(unit_input({40, 48}, 2).T()));
   EXPECT_EQ(pair_loads(linear), (std::map<int, int>{{1, 4}, {2, 2}}));
 }
 
@@ -131,6 +132,10 @@ TEST(TensorCores, TheDefaultOptsTakeTheUnitForAHalfMatmulAndNotForAFloatOne) {
   EXPECT_EQ(k.opts[k.opts.size() - 2].op, OptOp::Stage);
   EXPECT_EQ(k.opts[k.opts.size() - 2].amount, 2);
   EXPECT_EQ(k.opts.back().op, OptOp::Double);
+  // a bfloat16 matmul takes the bfloat16 unit
+  const Kernel bf16 = default_opts(testing::only_kernel(unit_input({128, 64}, 1, DType::BFloat16).matmul(unit_input({64, 128}, 2, DType::BFloat16))), kSm80);
+  ASSERT_TRUE(bf16.tc);
+  EXPECT_EQ(bf16.tc->in, DType::BFloat16);
   Target sm75 = kSm80;
   sm75.matrix_units = cuda_matrix_units(7, 5);
   EXPECT_EQ(default_opts(half_matmul(128, 64, 128), sm75).opts[0], (Opt{OptOp::Tc, 2, 8}));
@@ -164,11 +169,14 @@ TEST(TensorCores, StagedTilesOfTheUnitHavePaddedRows) {
 // bare, and the default opts (whose tiles are staged in local memory).
 std::vector<UOpProgram> tc_programs() {
   std::vector<UOpProgram> out;
-  const Tensor a = half_input({64, 32}, 3), b = half_input({32, 48}, 4);
-  const Kernel k = testing::only_kernel(a.matmul(b).add(half_input({64, 48}, 5)).relu());
+  const auto kernel = [](DType t) {
+    const Tensor a = unit_input({64, 32}, 3, t), b = unit_input({32, 48}, 4, t);
+    return testing::only_kernel(a.matmul(b).add(unit_input({64, 48}, 5, t)).relu());
+  };
   for (const MatrixUnit& u : kSm80.matrix_units)
-    out.push_back(codegen(apply_opt(k, {OptOp::Tc, 2, u.k}, kSm80), kSm80, fmt::format("r_tc{}", u.k)));
-  out.push_back(codegen(default_opts(k, kSm80), kSm80, "r_tc16_staged"));
+    out.push_back(codegen(apply_opt(kernel(u.in), {OptOp::Tc, 2, u.k}, kSm80), kSm80, fmt::format("r_tc{}_{}", u.k, name(u.in))));
+  out.push_back(codegen(default_opts(kernel(DType::Float16), kSm80), kSm80, "r_tc16_staged"));
+  out.push_back(codegen(default_opts(kernel(DType::BFloat16), kSm80), kSm80, "r_tc16_staged_bfloat16"));
   return out;
 }
 
@@ -181,7 +189,8 @@ TEST(TensorCores, CudaSourceCompilesWithNvrtc) {
   }
   for (const UOpProgram& p : tc_programs()) {
     const std::string src = render("cuda", p);
-    EXPECT_NE(src.find("mma.sync.aligned.m16n8k"), std::string::npos) << src;
+    const bool bf16 = p.name.ends_with("bfloat16");
+    EXPECT_NE(src.find(bf16 ? ".row.col.f32.bf16.bf16.f32" : ".row.col.f32.f16.f16.f32"), std::string::npos) << src;
     try {
       EXPECT_FALSE(nvrtc->compile(src, "compute_80").empty());
     } catch (const Error& e) {

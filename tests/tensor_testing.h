@@ -80,6 +80,7 @@ struct Tolerance {
 inline Tolerance tolerance_for(DType t) {
   switch (t) {
     case DType::Float16: return {2e-3, 2e-3};
+    case DType::BFloat16: return {1e-2, 1e-2};
     case DType::Float32: return {1e-5, 1e-5};
     case DType::Float64: return {1e-9, 1e-12};
     default: return {0, 0};

@@ -25,6 +25,10 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   snapshot("expand", g);
   g = group(std::move(g), low);
   snapshot("group", g);
+  if (touches_bfloat16(g)) {
+    g = bfloat16(g);
+    snapshot("bfloat16", g);
+  }
   g = simplify(g, low);
   snapshot("simplify", g);
   Linearized listed = linearize(g);

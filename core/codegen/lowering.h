@@ -34,6 +34,8 @@ UGraph stage(const UGraph& g, const Lowering& low);         // stage.cpp: a STAG
 UGraph tensor_cores(const UGraph& g, const Lowering& low);  // tensor_cores.cpp: a TC opt's reduce as WMMA steps
 UGraph expand(const UGraph& g, const Lowering& low);  // expand.cpp: upcasts and unrolls become copies and lanes
 UGraph group(UGraph g, const Lowering& low);         // group.cpp: GROUP's partial results through local memory
+UGraph bfloat16(const UGraph& g);                    // bfloat16.cpp: bfloat16 as bits in memory, float in ops
+bool touches_bfloat16(const UGraph& g);
 UGraph simplify(const UGraph& g, const Lowering& low);  // simplify.cpp: the rewrite rules of rules.cpp
 struct Linearized {
   std::vector<UOp> uops;

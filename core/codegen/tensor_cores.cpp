@@ -17,7 +17,8 @@ namespace tr {
 const TcLayout* tc_layout(const MatrixUnit& u) {
   static const TcLayout k16{.a_row = {0, 0, 8, 8, 0, 0, 8, 8}, .a_col = {0, 1, 0, 1, 8, 9, 8, 9}, .b_row = {0, 1, 8, 9}};
   static const TcLayout k8{.a_row = {0, 0, 8, 8}, .a_col = {0, 1, 0, 1}, .b_row = {0, 1}};
-  if (u.m != 16 || u.n != 8 || u.in != DType::Float16 || u.acc != DType::Float32) return nullptr;
+  // bfloat16's m16n8k16 places its elements as half's does
+  if (u.m != 16 || u.n != 8 || itemsize(u.in) != 2 || !is_float(u.in) || u.acc != DType::Float32) return nullptr;
   return u.k == 16 ? &k16 : u.k == 8 ? &k8 : nullptr;
 }
 

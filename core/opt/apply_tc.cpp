@@ -28,9 +28,10 @@ int tile_dim(const Kernel& k, const AstRef& varies, const AstRef& other, int64_t
 }  // namespace
 
 Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
-  const auto unit = std::find_if(target.matrix_units.begin(), target.matrix_units.end(),
-                                 [&](const MatrixUnit& u) { return u.k == opt.amount && tc_layout(u); });
-  if (unit == target.matrix_units.end()) {
+  std::vector<MatrixUnit> of_k;  // the units whose K is the amount: one per input dtype
+  for (const MatrixUnit& u : target.matrix_units)
+    if (u.k == opt.amount && tc_layout(u)) of_k.push_back(u);
+  if (of_k.empty()) {
     std::vector<std::string> units;
     for (const MatrixUnit& u : target.matrix_units) units.push_back(matrix_unit_name(u));
     fail("opt", "{}: the amount is the matrix unit's K; this GPU's units are {}", opt.str(), fmt::join(units, ", "));
@@ -42,10 +43,16 @@ Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
   walk(k.ast, [&](const AstNode& n) {
     if (n.op == AstOp::Reduce) reduces.push_back(&n);
   });
-  const auto ab = reduces.size() == 1 ? tc_products(*reduces[0], *unit) : std::nullopt;
-  if (!ab)
+  std::optional<std::pair<AstRef, AstRef>> ab;
+  const MatrixUnit* unit = nullptr;
+  for (const MatrixUnit& u : of_k)
+    if (!ab && reduces.size() == 1 && (ab = tc_products(*reduces[0], u))) unit = &u;
+  if (!ab) {
+    std::vector<std::string> inputs;
+    for (const MatrixUnit& u : of_k) inputs.push_back(std::string(name(u.in)));
     fail("opt", "{}: the matrix unit sums products of two {} values in {}; this kernel's reduce is not one", opt.str(),
-         name(unit->in), name(unit->acc));
+         fmt::join(inputs, " or "), name(of_k[0].acc));
+  }
   const auto [a, b] = *ab;
   const int im = tile_dim(k, a, b, unit->m), in = tile_dim(k, b, a, unit->n);
   if (im < 0 || in < 0)

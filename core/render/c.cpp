@@ -14,7 +14,7 @@ std::string c_type(DType t) {
     case DType::Int8: return "signed char";
     case DType::UInt8: return "unsigned char";
     case DType::Int16: return "short";
-    case DType::UInt16: return "unsigned short";
+    case DType::UInt16: case DType::BFloat16: return "unsigned short";
     case DType::Int32: return "int";
     case DType::UInt32: return "unsigned int";
     case DType::Int64: return "long long";

@@ -31,7 +31,7 @@ std::string cuda_type(DType t) {
     case DType::Int8: return "signed char";
     case DType::UInt8: return "unsigned char";
     case DType::Int16: return "short";
-    case DType::UInt16: return "unsigned short";
+    case DType::UInt16: case DType::BFloat16: return "unsigned short";
     case DType::Int32: return "int";
     case DType::UInt32: return "unsigned int";
     case DType::Int64: return "long long";
@@ -52,6 +52,7 @@ std::string cuda_vector_type(DType t, int n) {
     case DType::Int8: return fmt::format("char{}", n);
     case DType::Int64: return fmt::format("longlong{}", n);
     case DType::UInt64: return fmt::format("ulonglong{}", n);
+    case DType::BFloat16: return fmt::format("ushort{}", n);  // its bits (core/codegen/bfloat16.cpp)
     // the rest are named after the short name: uchar4, int2, float3, and this file's half4 and bool4
     case DType::Bool: case DType::UInt8: case DType::Int16: case DType::UInt16: case DType::Int32: case DType::UInt32:
     case DType::Float16: case DType::Float32: case DType::Float64: break;
@@ -74,13 +75,16 @@ std::string cuda_vector_decl(DType t, int n) {
                      fmt::join(params, ", "), name, fmt::join(sets, " "));
 }
 
-// One mma.sync of the m16n8 family in inline PTX: each pair of a thread's half elements is one 32-bit
-// register, the lower element in the lower bits.
+// One mma.sync of the m16n8 family in inline PTX: each pair of a thread's 16-bit elements is one 32-bit
+// register, the lower element in the lower bits. bfloat16 elements arrive as their bits
+// (core/codegen/bfloat16.cpp), half ones as this file's struct.
 std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
   const int a = m.m * m.k / 32, b = m.k * m.n / 32, c = m.m * m.n / 32;
+  const bool half = m.in == DType::Float16;
+  const std::string in = cuda_type(m.in), bits = half ? ".bits" : "";
   std::vector<std::string> params, regs, outs, pairs;
-  for (int i = 0; i < a; i++) params.push_back(fmt::format("half a{}", i));
-  for (int i = 0; i < b; i++) params.push_back(fmt::format("half b{}", i));
+  for (int i = 0; i < a; i++) params.push_back(fmt::format("{} a{}", in, i));
+  for (int i = 0; i < b; i++) params.push_back(fmt::format("{} b{}", in, i));
   int at = c;
   const auto group = [&](int count) {
     std::vector<std::string> r;
@@ -92,14 +96,15 @@ std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
     outs.push_back(fmt::format("\"+f\"(c.{})", xyzw(i)));
   }
   const std::string a_regs = group(a / 2), b_regs = group(b / 2);
-  for (int i = 0; i < a; i += 2) pairs.push_back(fmt::format("\"r\"(a{0}.bits | (unsigned)a{1}.bits << 16)", i, i + 1));
-  for (int i = 0; i < b; i += 2) pairs.push_back(fmt::format("\"r\"(b{0}.bits | (unsigned)b{1}.bits << 16)", i, i + 1));
+  for (const auto& [x, count] : {std::pair{'a', a}, std::pair{'b', b}})
+    for (int i = 0; i < count; i += 2)
+      pairs.push_back(fmt::format("\"r\"({0}{1}{3} | (unsigned){0}{2}{3} << 16)", x, i, i + 1, bits));
   const std::string acc = cuda_vector_type(m.acc, c);
   return fmt::format("__device__ inline {0} {1}({2}, {0} c) {{\n"
-                     "  asm(\"mma.sync.aligned.m{3}n{4}k{5}.row.col.f32.f16.f16.f32 {{{6}}}, {7}, {8}, {{{6}}};\"\n"
+                     "  asm(\"mma.sync.aligned.m{3}n{4}k{5}.row.col.f32.{11}.{11}.f32 {{{6}}}, {7}, {8}, {{{6}}};\"\n"
                      "      : {9}\n      : {10});\n  return c;\n}}\n",
                      acc, fn, fmt::join(params, ", "), m.m, m.n, m.k, fmt::join(regs, ", "), a_regs, b_regs,
-                     fmt::join(outs, ", "), fmt::join(pairs, ", "));
+                     fmt::join(outs, ", "), fmt::join(pairs, ", "), half ? "f16" : "bf16");
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ std::string scalar_type(DType t) {
   switch (t) {
     case DType::Bool: return "i1";
     case DType::Int8: case DType::UInt8: return "i8";
-    case DType::Int16: case DType::UInt16: return "i16";
+    case DType::Int16: case DType::UInt16: case DType::BFloat16: return "i16";
     case DType::Int32: case DType::UInt32: return "i32";
     case DType::Int64: case DType::UInt64: return "i64";
     case DType::Float16: return "half";

@@ -18,7 +18,7 @@ std::string metal_type(DType t) {
     case DType::Int8: return "char";
     case DType::UInt8: return "uchar";
     case DType::Int16: return "short";
-    case DType::UInt16: return "ushort";
+    case DType::UInt16: case DType::BFloat16: return "ushort";
     case DType::Int32: return "int";
     case DType::UInt32: return "uint";
     case DType::Int64: return "long";

@@ -44,6 +44,7 @@ std::string ty(DType t) {
     case DType::Int64: return "s64";
     case DType::UInt64: return "u64";
     case DType::Float16: return "f16";
+    case DType::BFloat16: return "bf16";  // a matrix unit's operands only: its values reach PTX as u16 bits
     case DType::Float32: return "f32";
     case DType::Float64: return "f64";
   }
@@ -56,7 +57,7 @@ std::string mem_ty(DType t) {
   switch (t) {
     case DType::Bool: case DType::UInt8: return "u8";
     case DType::Int8: return "s8";
-    case DType::Float16: return "b16";
+    case DType::Float16: case DType::BFloat16: return "b16";
     case DType::Int16:
     case DType::UInt16:
     case DType::Int32:
@@ -170,7 +171,7 @@ class PtxRenderer {
     }
   }
 
-  // mma.sync of the m16n8 family: each pair of a thread's half elements is one 32-bit register, the
+  // mma.sync of the m16n8 family: each pair of a thread's 16-bit elements is one 32-bit register, the
   // lower element in the lower bits
   void wmma(int i) {
     const UOp& u = u_[i];

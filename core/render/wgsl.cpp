@@ -22,7 +22,7 @@ std::string wgsl_type(DType t) {
   switch (t) {
     case DType::Bool: return "bool";
     case DType::Int8: case DType::Int16: case DType::Int32: return "i32";
-    case DType::UInt8: case DType::UInt16: case DType::UInt32: return "u32";
+    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::BFloat16: return "u32";
     case DType::Float16: return "f16";
     case DType::Float32: return "f32";
     case DType::Int64: case DType::UInt64: case DType::Float64: break;

@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
   for (Tensor* t : {&x, &y, &p, &q, &bias}) t->realize();
   const Tensor sq = x.reshape({side, side});
   const Tensor ph = p.cast(tr::DType::Float16).contiguous(), qh = q.cast(tr::DType::Float16).contiguous();
-  Tensor(ph).realize();
-  Tensor(qh).realize();
+  const Tensor pb = p.cast(tr::DType::BFloat16).contiguous(), qb = q.cast(tr::DType::BFloat16).contiguous();
+  for (Tensor t : {ph, qh, pb, qb}) t.realize();
   const auto c = [&](double v) { return Tensor::scalar_like(x, v); };
   const double flops = 2.0 * m * m * m;
   const std::vector<Row> rows{
@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
       {"x.T.contiguous() 8192x8192", "GB/s", 8.0 * n, [&] { return sq.T().contiguous(); }},
       {"matmul 4096 f32", "GFLOPS", flops, [&] { return p.matmul(q); }},
       {"matmul 4096 f16", "GFLOPS", flops, [&] { return ph.matmul(qh); }},
+      {"matmul 4096 bf16", "GFLOPS", flops, [&] { return pb.matmul(qb); }},
       {"(a @ w + b).relu() 4096 f32", "GFLOPS", flops, [&] { return p.matmul(q).add(bias).relu(); }},
   };
   for (const Row& r : rows) report(r, beam);

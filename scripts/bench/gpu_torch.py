@@ -28,6 +28,7 @@ def torch_figures():
     sq = x.reshape(side, side)
     p, q, b = torch.rand(m, m, device="cuda"), torch.rand(m, m, device="cuda"), torch.rand(m, device="cuda")
     ph, qh = p.half(), q.half()
+    pb, qb = p.bfloat16(), q.bfloat16()
     gbs = lambda nbytes, fn: nbytes / (best_ms(fn) * 1e-3) / 1e9  # noqa: E731
     gflops = lambda fn: 2 * m**3 / (best_ms(fn) * 1e-3) / 1e9  # noqa: E731
     return {
@@ -40,6 +41,7 @@ def torch_figures():
         "x.T.contiguous() 8192x8192": gbs(8 * n, lambda: sq.T.contiguous()),
         "matmul 4096 f32": gflops(lambda: p @ q),
         "matmul 4096 f16": gflops(lambda: ph @ qh),
+        "matmul 4096 bf16": gflops(lambda: pb @ qb),
         "(a @ w + b).relu() 4096 f32": gflops(lambda: (p @ q + b).relu()),
     }
 

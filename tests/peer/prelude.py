@@ -35,7 +35,7 @@ from tinygrad.dtype import DType
 _CANONICAL = {
     "bool": "bool", "signed char": "int8", "char": "int8", "unsigned char": "uint8", "short": "int16",
     "unsigned short": "uint16", "int": "int32", "unsigned int": "uint32", "long": "int64",
-    "unsigned long": "uint64", "half": "float16", "float": "float32", "double": "float64",
+    "unsigned long": "uint64", "half": "float16", "__bf16": "bfloat16", "float": "float32", "double": "float64",
     # tinygrad 0.14 marks a result made only of Python constants (cond.where(1.0, -1.0)) as "weak": it is
     # stored, and reads back, as the default float or int
     "weakfloat": "float32", "weakint": "int32",
@@ -389,5 +389,5 @@ NAMES = {
     "uint16": dtypes.uint16, "int32": dtypes.int32, "int": dtypes.int32, "uint32": dtypes.uint32,
     "int64": dtypes.int64, "long": dtypes.int64, "uint64": dtypes.uint64, "float16": dtypes.float16,
     "half": dtypes.float16, "float32": dtypes.float32, "float": dtypes.float32, "float64": dtypes.float64,
-    "double": dtypes.float64,
+    "double": dtypes.float64, "bfloat16": dtypes.bfloat16,
 }

@@ -57,6 +57,10 @@ EXCLUSIONS = {
         "a.lerp(b, 0.5)",
         "tinygrad 0.14.0 computes the uint8 difference end - self in C's int (its kernel casts (b - a) to "
         "float without wrapping: 0 - 200 is -200); tinyrepl wraps it to uint8 first, as numpy does (56)"),
+    ("71_bfloat16.tg", 19, None): (
+        "a.softmax(1)",
+        "tinygrad 0.14.0 cannot compile a bfloat16 softmax on its CPU device with clang 14: the kernel it "
+        "renders declares __bf16 values, which clang 14 rejects on x86 ('__bf16 is not supported on this target')"),
     ("41_realize_contiguous.tg", 13, 1): (
         "c.device",
         "tinygrad 0.14.0 gives device None for a tensor computed from Tensor.arange (no buffer of its own "
@@ -77,7 +81,7 @@ EXCLUSIONS = {
 }
 
 # float tolerances by dtype: (rtol, atol)
-TOLERANCE = {"float16": (2e-3, 2e-3), "float32": (1e-5, 1e-6), "float64": (1e-9, 1e-12)}
+TOLERANCE = {"float16": (2e-3, 2e-3), "bfloat16": (1e-2, 1e-2), "float32": (1e-5, 1e-6), "float64": (1e-9, 1e-12)}
 
 
 def skip(reason):
