@@ -57,15 +57,13 @@ UGraph bfloat16(const UGraph& g) {
     if (result_bf16) u.dtype = kBits;
     switch (was.kind) {
       case UOpKind::Const:
-        if (result_bf16) u.value = int64_t{bfloat16_bits(as_double(was.value))};
-        return out.add(u);
-      case UOpKind::DefineAcc:
+      case UOpKind::DefineAcc:  // its value is the one it starts from
         if (result_bf16) u.value = int64_t{bfloat16_bits(as_double(was.value))};
         return out.add(u);
       case UOpKind::Cast: {
         const DType from = g[was.srcs[0]].dtype;
-        if (from == was.dtype) return moved.srcs[0];
         if (!result_bf16 && from != DType::BFloat16) return out.add(u);
+        if (from == was.dtype) return moved.srcs[0];
         const int f = as_float(out, moved.srcs[0], from, u.vec);
         return result_bf16 ? to_bits(out, f, u.vec) : (was.dtype == DType::Float32 ? f : out.cast(was.dtype, f, u.vec));
       }
