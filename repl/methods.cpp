@@ -138,7 +138,7 @@ void add_casts(Table& t) {
   const std::pair<const char*, DType> casts[] = {{"float", DType::Float32},  {"half", DType::Float16},
                                                  {"double", DType::Float64}, {"int", DType::Int32},
                                                  {"long", DType::Int64},     {"bool", DType::Bool},
-                                                 {"short", DType::Int16}};
+                                                 {"short", DType::Int16},    {"bfloat16", DType::BFloat16}};
   for (const auto& [name, dtype] : casts) {
     t[name] = [dtype = dtype](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       bind(call, {});

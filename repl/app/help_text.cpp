@@ -109,6 +109,7 @@ const std::vector<Group>& method_groups() {
       {"casts",
        {{"cast", "x.cast(dtype)"}, {"float", "x.float()  float32"}, {"half", "x.half()  float16"},
         {"double", "x.double()  float64"}, {"int", "x.int()  int32"}, {"long", "x.long()  int64"}, {"short", "x.short()  int16"},
+        {"bfloat16", "x.bfloat16()  bfloat16"},
         {"bool", "x.bool()"}, {"bitcast", "x.bitcast(dtype)  the same bits read as dtype; another item size rescales the last dim"}}},
       {"reductions (negative axes count from the end)",
        {{"sum", "x.sum(axis=None, keepdim=False)"}, {"max", "x.max(axis=None, keepdim=False)"},
