@@ -43,10 +43,13 @@ Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
   walk(k.ast, [&](const AstNode& n) {
     if (n.op == AstOp::Reduce) reduces.push_back(&n);
   });
+  // the unit whose input dtype the reduce's products have
   std::optional<std::pair<AstRef, AstRef>> ab;
   const MatrixUnit* unit = nullptr;
-  for (const MatrixUnit& u : of_k)
-    if (!ab && reduces.size() == 1 && (ab = tc_products(*reduces[0], u))) unit = &u;
+  for (size_t i = 0; i < of_k.size() && reduces.size() == 1 && !ab; i++) {
+    ab = tc_products(*reduces[0], of_k[i]);
+    unit = &of_k[i];
+  }
   if (!ab) {
     std::vector<std::string> inputs;
     for (const MatrixUnit& u : of_k) inputs.push_back(std::string(name(u.in)));
