@@ -72,6 +72,8 @@ std::vector<MatrixUnit> cuda_matrix_units(int major, int minor) {
   return {};
 }
 
+std::vector<MatrixUnit> metal_matrix_units() { return {{8, 8, 8, DType::Float16, DType::Float32}}; }
+
 std::string matrix_unit_name(const MatrixUnit& u) {
   return fmt::format("{}x{}x{} {}->{}", u.m, u.n, u.k, short_name(u.in), short_name(u.acc));
 }

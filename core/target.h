@@ -52,6 +52,9 @@ std::string matrix_unit_name(const MatrixUnit& u);  // "16x8x16 half->float"
 // major.minor has (k 16 from sm_80, k 8 from sm_75; sm_70's 8x8x4 shape spreads its tiles over the
 // warp otherwise, and the TC opt does not take it).
 std::vector<MatrixUnit> cuda_matrix_units(int major, int minor);
+// Apple's simdgroup_matrix (every Apple GPU from the A14 and M1 on): a SIMD group of 32 threads
+// multiplies 8x8 tiles; the half one accumulating in float.
+std::vector<MatrixUnit> metal_matrix_units();
 
 // The most workgroups on a launch axis where the device sets no limit: the indices are 32-bit.
 constexpr int64_t kNoGroupLimit = 2147483647;

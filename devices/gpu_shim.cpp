@@ -62,7 +62,9 @@ std::string metal_entry(const std::string& source, const std::string& name) {
     else if (a == "threads_per_threadgroup") args.push_back("metal::shim::id(size)");
     else fail("compile", "the Metal shim cannot bind [[{}]]", a);
   }
-  return entry_function(fmt::format("  metal::shim::barrier_wait = wait;\n  metal::shim::barrier_context = context;\n  {}({});\n",
+  return entry_function(fmt::format("  metal::shim::barrier_wait = wait;\n  metal::shim::barrier_context = context;\n"
+                                     "  metal::shim::thread_index = thread[0] + size[0] * (thread[1] + size[1] * thread[2]);\n"
+                                     "  {}({});\n",
                                      name, fmt::join(args, ", ")));
 }
 
@@ -178,8 +180,9 @@ class ShimDevice : public HostMemoryDevice {
       return dir + "/kernel.so";
     }, cached);
     const LoadedEntry loaded = load_entry(so);
+    // a matrix unit's step is a collective of the SIMD group, which the shim's meets at barriers
     const bool barriers = std::any_of(program.uops.begin(), program.uops.end(),
-                                      [](const UOp& u) { return u.kind == UOpKind::Barrier; });
+                                      [](const UOp& u) { return u.kind == UOpKind::Barrier || u.kind == UOpKind::Wmma; });
     return std::make_unique<ShimProgram>(loaded.lib, reinterpret_cast<Entry>(loaded.entry), has_local_ids(program.uops), barriers);
   }
 
@@ -190,11 +193,13 @@ class ShimDevice : public HostMemoryDevice {
 
 }  // namespace
 
-// the limits of an Apple GPU: 32 KiB of threadgroup memory, SIMD groups of 32
+// the limits of an Apple GPU: 32 KiB of threadgroup memory, SIMD groups of 32, simdgroup_matrix
 std::unique_ptr<Device> open_metal_shim(int index) {
   return std::make_unique<ShimDevice>(
       ShimLanguage{kMetalShim, "metal", "Metal", TINYREPL_SHIM_DIR "/metal", {"metal_stdlib", "../shim/half.h"},
-                   Target{.gpu = true, .local_memory = 32 << 10, .cores = 1, .max_local = 256, .warp_size = 32}, metal_entry},
+                   Target{.gpu = true, .local_memory = 32 << 10, .cores = 1, .max_local = 256, .warp_size = 32,
+                          .matrix_units = metal_matrix_units()},
+                   metal_entry},
       index);
 }
 

@@ -1,6 +1,7 @@
-// The TC opt: a sum of half or bfloat16 products on an NVIDIA GPU's matrix unit (tensor cores). What it does to
-// a kernel's dims, where it is refused, the WMMA steps it lowers to, and CUDA and PTX sources that
-// NVIDIA's compilers accept. Its values on a GPU: OnDevice.MatmulOnTheMatrixUnitEqualsTheReference.
+// The TC opt: a sum of half or bfloat16 products on a GPU's matrix unit (NVIDIA's tensor cores, Apple's
+// simdgroup_matrix). What it does to a kernel's dims, where it is refused, the WMMA steps it lowers to,
+// CUDA and PTX sources that NVIDIA's compilers accept, and Metal's. Its values on a GPU (and on the
+// Metal shim, which runs Apple's layout): OnDevice.MatmulOnTheMatrixUnitEqualsTheReference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "core/codegen/codegen.h"
+#include "core/codegen/tensor_cores.h"
 #include "core/error.h"
 #include "core/opt/apply_opt.h"
 #include "core/opt/heuristic.h"
@@ -216,8 +218,67 @@ TEST(TensorCores, OtherLanguagesRefuseTheStepsWithTheReason) {
       render(backend, p);
       ADD_FAILURE() << backend << " rendered a WMMA";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("does not spell the matrix unit's steps"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("does not spell the steps of the matrix unit 16x8x16 half->float"), std::string::npos)
+          << e.what();
     }
+  }
+}
+
+const Target kApple{.gpu = true, .local_memory = 32 << 10, .cores = 1, .max_local = 256, .warp_size = 32,
+                    .matrix_units = metal_matrix_units()};
+
+// Apple's 8x8 unit: M's 8 rows are the lanes' g alone (no elements), N as NVIDIA's; each WMMA takes two
+// elements of A, two of B and the two of the accumulator; Metal spells it with simdgroup matrices, the
+// NVIDIA languages refuse it, and the default opts take it for a half matmul.
+TEST(TensorCores, AppleUnitIsSpelledWithSimdgroupMatrices) {
+  const Kernel tc = apply_opt(half_matmul(64, 48, 40), {OptOp::Tc, 2, 8}, kApple);
+  ASSERT_TRUE(tc.tc);
+  std::vector<std::tuple<int64_t, DimRole, TcPart>> dims;
+  for (const Dim& d : tc.dims) dims.emplace_back(d.size, d.role, d.tc);
+  using enum DimRole;
+  EXPECT_EQ(dims, (std::vector<std::tuple<int64_t, DimRole, TcPart>>{{8, Global, TcPart::None},
+                                                                     {5, Global, TcPart::None},
+                                                                     {8, Local, TcPart::MLanes},
+                                                                     {4, Local, TcPart::NLanes},
+                                                                     {2, Upcast, TcPart::NElems},
+                                                                     {6, Reduce, TcPart::None},
+                                                                     {8, Unroll, TcPart::K}}));
+  const UOpProgram p = codegen(tc, kApple, "r_simdgroup");
+  EXPECT_EQ(count(p, UOpKind::Wmma), 1);
+  for (const UOp& u : p.uops)
+    if (u.kind == UOpKind::Wmma) {
+      EXPECT_EQ(u.srcs.size(), 5u);
+      EXPECT_EQ(u.vec, 2);
+    }
+  EXPECT_EQ(p.flops, 2 * 64 * 48 * 40);
+  const std::string src = render("metal", p);
+  EXPECT_NE(src.find("float2 wmma_8_8_8_float16_float32(half a0, half a1, half b0, half b1, float2 c) {"), std::string::npos) << src;
+  EXPECT_NE(src.find("simdgroup_half8x8 a, b;"), std::string::npos) << src;
+  EXPECT_NE(src.find("simdgroup_multiply_accumulate(d, a, b, d);"), std::string::npos) << src;
+  for (const std::string backend : {"cuda", "ptx"}) {
+    try {
+      render(backend, p);
+      ADD_FAILURE() << backend << " rendered Apple's unit";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("does not spell the steps of the matrix unit 8x8x8 half->float"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(default_opts(half_matmul(128, 64, 128), kApple).opts[0], (Opt{OptOp::Tc, 2, 8}));
+}
+
+// Where each unit's layout puts the lane that the launch ids number 4*gl + tl: NVIDIA's is that lane
+// itself; Apple's gives lane L the row 4*(L/16) + (L/2)%4 and the columns from 2*((L/4)&2) + 2*(L%2).
+TEST(TensorCores, EachUnitsLayoutPlacesTheLanes) {
+  const ExprRef gl = var("gl", 0, 7), tl = var("tl", 0, 3);
+  const TcLayout& nvidia = *tc_layout(kSm80.matrix_units[0]);
+  EXPECT_EQ(render(nvidia.lane_position(TcAxis::M, gl, tl)), "gl");
+  EXPECT_EQ(render(nvidia.lane_position(TcAxis::N, gl, tl)), "tl");
+  const TcLayout& apple = *tc_layout(metal_matrix_units()[0]);
+  for (int64_t lane = 0; lane < 32; lane++) {
+    const std::vector<std::pair<std::string, int64_t>> at{{"gl", lane / 4}, {"tl", lane % 4}};
+    EXPECT_EQ(evaluate(apple.lane_position(TcAxis::M, gl, tl), at), 4 * (lane / 16) + (lane / 2) % 4) << lane;
+    EXPECT_EQ(2 * evaluate(apple.lane_position(TcAxis::N, gl, tl), at), 2 * ((lane / 4) & 2) + 2 * (lane % 2)) << lane;
   }
 }
 

@@ -32,8 +32,8 @@ std::string device_of(std::string_view backend) {
 // The backend's own device's target where it opens here and is of the backend's kind; else a nominal
 // GPU: warps of 32 (AMD's wavefronts of 64; WebGPU names none), 48 KiB of workgroup memory (Metal's 32,
 // AMD's 64, WebGPU's guaranteed 16), 256 threads per workgroup, vectors of 4 where the language moves
-// them whole (OpenCL, CUDA, HIP) or lane by lane in registers (PTX, WGSL), and for CUDA and PTX the
-// matrix units of sm_80 (the oldest GPU with the 16x8x16 unit), so that a TC kernel shows here too.
+// them whole (OpenCL, CUDA, HIP) or lane by lane in registers (PTX, WGSL), and the matrix units the
+// language spells (NVIDIA's for CUDA and PTX, Apple's for Metal), so that a TC kernel shows here too.
 std::pair<Target, std::string> target_of(std::string_view backend) {
   const std::string name = device_of(backend);
   if (device_status(name).empty()) {
@@ -45,7 +45,7 @@ std::pair<Target, std::string> target_of(std::string_view backend) {
   Target t{.gpu = true, .local_memory = backend == "metal" ? 32 << 10 : amd ? 64 << 10 : webgpu ? 16 << 10 : 48 << 10, .cores = 1,
            .max_local = 256, .vector_width = backend == "metal" ? 0 : 4, .vector_alu = backend == "opencl" || backend == "qcom" || webgpu,
            .warp_size = amd ? 64 : webgpu ? 0 : 32,
-           .matrix_units = renders_matrix_units(backend) ? cuda_matrix_units(8, 0) : std::vector<MatrixUnit>{}};
+           .matrix_units = spelled_matrix_units(backend)};
   return {t, fmt::format("a nominal {} GPU ({} does not open here)", name, name)};
 }
 
@@ -53,7 +53,7 @@ std::pair<Target, std::string> target_of(std::string_view backend) {
 
 BackendLowering lowering_for_backend(const KernelRecord& r, std::string_view backend) {
   const Target own = device(r.device).target();
-  const bool spelled = !has_wmma(*r.program) || renders_matrix_units(backend);
+  const bool spelled = spells_matrix_units(backend, *r.program);
   if (!r.ast || (own.gpu == gpu_language(backend) && spelled)) return {*r.program, ""};
   const auto [target, whose] = target_of(backend);
   const Kernel plain = Kernel::from_ast(r.ast);

@@ -6,6 +6,7 @@
 #include "core/ast.h"
 #include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
+#include "core/codegen/tensor_cores.h"
 #include "core/error.h"
 #include "core/symbolic_shape.h"
 
@@ -164,6 +165,7 @@ class Loops {
         }
       }
     }
+    tc_lane_vars(k_, low_.dim_vars);
   }
 
   // Each walk of the rows has its own loops over the reduce dims: walk p holds the reduces p + 1

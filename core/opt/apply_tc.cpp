@@ -1,7 +1,7 @@
-// TC: a sum of products of two half-precision values, accumulated in float, on the GPU's matrix unit.
+// TC: a sum of products of two 16-bit float values, accumulated in float, on the GPU's matrix unit.
 // The M, N and K dims are split after the unit's layout (core/codegen/tensor_cores.h): M into the
-// warp's 8 lanes and 2 elements, N into 4 lanes and 2 elements, K into the unit's k; the lowering's
-// tensor_cores pass turns each step of that K into one WMMA.
+// warp's 8 lanes and the layout's elements, N into 4 lanes and 2 elements, K into the unit's k; the
+// lowering's tensor_cores pass turns each step of that K into one WMMA.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -63,6 +63,7 @@ Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
                 "(a padded output dim does not count: the other operand reads along it through the padding's mask)",
          opt.str(), unit->m, unit->n);
   const Dim m = k.dims[im], n = k.dims[in], kd = k.dims[opt.dim];
+  const TcLayout& layout = *tc_layout(*unit);
   Kernel out = k;
   using enum DimRole;
   out.dims[im] = {m.axis, m.size / unit->m, m.stride * unit->m, Global};
@@ -70,11 +71,11 @@ Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
   out.dims[opt.dim] = {kd.axis, kd.size / unit->k, kd.stride * unit->k, Reduce};
   out.dims.insert(out.dims.begin() + opt.dim + 1, {kd.axis, unit->k, kd.stride, Unroll, nullptr, TcPart::K});
   // after the output dims: the warp's lanes are the workgroup's last two dims (launch axes y and x, so
-  // that the lane is 4 * g + t), the elements two upcasts
+  // that 4 * g + t numbers the warp's threads), the elements upcasts
   const auto reduce_side = std::find_if(out.dims.begin(), out.dims.end(), [&](const Dim& d) { return d.axis >= k.first_reduce; });
   out.dims.insert(reduce_side, {Dim{m.axis, TcLayout::kLanesM, m.stride, Local, nullptr, TcPart::MLanes},
                                 Dim{n.axis, TcLayout::kLanesN, n.stride * TcLayout::kElemsN, Local, nullptr, TcPart::NLanes},
-                                Dim{m.axis, TcLayout::kElemsM, m.stride * TcLayout::kLanesM, Upcast, nullptr, TcPart::MElems},
+                                Dim{m.axis, layout.elems_m, m.stride * TcLayout::kLanesM, Upcast, nullptr, TcPart::MElems},
                                 Dim{n.axis, TcLayout::kElemsN, n.stride, Upcast, nullptr, TcPart::NElems}});
   std::erase_if(out.dims, [](const Dim& x) { return x.size == 1; });
   out.tc = *unit;

@@ -1,6 +1,6 @@
 // Metal Shading Language: buffers bound by [[buffer(i)]], launch ids as attributed uint3
 // parameters (the workgroup and the thread in it, or the thread in the grid when the kernel has
-// no local dims). Metal has no float64.
+// no local dims). Metal has no float64. A TC kernel's steps are simdgroup_matrix multiplies.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -28,6 +28,27 @@ std::string metal_type(DType t) {
     case DType::Float64: break;
   }
   fail("type", "Metal has no {}", name(t));
+}
+
+// One simdgroup_multiply_accumulate: the thread's elements of A, B and the accumulator become its
+// thread_elements() of three 8x8 simdgroup matrices (the tensor_cores pass read them where those
+// hold them) and the result's come back.
+std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
+  const std::string in = metal_type(m.in), acc = metal_type(m.acc);
+  const int elems = m.m * m.n / 32;
+  std::vector<std::string> params, sets, result;
+  for (const char x : {'a', 'b'})
+    for (int i = 0; i < elems; i++) {
+      params.push_back(fmt::format("{} {}{}", in, x, i));
+      sets.push_back(fmt::format("  {0}.thread_elements()[{1}] = {0}{1};\n", x, i));
+    }
+  for (int i = 0; i < elems; i++) {
+    sets.push_back(fmt::format("  d.thread_elements()[{}] = c.{};\n", i, xyzw(i)));
+    result.push_back(fmt::format("d.thread_elements()[{}]", i));
+  }
+  return fmt::format("{0}{1} {2}({3}, {0}{1} c) {{\n  simdgroup_{4}{5}x{6} a, b;\n  simdgroup_{0}{5}x{6} d;\n{7}"
+                     "  simdgroup_multiply_accumulate(d, a, b, d);\n  return {0}{1}({8});\n}}\n",
+                     acc, elems, fn, fmt::join(params, ", "), in, m.m, m.n, fmt::join(sets, ""), fmt::join(result, ", "));
 }
 
 }  // namespace
@@ -65,6 +86,7 @@ std::string render_metal(const UOpProgram& p) {
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.{}", x, xyzw(lane)); },
       .bitcast = [](DType, DType to, const std::string& x) { return fmt::format("as_type<{}>({})", metal_type(to), x); },
+      .wmma_decl = wmma_decl,
   };
   return render_cstyle(lang, p);
 }

@@ -14,10 +14,10 @@ bool has_backend(std::string_view backend);
 // Throws tr::Error("value") for an unknown backend, tr::Error("type") for a kernel the language
 // cannot express (a float64 in Metal, a vector width it lacks).
 std::string render(std::string_view backend, const UOpProgram& program);
-// Whether the backend spells a step of an NVIDIA matrix unit (a WMMA UOp: cuda, ptx), and whether a
-// program has one.
-bool renders_matrix_units(std::string_view backend);
-bool has_wmma(const UOpProgram& p);
+// The matrix units whose steps (WMMA UOps) the backend spells (cuda and ptx: NVIDIA's; metal: Apple's),
+// and whether it spells every one of a program's.
+const std::vector<MatrixUnit>& spelled_matrix_units(std::string_view backend);
+bool spells_matrix_units(std::string_view backend, const UOpProgram& p);
 
 // How the SPECIALs of a GPU kernel launch. With a "lidx" id, "gidx" ids number workgroups and
 // dims.global counts workgroups; without one, "gidx" ids number threads of the whole grid and the
