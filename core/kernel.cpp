@@ -22,6 +22,7 @@ std::string_view dim_role_name(DimRole r) {
     case DimRole::Group: return "group";
     case DimRole::Upcast: return "upcast";
     case DimRole::Unroll: return "unroll";
+    case DimRole::Block: return "block";
   }
   return "?";
 }

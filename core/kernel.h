@@ -13,7 +13,8 @@
 
 namespace tr {
 
-enum class DimRole : uint8_t { Thread, Global, Local, Reduce, Group, Upcast, Unroll };
+// Block: the outer piece of a reduce dim that BLOCK walks in blocks, one loop around all the others.
+enum class DimRole : uint8_t { Thread, Global, Local, Reduce, Group, Upcast, Unroll, Block };
 std::string_view dim_role_name(DimRole r);
 
 // Which piece of a matrix unit's tiles a dim is, where the TC opt made it (core/codegen/tensor_cores.h):

@@ -55,6 +55,7 @@ std::string uop_name(const UOp& u) {
         case RangeKind::Upcast: return fmt::format("upidx{}", u.number);
         case RangeKind::Unroll: return fmt::format("unidx{}", u.number);
         case RangeKind::GroupReduce: return fmt::format("gridx{}", u.number);
+        case RangeKind::Block: return fmt::format("bidx{}", u.number);
       }
       break;
     case UOpKind::Const: case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Alu:

@@ -26,7 +26,7 @@ enum class LaunchKind : uint8_t { Global, Local, Core };
 
 // What a RANGE walks: an output dim the CPU loops over, a reduce dim, the dims that opts unroll
 // (before the expand pass turns them into copies or vector lanes), or a GROUP's partial results.
-enum class RangeKind : uint8_t { Loop, Reduce, Upcast, Unroll, GroupReduce };
+enum class RangeKind : uint8_t { Loop, Reduce, Upcast, Unroll, GroupReduce, Block };
 
 // Typed fields: each is read only by the kinds its comment names.
 // Sources: Range {lo, hi}; Load {buffer, index, [alternative, gate]}; Store {buffer, index, value, [gate]};

@@ -486,6 +486,51 @@ TEST_P(OnDevice, MatmulOnTheMatrixUnitEqualsTheReference) {
 // gated) and by hand with 4 threads a row, with and without two halves a tile (DOUBLE); B read down its
 // columns and, as a linear layer's weight, along its rows (its tile then lies along N in local memory,
 // where the copies scatter it); equal to a float64 sum within float32's rounding.
+// BLOCK on every device: a matmul with relu after it and a padded column max, each reduce walked in
+// blocks whose partial results wait in the output (filled with values that a wrong start would show:
+// -1 under the matmul's relu, a large value under the max).
+TEST_P(OnDevice, BlockedReducesEqualTheReference) {
+  if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
+  const Target t = device(GetParam()).target();
+  const int64_t m = 24, k = 64, n = 40, rows = 64, cols = 36;
+  std::mt19937_64 rng(10);
+  const std::vector<double> a = testing::random_values(rng, m * k, F32, -2, 2), b = testing::random_values(rng, k * n, F32, -2, 2),
+                            x = testing::random_values(rng, rows * cols, F32, -2, 2);
+  std::vector<double> product(m * n), column_max(cols, -1e30);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      double s = 0;
+      for (int64_t y = 0; y < k; y++) s += a[i * k + y] * b[y * n + j];
+      product[i * n + j] = std::max(0.0, s);
+    }
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++) column_max[c] = std::max(column_max[c], x[r * cols + c]);
+  struct Case {
+    Tensor out;
+    std::vector<Opt> opts;
+    std::vector<std::vector<double>> inputs;
+    double fill;
+    std::vector<double> want;
+  };
+  const std::vector<Case> cases{
+      {testing::tensor(a, {m, k}).matmul(testing::tensor(b, {k, n})).relu(),
+       {{OptOp::Upcast, 1, 4}, {OptOp::Block, 3, 16}, {OptOp::Unroll, 4, 4}}, {a, b}, -1, product},
+      {testing::tensor(x, {rows, cols}).max(std::vector<int>{0}), {{OptOp::Padto, 0, 16}, {OptOp::Upcast, 0, 4}, {OptOp::Block, 2, 8}},
+       {x}, 1e30, column_max}};
+  for (const Case& c : cases) {
+    std::vector<ScheduleItem> items = create_schedule({base_of(c.out.node())});
+    std::erase_if(items, [](const ScheduleItem& s) { return !s.ast; });
+    ASSERT_EQ(items.size(), 1u);
+    Kernel kernel = Kernel::from_ast(items.back().ast);
+    for (const Opt& o : c.opts) kernel = apply_opt(kernel, o, t);
+    const UOpProgram p = codegen(kernel, t, "r_blocked");
+    Bytes in{typed_bytes(F32, std::vector<double>(c.want.size(), c.fill))};
+    for (const std::vector<double>& v : c.inputs) in.push_back(typed_bytes(F32, v));
+    const std::vector<double> got = typed_values(F32, run_on(device(GetParam()), p, in)[0]);
+    for (size_t i = 0; i < c.want.size(); i++) ASSERT_NEAR(got[i], c.want[i], 1e-4 * (1 + std::abs(c.want[i]))) << "element " << i;
+  }
+}
+
 TEST_P(OnDevice, StagedMatmulEqualsTheReference) {
   if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
   const Target t = device(GetParam()).target();

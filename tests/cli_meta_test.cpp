@@ -207,7 +207,7 @@ TEST(CliMeta, OptAppliesAnOptByHandAndOptsListsThem) {
   EXPECT_CONTAINS(r.out, " GFLOPS ");
   EXPECT_CONTAINS(r.out, "upcast  size 4");
   EXPECT_CONTAINS(r.err, ":opt 0 UNROLL 9 2\n^~~~~~~~~~~~~~~~~\n");
-  EXPECT_CONTAINS(r.err, "error: unknown opt 'SPLIT' (opts: UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE, DOUBLE; or none)\n");
+  EXPECT_CONTAINS(r.err, "error: unknown opt 'SPLIT' (opts: UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE, DOUBLE, BLOCK; or none)\n");
   EXPECT_CONTAINS(r.err, "error: no kernel 7 in the last schedule");
 }
 

@@ -82,7 +82,7 @@ TEST(OptTable, EveryOpHasOneRowAndItsNameParsesBack) {
   }
   EXPECT_EQ(parse_opt("FOO"), std::nullopt);
   EXPECT_EQ(parse_opt("upcast"), std::nullopt);  // `:opt` upper-cases what the user types first
-  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE, DOUBLE");
+  EXPECT_EQ(opt_names(), "UPCAST, UNROLL, LOCAL, GROUP, THREAD, PADTO, TC, STAGE, DOUBLE, BLOCK");
   EXPECT_EQ((Opt{OptOp::Padto, 1, 16}).str(), "PADTO(1, 16)");
 }
 
@@ -115,6 +115,16 @@ TEST(OptTable, DrivesApplyOpt) {
         EXPECT_TRUE(throws([&] { apply_opt(k, opt, target); }, "opt", "the kernel has none")) << opt.str();
         const Kernel staged = apply_opt(k, {OptOp::Stage, d, 2}, target);
         EXPECT_TRUE(apply_opt(staged, {info.op, d, 2}, target).stage_halves) << opt.str();
+        continue;
+      }
+      // BLOCK's outer piece, the blocks, is the outermost dim: the loop around every other
+      if (info.op == OptOp::Block) {
+        const Kernel out = apply_opt(k, opt, target);
+        ASSERT_EQ(out.dims.size(), 3u);
+        EXPECT_EQ(out.dims[0].role, DimRole::Block);
+        EXPECT_EQ(out.dims[0].size, 4);
+        EXPECT_EQ(out.dims[2].role, DimRole::Reduce);
+        EXPECT_EQ(out.dims[2].size, 2);
         continue;
       }
       if (info.op == OptOp::Thread && k.dims[d].role == DimRole::Reduce) {
@@ -232,6 +242,66 @@ TEST(Padto, RefusesWhatItCannotPad) {
   EXPECT_TRUE(throws([&] { apply_opt(split, {OptOp::Padto, 0, 8}, kAvx512); }, "opt", "apply PADTO first"));
 }
 
+// ---- BLOCK ----------------------------------------------------------------------------------
+
+// The blocks are the outermost loop, each block's reduce starts from the partial results of those
+// before it (read from the output, where the last one stored them), and the epilogue is stored after
+// the last block only: a sum, a max (which must not start from 0), a matmul with relu after it.
+TEST(Block, WalksTheReduceInBlocksAroundEveryOutput) {
+  std::mt19937_64 rng(21);
+  const Tensor a = realized(rng, {24, 64}), b = realized(rng, {64, 40});
+  const Tensor y = a.matmul(b).relu();
+  const std::vector<Opt> opts{{OptOp::Upcast, 1, 4}, {OptOp::Block, 3, 16}, {OptOp::Unroll, 4, 4}};
+  EXPECT_TRUE(matches_reference_with(y, opts));
+  Kernel k = Kernel::from_ast(only_kernel(y).ast);
+  for (const Opt& o : opts) k = apply_opt(k, o, kAvx512);
+  ASSERT_EQ(k.dims.front().role, DimRole::Block);
+  EXPECT_EQ(k.dims.front().size, 4);
+  const UOpProgram p = codegen(k, kAvx512, "r_blocks");
+  const auto first_range = std::find_if(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Range; });
+  ASSERT_NE(first_range, p.uops.end());
+  EXPECT_EQ(first_range->dim, 0);
+  // the output is read (the partial results) and written; the relu waits for the last block
+  const int loads_of_output = static_cast<int>(std::count_if(p.uops.begin(), p.uops.end(), [&](const UOp& u) {
+    return u.kind == UOpKind::Load && p.uops[static_cast<size_t>(u.srcs[0])].buffer == 0;
+  }));
+  EXPECT_EQ(loads_of_output, 1);  // one vector of the upcast's 4 outputs
+  const std::string src = render("c", p);
+  EXPECT_NE(src.find("for (int bidx0 = 0; bidx0 < 4; bidx0++) {"), std::string::npos) << src;
+  EXPECT_NE(src.find("(bidx0<3)"), std::string::npos) << src;
+  EXPECT_TRUE(matches_reference_with(a.sum(std::vector<int>{1}), {{OptOp::Block, 1, 8}}));
+  EXPECT_TRUE(matches_reference_with(a.max(std::vector<int>{1}), {{OptOp::Padto, 0, 16}, {OptOp::Upcast, 0, 4}, {OptOp::Block, 2, 8}}));
+  EXPECT_TRUE(matches_reference_with(a.sum(std::vector<int>{0}).mul(Tensor::full({64}, 0.5)), {{OptOp::Block, 1, 4}, {OptOp::Thread, 1, 2}}));
+}
+
+TEST(Block, RefusesWhatTheOutputCannotHoldBetweenBlocks) {
+  std::mt19937_64 rng(22);
+  const Tensor a = realized(rng, {16, 32}), b = realized(rng, {32, 16}), bias = realized(rng, {16});
+  const auto refusal = [](const Tensor& x, const std::vector<Opt>& before, const Opt& opt, const Target& t) {
+    Kernel k = Kernel::from_ast(only_kernel(x).ast);
+    for (const Opt& o : before) k = apply_opt(k, o, t);
+    try {
+      apply_opt(k, opt, t);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal(a.softmax(1), {}, {OptOp::Block, 1, 8}, kAvx512).find("this kernel has several"), std::string::npos);
+  EXPECT_NE(refusal(a.cast(DType::Float16).sum(std::vector<int>{1}), {}, {OptOp::Block, 1, 8}, kAvx512)
+                .find("which is float16 where the reduce is float32"),
+            std::string::npos);
+  EXPECT_NE(refusal(a.matmul(b).add(bias), {}, {OptOp::Block, 2, 8}, kAvx512).find("reads a buffer, which may be the output"),
+            std::string::npos);
+  EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {}, {OptOp::Block, 1, 32}, kAvx512).find("is the whole dim"), std::string::npos);
+  EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {{OptOp::Block, 1, 8}}, {OptOp::Block, 2, 4}, kAvx512).find("in blocks already"),
+            std::string::npos);
+  EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {{OptOp::Block, 1, 8}}, {OptOp::Group, 2, 8}, kGpu).find("walked in blocks"),
+            std::string::npos);
+  EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {{OptOp::Group, 1, 8}}, {OptOp::Block, 1, 2}, kGpu).find("split over threads"),
+            std::string::npos);
+}
+
 // ---- the default opts -----------------------------------------------------------------------
 
 Kernel matmul_kernel(int64_t n) {
@@ -309,6 +379,32 @@ TEST(DefaultOpts, MatmulTileWithEpilogueMatchesTheReference) {
   const Tensor y = a.matmul(w).add(b).relu();
   const Kernel k = Kernel::from_ast(only_kernel(y).ast);
   EXPECT_TRUE(matches_reference_with(y, default_opts(k, device("CPU").target()).opts));
+}
+
+// BLOCK follows the target's L1: a matmul whose tile rows' steps outgrow it walks its reduce in blocks
+// whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB), one whose rows fit
+// does not (8 rows of 2048 in 64 KiB), nor one with a bias after it, nor any where the target does not
+// know its caches; a column sum in blocks of 8 rows.
+TEST(DefaultOpts, BlocksFollowTheTargetsL1) {
+  const auto block = [](const Kernel& k) {
+    for (const Opt& o : k.opts)
+      if (o.op == OptOp::Block) return o.amount;
+    return int64_t{0};
+  };
+  const Target l1_32k = cpu_target(Isa::Avx512, 2, {.l1d = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
+  const Target l1_16k = cpu_target(Isa::Avx512, 2, {.l1d = 16 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
+  const Target l1_64k = cpu_target(Isa::Avx512, 2, {.l1d = 64 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
+  const Kernel k2048 = matmul_kernel(2048);
+  EXPECT_EQ(block(default_opts(k2048, l1_32k)), 512) << opts_str(default_opts(k2048, l1_32k).opts);
+  EXPECT_EQ(block(default_opts(k2048, l1_16k)), 256);
+  EXPECT_EQ(block(default_opts(k2048, l1_64k)), 0);
+  EXPECT_EQ(block(default_opts(k2048, kAvx512)), 0);
+  EXPECT_EQ(block(default_opts(matmul_kernel(1024), l1_32k)), 0);
+  std::mt19937_64 rng(23);
+  const Tensor a = realized(rng, {256, 2048}), w = realized(rng, {2048, 256}), bias = realized(rng, {256});
+  EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w)).ast), l1_32k)), 512);
+  EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w).add(bias).relu()).ast), l1_32k)), 0);
+  EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(w.sum(std::vector<int>{0})).ast), l1_32k)), 8);
 }
 
 // A 1000x1000 matmul is tiled as a 1024 one: its dims are padded to the tile, nothing else differs.

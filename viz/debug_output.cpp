@@ -18,7 +18,7 @@ constexpr const char* kYellow = "33";
 constexpr size_t kNameWidth = 41;
 
 // tinygrad's axis colours (its axis_colors): global blue, thread bright blue, local cyan, upcast yellow,
-// unroll magenta, reduce red, group reduce bright red.
+// unroll magenta, reduce red, group reduce bright red; a reduce's blocks (BLOCK, which tinygrad lacks) green.
 const char* role_color(DimRole r) {
   switch (r) {
     case DimRole::Thread: return "94";
@@ -28,6 +28,7 @@ const char* role_color(DimRole r) {
     case DimRole::Group: return "91";
     case DimRole::Upcast: return "33";
     case DimRole::Unroll: return "35";
+    case DimRole::Block: return "32";
   }
   return "0";
 }

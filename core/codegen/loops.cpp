@@ -53,8 +53,14 @@ class Loops {
     max_depth_ = depth(*k_.ast);
     low_.store_walks_rows = k_.row_passes > max_depth_;
     define_ranges();
-    const int value = this->value(*k_.ast->srcs[0], -1);
     const auto [idx, valid] = k_.ast->st->index_valid(axis_exprs(-1));
+    store_at_ = {idx, valid};
+    int value = this->value(*k_.ast->srcs[0], -1);
+    // in blocks, the partial result goes to the output until the last block, which stores the epilogue's
+    if (block_ >= 0 && value != partial_) {
+      const int64_t blocks = k_.dims[static_cast<size_t>(block_)].size;
+      value = g_.alu(Op::Where, k_.ast->dtype, {index(lt(low_.dim_vars[static_cast<size_t>(block_)], blocks - 1)), partial_, value});
+    }
     UOp store{.kind = UOpKind::Store, .srcs = {globals_.at(0), index(idx), value}};
     if (!is_const(valid, 1)) store.srcs.push_back(index(valid));
     std::vector<int> roots{g_.add(std::move(store))};
@@ -73,6 +79,9 @@ class Loops {
   std::vector<std::vector<ExprRef>> walks_;      // per walk of the rows, per dim: its variable there
   std::vector<std::vector<int>> reduce_ranges_;  // per walk, the RANGEs its reduces close
   int max_depth_ = 0;                            // how deep the reduces nest
+  int block_ = -1;                               // the BLOCK dim, where the reduce is walked in blocks
+  int partial_ = -1;                             // its partial result: the blocks so far, this one included
+  std::pair<ExprRef, ExprRef> store_at_;         // the store's index and validity
   int accs_ = 0;
   std::map<std::pair<const AstNode*, int>, int> values_;
   std::map<const AstNode*, int> depths_;
@@ -184,6 +193,7 @@ class Loops {
           case DimRole::Reduce: kind = RangeKind::Reduce; break;
           case DimRole::Upcast: if (p == 0) kind = RangeKind::Upcast; break;
           case DimRole::Unroll: kind = RangeKind::Unroll; break;
+          case DimRole::Block: kind = RangeKind::Block; block_ = static_cast<int>(d); break;
           case DimRole::Thread: case DimRole::Local: case DimRole::Group: break;
         }
         if (!kind) {
@@ -258,7 +268,15 @@ class Loops {
         const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], own)});
         std::vector<int> srcs{acc, body};
         srcs.insert(srcs.end(), reduce_ranges_[own].begin(), reduce_ranges_[own].end());
-        return g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
+        const int result = g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
+        if (block_ < 0) return result;
+        // a block's result joins those of the blocks before it, which wait in the output (BLOCK)
+        const ExprRef later = ge(low_.dim_vars[static_cast<size_t>(block_)], 1);
+        const ExprRef valid = is_const(store_at_.second, 1) ? later : land(store_at_.second, later);
+        const ConstValue identity = cast_const(reduce_identity(n.alu, n.dtype), n.dtype);
+        const int before = g_.add(UOp{.kind = UOpKind::Load, .dtype = n.dtype,
+                                      .srcs = {globals_.at(0), index(store_at_.first), g_.cnst(identity, n.dtype), index(valid)}});
+        return partial_ = g_.alu(reduce_combine(n.alu), n.dtype, {result, before});
       }
       case AstOp::Store: break;
     }
