@@ -111,7 +111,7 @@ class Scheduler {
     KernelBuilder kb{*this, n};
     AstRef value = kb.build(n, n->st());
     if (n->op == Op::Assign && !kb.reads_in_place_only()) {
-      value_into_own_buffer(n);
+      value_into_own_buffer(n, kb.rows.has_value());
       scheduled_.erase(n.get());
       return schedule(n);
     }
@@ -188,16 +188,19 @@ class Scheduler {
   }
 
   // An assign whose kernel would read its own buffer where it does not write it (another position, or
-  // inside a reduce) could read a value it has already overwritten: its value gets its own buffer first.
-  void value_into_own_buffer(const LazyRef& assign) {
+  // inside a reduce) could read a value it has already overwritten, and one whose kernel reduces may
+  // store partial results before it reads (BLOCK): its value gets its own buffer first.
+  void value_into_own_buffer(const LazyRef& assign, bool reduces) {
     const LazyRef value = assign->srcs[1];
     const LazyRef c = make_node(Op::Contiguous, value->dtype, value->shape, value->device, {value});
     auto& readers = users_[base_of(value).get()];
     std::replace(readers.begin(), readers.end(), static_cast<const LazyNode*>(assign.get()),
                  static_cast<const LazyNode*>(c.get()));
     users_[c.get()].push_back(assign.get());
-    mark(c, "the value of an assign reads the buffer it overwrites at other positions, so it is computed into its own "
-            "buffer first");
+    mark(c, reduces ? "the value of an assign reduces and reads the buffer it overwrites, which a reduce walked in blocks "
+                      "would have overwritten with partial results, so it is computed into its own buffer first"
+                    : "the value of an assign reads the buffer it overwrites at other positions, so it is computed into its "
+                      "own buffer first");
     own_values_.emplace(assign.get(), c);
   }
 
@@ -226,12 +229,14 @@ class Scheduler {
       return static_cast<int>(inputs.size());
     }
 
-    // True when the kernel reads the buffer that it (an assign) writes only where it writes it.
+    // True when the kernel reads the buffer that it (an assign) writes only where it writes it, and
+    // does not reduce: so no kernel with a reduce reads the buffer it writes, and BLOCK may keep partial
+    // results in the output of any.
     bool reads_in_place_only() const {
       const Buffer* written = buffer_of(*root).get();
       const ShapeTracker out = store_st(*root).simplify();
       for (const Load& l : loads)
-        if (buffer_of(*l.node).get() == written && (l.in_reduce || !(l.st == out))) return false;
+        if (buffer_of(*l.node).get() == written && (rows || l.in_reduce || !(l.st == out))) return false;
       return true;
     }
 

@@ -70,6 +70,22 @@ TEST(Assign, AValueReadAtOtherPositionsIsComputedIntoItsOwnBufferFirst) {
   }));
 }
 
+// A reduce's kernel may keep partial results in its output (BLOCK) before its epilogue reads its
+// inputs, so an assign whose value reduces and reads the target, even only where it writes (after
+// the reduce), gets its own buffer first.
+TEST(Assign, AReduceThatReadsItsTargetIsComputedIntoItsOwnBufferFirst) {
+  Tensor w = testing::tensor({1, 2, 3, 4}, {2, 2}), a = testing::tensor({1, 2, 3, 4}, {2, 2});
+  w.realize();
+  a.realize();
+  w.assign(w.add(a.matmul(a)));
+  Tensor::realize_together({w});
+  const std::vector<ScheduleItem> items = last_realization().schedule;
+  EXPECT_EQ(values(w), (std::vector<double>{8, 12, 18, 26}));
+  EXPECT_TRUE(std::any_of(items.begin(), items.end(), [](const ScheduleItem& i) {
+    return i.reason.find("reduces and reads the buffer it overwrites") != std::string::npos;
+  }));
+}
+
 TEST(Assign, AssignsToOneTensorRunInTheOrderMade) {
   const Tensor w = realized({1, 2});
   w.assign(w.add(Tensor::scalar_like(w, 1.0)));

@@ -380,7 +380,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       try {
         out = apply_opt(out, {OptOp::Block, r, steps}, target);
       } catch (const Error&) {
-        // the epilogue reads a buffer (a bias), or the output is not the reduce's dtype: one walk
+        // the output is not the reduce's dtype (a half matmul's float sum): one walk
       }
     }
   }
