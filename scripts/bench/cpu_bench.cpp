@@ -216,8 +216,8 @@ int main(int argc, char** argv) {
   Tensor x = Tensor::rand({n}, 1), y = Tensor::rand({n}, 2);
   const Tensor m = x.reshape({4096, 4096}), s = x.shrink({tr::Range{0, 4096 * 1024}}).reshape({4096, 1024});
   Tensor p1 = Tensor::rand({1024, 1024}, 3), q1 = Tensor::rand({1024, 1024}, 4), bias = Tensor::rand({1024}, 5);
-  Tensor p2 = Tensor::rand({2048, 2048}, 6), q2 = Tensor::rand({2048, 2048}, 7);
-  for (Tensor* t : {&x, &y, &p1, &q1, &bias, &p2, &q2}) t->realize();
+  Tensor p2 = Tensor::rand({2048, 2048}, 6), q2 = Tensor::rand({2048, 2048}, 7), bias2 = Tensor::rand({2048}, 8);
+  for (Tensor* t : {&x, &y, &p1, &q1, &bias, &p2, &q2, &bias2}) t->realize();
   const auto c = [&](double v) { return Tensor::scalar_like(x, v); };
   const std::vector<Row> rows{
       {"add 16M", "GB/s", 12.0 * n, [&] { return x.add(y); }, "copy", copy, "add", false},
@@ -233,7 +233,9 @@ int main(int argc, char** argv) {
       {"matmul 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2); }, "sgemm", gflops(2048),
        "matmul2048", beam_2048},
       {"linear+relu 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1).add(bias).relu(); }, "sgemm",
-       gflops(1024), "linear", true},
+       gflops(1024), "linear1024", true},
+      {"linear+relu 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2).add(bias2).relu(); }, "sgemm",
+       gflops(2048), "linear2048", beam_2048},
   };
   std::printf("\n%-26s %-6s %2s %9s %9s %9s  %-10s %9s  %5s %5s  %9s  %5s\n", "work", "unit", "k", "NOOPT", "default",
               "BEAM=2", "reference", "ref", "d/ref", "B/ref", "numpy", "d/np");
@@ -242,7 +244,7 @@ int main(int argc, char** argv) {
               "on buffers touched before; ref: the better of the reference measured before and after the row's kernels; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
               "d/ref, B/ref: default and BEAM=2 against the reference; d/np: default against numpy. BEAM=2 runs on "
               "the 1024 matmul rows only (a whole-table search takes far over 5 minutes; --beam-2048 adds the "
-              "2048 matmul).\n",
+              "2048 ones).\n",
               kRepeats);
   return 0;
 }

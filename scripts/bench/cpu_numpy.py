@@ -45,15 +45,14 @@ for size in (1024, 2048):
     a, b = rng.random((size, size), dtype=np.float32), rng.random((size, size), dtype=np.float32)
     c = np.empty((size, size), np.float32)
     print(f"matmul{size}", best(lambda: np.matmul(a, b, out=c)))
-a, w, bias = (rng.random((1024, 1024), dtype=np.float32), rng.random((1024, 1024), dtype=np.float32),
-              rng.random(1024, dtype=np.float32))
-c = np.empty((1024, 1024), np.float32)
+for size in (1024, 2048):
+    a, w, bias = (rng.random((size, size), dtype=np.float32), rng.random((size, size), dtype=np.float32),
+                  rng.random(size, dtype=np.float32))
+    c = np.empty((size, size), np.float32)
 
+    def linear_relu():
+        np.matmul(a, w, out=c)
+        np.add(c, bias, out=c)
+        np.maximum(c, 0, out=c)
 
-def linear_relu():
-    np.matmul(a, w, out=c)
-    np.add(c, bias, out=c)
-    np.maximum(c, 0, out=c)
-
-
-print("linear", best(linear_relu))
+    print(f"linear{size}", best(linear_relu))
