@@ -372,9 +372,11 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       for (const Dim& d : out.dims)
         if (d.role == DimRole::Upcast && d.axis == cpu_tile_rows) rows *= d.size;
       walk(out.ast, [&](const AstNode& n) { item = n.op == AstOp::Load ? std::max<int64_t>(item, itemsize(n.dtype)) : item; });
-      for (steps = 1; 2 * steps * rows * item <= target.caches.l1d / 2;) steps *= 2;
-      if (out.dims[r].size * rows * item <= target.caches.l1d) steps = 0;
+      int64_t half_l1 = 1;  // the most steps (a power of two) whose rows take half of L1
+      while (2 * half_l1 * rows * item <= target.caches.l1d / 2) half_l1 *= 2;
+      if (out.dims[r].size * rows * item > target.caches.l1d) steps = half_l1;
     }
+    // a column reduce of at least 8 blocks
     if (column_reduce && out.dims[r].size >= 8 * column_block) steps = column_block;
     if (steps > 0 && out.dims[r].size % steps == 0) {
       try {
