@@ -488,7 +488,7 @@ TEST_P(OnDevice, MatmulOnTheMatrixUnitEqualsTheReference) {
 // where the copies scatter it); equal to a float64 sum within float32's rounding.
 // BLOCK on every device: a matmul with relu after it and a padded column max, each reduce walked in
 // blocks whose partial results wait in the output (filled with values that a wrong start would show:
-// -1 under the matmul's relu, a large value under the max).
+// -1 under the matmul's relu, a large value under the max), and a transpose walked in blocks of rows.
 TEST_P(OnDevice, BlockedReducesEqualTheReference) {
   if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
   const Target t = device(GetParam()).target();
@@ -496,7 +496,7 @@ TEST_P(OnDevice, BlockedReducesEqualTheReference) {
   std::mt19937_64 rng(10);
   const std::vector<double> a = testing::random_values(rng, m * k, F32, -2, 2), b = testing::random_values(rng, k * n, F32, -2, 2),
                             x = testing::random_values(rng, rows * cols, F32, -2, 2);
-  std::vector<double> product(m * n), column_max(cols, -1e30);
+  std::vector<double> product(m * n), column_max(cols, -1e30), transposed(rows * cols);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
       double s = 0;
@@ -504,7 +504,10 @@ TEST_P(OnDevice, BlockedReducesEqualTheReference) {
       product[i * n + j] = std::max(0.0, s);
     }
   for (int64_t r = 0; r < rows; r++)
-    for (int64_t c = 0; c < cols; c++) column_max[c] = std::max(column_max[c], x[r * cols + c]);
+    for (int64_t c = 0; c < cols; c++) {
+      column_max[c] = std::max(column_max[c], x[r * cols + c]);
+      transposed[c * rows + r] = x[r * cols + c];
+    }
   struct Case {
     Tensor out;
     std::vector<Opt> opts;
@@ -516,7 +519,8 @@ TEST_P(OnDevice, BlockedReducesEqualTheReference) {
       {testing::tensor(a, {m, k}).matmul(testing::tensor(b, {k, n})).relu(),
        {{OptOp::Upcast, 1, 4}, {OptOp::Block, 3, 16}, {OptOp::Unroll, 4, 4}}, {a, b}, -1, product},
       {testing::tensor(x, {rows, cols}).max(std::vector<int>{0}), {{OptOp::Padto, 0, 16}, {OptOp::Upcast, 0, 4}, {OptOp::Block, 2, 8}},
-       {x}, 1e30, column_max}};
+       {x}, 1e30, column_max},
+      {testing::tensor(x, {rows, cols}).T().contiguous(), {{OptOp::Block, 1, 8}}, {x}, 0, transposed}};
   for (const Case& c : cases) {
     std::vector<ScheduleItem> items = create_schedule({base_of(c.out.node())});
     std::erase_if(items, [](const ScheduleItem& s) { return !s.ast; });

@@ -123,9 +123,9 @@ TEST(OptTable, DrivesApplyOpt) {
         const Kernel out = apply_opt(k, opt, target);
         ASSERT_EQ(out.dims.size(), 3u);
         EXPECT_EQ(out.dims[0].role, DimRole::Block);
-        EXPECT_EQ(out.dims[0].size, 4);
-        EXPECT_EQ(out.dims[2].role, DimRole::Reduce);
-        EXPECT_EQ(out.dims[2].size, 2);
+        EXPECT_EQ(out.dims[0].size, k.dims[d].size / 2);
+        EXPECT_EQ(out.dims[d + 1].role, k.dims[d].role);
+        EXPECT_EQ(out.dims[d + 1].size, 2);
         continue;
       }
       if (info.op == OptOp::Thread && k.dims[d].role == DimRole::Reduce) {
@@ -276,6 +276,8 @@ TEST(Block, WalksTheReduceInBlocksAroundEveryOutput) {
   EXPECT_TRUE(matches_reference_with(a.matmul(b).add(bias).relu(), opts));
   EXPECT_TRUE(matches_reference_with(a.max(std::vector<int>{1}), {{OptOp::Padto, 0, 16}, {OptOp::Upcast, 0, 4}, {OptOp::Block, 2, 8}}));
   EXPECT_TRUE(matches_reference_with(a.sum(std::vector<int>{0}).mul(Tensor::full({64}, 0.5)), {{OptOp::Block, 1, 4}, {OptOp::Thread, 1, 2}}));
+  // an output dim in blocks: only the loops' order changes
+  EXPECT_TRUE(matches_reference_with(a.T().contiguous(), {{OptOp::Upcast, 1, 8}, {OptOp::Thread, 0, 2}, {OptOp::Block, 1, 4}}));
 }
 
 TEST(Block, RefusesWhatTheOutputCannotHoldBetweenBlocks) {
@@ -292,6 +294,8 @@ TEST(Block, RefusesWhatTheOutputCannotHoldBetweenBlocks) {
             std::string::npos);
   EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {}, {OptOp::Block, 1, 32}, kAvx512).find("is the whole dim"), std::string::npos);
   EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {{OptOp::Block, 1, 8}}, {OptOp::Block, 2, 4}, kAvx512).find("in blocks already"),
+            std::string::npos);
+  EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {{OptOp::Block, 0, 8}}, {OptOp::Block, 2, 4}, kAvx512).find("in blocks already"),
             std::string::npos);
   EXPECT_NE(refusal(a.sum(std::vector<int>{1}), {{OptOp::Block, 1, 8}}, {OptOp::Group, 2, 8}, kGpu).find("walked in blocks"),
             std::string::npos);
@@ -381,7 +385,8 @@ TEST(DefaultOpts, MatmulTileWithEpilogueMatchesTheReference) {
 // BLOCK follows the target's L1: a matmul whose tile rows' steps outgrow it walks its reduce in blocks
 // whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB), one whose rows fit
 // does not (8 rows of 2048 in 64 KiB), nor any where the target does not know its caches; a linear
-// layer's bias and relu after it change nothing; a column sum in blocks of 8 rows.
+// layer's bias and relu after it change nothing; a column sum in blocks of 8 rows; a transpose in
+// blocks of the dim that walks the input's rows, as many rows (8 a step) as L1 holds a line of each.
 TEST(DefaultOpts, BlocksFollowTheTargetsL1) {
   const auto block = [](const Kernel& k) {
     for (const Opt& o : k.opts)
@@ -402,6 +407,9 @@ TEST(DefaultOpts, BlocksFollowTheTargetsL1) {
   EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w)).ast), l1_32k)), 512);
   EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w).add(bias).relu()).ast), l1_32k)), 512);
   EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(w.sum(std::vector<int>{0})).ast), l1_32k)), 8);
+  const Kernel transpose = Kernel::from_ast(only_kernel(realized(rng, {1024, 1024}).T().contiguous()).ast);
+  EXPECT_EQ(block(default_opts(transpose, l1_32k)), 64);
+  EXPECT_EQ(block(default_opts(transpose, l1_16k)), 32);
 }
 
 // A 1000x1000 matmul is tiled as a 1024 one: its dims are padded to the tile, nothing else differs.

@@ -79,7 +79,7 @@ class Loops {
   std::vector<std::vector<ExprRef>> walks_;      // per walk of the rows, per dim: its variable there
   std::vector<std::vector<int>> reduce_ranges_;  // per walk, the RANGEs its reduces close
   int max_depth_ = 0;                            // how deep the reduces nest
-  int block_ = -1;                               // the BLOCK dim, where the reduce is walked in blocks
+  int block_ = -1;                               // the BLOCK dim, where a reduce is walked in blocks
   int partial_ = -1;                             // its partial result: the blocks so far, this one included
   std::pair<ExprRef, ExprRef> store_at_;         // the store's index and validity
   int accs_ = 0;
@@ -193,7 +193,10 @@ class Loops {
           case DimRole::Reduce: kind = RangeKind::Reduce; break;
           case DimRole::Upcast: if (p == 0) kind = RangeKind::Upcast; break;
           case DimRole::Unroll: kind = RangeKind::Unroll; break;
-          case DimRole::Block: kind = RangeKind::Block; block_ = static_cast<int>(d); break;
+          case DimRole::Block:
+            kind = RangeKind::Block;
+            if (k_.dims[d].axis >= k_.first_reduce) block_ = static_cast<int>(d);
+            break;
           case DimRole::Thread: case DimRole::Local: case DimRole::Group: break;
         }
         if (!kind) {

@@ -99,31 +99,34 @@ Kernel double_buffered(const Kernel& k, const Opt& opt) {
   return out;
 }
 
-// BLOCK: the reduce dim's outer piece becomes the kernel's outermost loop, and each output keeps the
-// partial result of the blocks so far in the output buffer, from which the next block's sum starts
+// BLOCK: the dim's outer piece becomes the kernel's outermost loop. Of a reduce dim, each output keeps
+// the partial result of the blocks so far in the output buffer, from which the next block's sum starts
 // (core/codegen/loops.cpp). So the output must hold the reduce's own value between blocks: one reduce,
 // of the output's dtype. The epilogue may read buffers: the scheduler gives no kernel with a reduce
 // the buffer it reads as its output (an assign's value gets its own buffer first, core/schedule.cpp).
 Kernel blocked(const Kernel& k, const Opt& opt) {
-  std::vector<const AstNode*> reduces;
-  walk(k.ast, [&](const AstNode& n) {
-    if (n.op == AstOp::Reduce) reduces.push_back(&n);
-  });
-  const auto refuse = [&](std::string_view why) { fail("opt", "{}: {}", opt.str(), why); };
-  if (reduces.size() != 1 || k.row_passes != 1) refuse("BLOCK keeps one reduce's partial results in the output; this kernel has several, or walks its rows again");
-  if (reduces[0]->dtype != k.ast->dtype)
-    refuse(fmt::format("the partial results wait in the output, which is {} where the reduce is {}", name(k.ast->dtype),
-                       name(reduces[0]->dtype)));
-  for (const Dim& x : k.dims) {
-    if (x.role == DimRole::Block) refuse("the reduce is walked in blocks already");
-    if (x.role == DimRole::Group || (x.role == DimRole::Thread && x.axis >= k.first_reduce))
-      refuse("the reduce is split over threads, which combine their parts once, at the end");
-  }
-  if (k.tc || k.stage_axis >= 0) refuse("the reduce is on the matrix unit or staged in local memory, which take it whole");
   const Dim d = k.dims[opt.dim];
-  if (opt.amount >= d.size) refuse(fmt::format("a block of {} steps is the whole dim", opt.amount));
+  const auto refuse = [&](std::string_view why) { fail("opt", "{}: {}", opt.str(), why); };
+  if (std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Block; }))
+    refuse("the kernel is walked in blocks already");
+  if (opt.amount >= d.size) refuse(fmt::format("a block of {} is the whole dim", opt.amount));
+  if (d.role == DimRole::Reduce) {
+    std::vector<const AstNode*> reduces;
+    walk(k.ast, [&](const AstNode& n) {
+      if (n.op == AstOp::Reduce) reduces.push_back(&n);
+    });
+    if (reduces.size() != 1 || k.row_passes != 1)
+      refuse("BLOCK keeps one reduce's partial results in the output; this kernel has several, or walks its rows again");
+    if (reduces[0]->dtype != k.ast->dtype)
+      refuse(fmt::format("the partial results wait in the output, which is {} where the reduce is {}", name(k.ast->dtype),
+                         name(reduces[0]->dtype)));
+    for (const Dim& x : k.dims)
+      if (x.role == DimRole::Group || (x.role == DimRole::Thread && x.axis >= k.first_reduce))
+        refuse("the reduce is split over threads, which combine their parts once, at the end");
+    if (k.tc || k.stage_axis >= 0) refuse("the reduce is on the matrix unit or staged in local memory, which take it whole");
+  }
   Kernel out = k;
-  out.dims[opt.dim] = {d.axis, opt.amount, d.stride, DimRole::Reduce};
+  out.dims[opt.dim] = {d.axis, opt.amount, d.stride, d.role};
   out.dims.insert(out.dims.begin(), Dim{d.axis, d.size / opt.amount, d.stride * opt.amount, DimRole::Block});
   out.opts.push_back(opt);
   return out;
@@ -171,7 +174,8 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   if (opt.op == OptOp::Padto) return padded(k, opt);
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
   if (opt.op == OptOp::Block) return blocked(k, opt);
-  const bool in_blocks = std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Block; });
+  const bool in_blocks = std::any_of(k.dims.begin(), k.dims.end(),
+                                     [&](const Dim& x) { return x.role == DimRole::Block && x.axis >= k.first_reduce; });
   if (in_blocks && (opt.op == OptOp::Group || opt.op == OptOp::Tc || opt.op == OptOp::Stage || (opt.op == OptOp::Thread && d.role == DimRole::Reduce)))
     fail("opt", "{}: the reduce is walked in blocks (BLOCK), whose partial results one thread keeps", opt.str());
   if (opt.op == OptOp::Group && k.tc)

@@ -49,9 +49,10 @@ const std::vector<OptInfo>& opt_table() {
       {OptOp::Double, "DOUBLE", {Reduce}, std::nullopt, false, OptNeeds::LocalMemory, {2},
        "give the staged tiles of the reduce dim that STAGE took two halves: each turn's copies load the next "
        "turn's tiles while it computes (double buffering); AMOUNT is 2"},
-      {OptOp::Block, "BLOCK", {Reduce}, Block, true, OptNeeds::Nothing, {64, 256, 512},
-       "walk a reduce dim in blocks of AMOUNT steps, each block a loop over every output, whose partial "
-       "results wait in the output buffer, so that a block of the operands stays in the cache"},
+      {OptOp::Block, "BLOCK", {Global, Reduce}, Block, true, OptNeeds::Nothing, {64, 256, 512},
+       "walk a dim in blocks of AMOUNT, the blocks the outermost loop, so that what a block reads stays in "
+       "the cache; of a reduce dim, each block a pass over every output, whose partial results wait in "
+       "the output buffer"},
   };
   return table;
 }
