@@ -13,7 +13,7 @@
 
 namespace tr {
 
-// Block: the outer piece of a reduce dim that BLOCK walks in blocks, one loop around all the others.
+// Block: the outer piece of a dim that BLOCK walks in blocks, one loop around all the others.
 enum class DimRole : uint8_t { Thread, Global, Local, Reduce, Group, Upcast, Unroll, Block };
 std::string_view dim_role_name(DimRole r);
 

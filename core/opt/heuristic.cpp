@@ -93,12 +93,25 @@ int64_t group_reduce(Kernel& k, int r, const std::vector<int64_t>& amounts, int6
   return threads;
 }
 
+// The innermost output dim of a known size on the axis; -1 where none is.
+int last_global_on(const Kernel& k, int axis) {
+  for (int i = static_cast<int>(k.dims.size()) - 1; i >= 0; i--)
+    if (splittable(k.dims[i], DimRole::Global) && k.dims[i].axis == axis) return i;
+  return -1;
+}
+
+// How many copies the upcasts of the axis make.
+int64_t upcast_along(const Kernel& k, int axis) {
+  int64_t n = 1;
+  for (const Dim& d : k.dims)
+    if (d.role == DimRole::Upcast && d.axis == axis) n *= d.size;
+  return n;
+}
+
 // The output dim on the axis of a TC opt's part (its M or N tiles' count).
 int tc_tiles_dim(const Kernel& k, TcPart part) {
   const auto lanes = std::find_if(k.dims.begin(), k.dims.end(), [&](const Dim& d) { return d.tc == part; });
-  for (int i = static_cast<int>(k.dims.size()) - 1; i >= 0; i--)
-    if (splittable(k.dims[i], DimRole::Global) && k.dims[i].axis == lanes->axis) return i;
-  return -1;
+  return last_global_on(k, lanes->axis);
 }
 
 // A sum of half products on a GPU's matrix unit: TC on the first reduce dim that a unit's K divides
@@ -228,7 +241,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // coalesced, and each thread takes 16 outputs along the other dim, which its load reads in order: on
   // an H100 the 8192x8192 float32 transpose went from 990 to 1916 GB/s (PyTorch's: 962).
   const int64_t cache_line = 64;
-  int transpose_rows = -1;  // a CPU transpose's axis that walks the load's rows, 8 of them a step
+  int transpose_rows = -1;  // a CPU transpose's axis that walks the load's rows
   if (!reduces) {
     const int inner = last_dim_with(out, DimRole::Global);
     const auto [other, item] = inner < 0 ? std::pair<int, int64_t>{-1, 1} : transposed_dim(out, inner);
@@ -359,8 +372,9 @@ Kernel default_opts(const Kernel& k, const Target& target) {
       if (amt >= 2) out = apply_opt(out, {OptOp::Thread, static_cast<int>(split - out.dims.begin()), amt}, target);
     }
   }
-  // BLOCK: a long CPU reduce walked in blocks, one loop around all the outputs, which keep their
-  // partial results between blocks (each block then reads a piece of the input that stays in cache).
+  // BLOCK on a CPU: a dim walked in blocks, one loop around all the others, so that each block reads a
+  // piece of the input that stays in cache; of a long reduce, the outputs keep their partial results
+  // between blocks.
   //  - A tile's reduce whose steps of the tile's rows (of the operand they broadcast, which every tile
   //    along those rows reads again) outgrow L1: blocks whose rows stay in half of L1 while the tiles
   //    sweep the other operand. On the 2-core AVX-512 VM (L1d 32 KiB, 8 rows a tile) the 2048 matmul
@@ -374,18 +388,15 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   //    cache. On the same VM, in a C harness of the 4096x4096 kernel (fastest of 15, twice), 5.64 and
   //    5.72 ms against 6.84 and 6.32 ms whole (blocks of an eighth of L1: 6.0 ms; of four times L1: 8.5 ms).
   const int64_t column_block = 8;
-  for (int g = static_cast<int>(out.dims.size()) - 1; g >= 0 && transpose_rows >= 0 && target.caches.l1d > 0; g--)
-    if (splittable(out.dims[g], DimRole::Global) && out.dims[g].axis == transpose_rows) {
-      const int64_t steps = target.caches.l1d / (cache_line * 8);
-      if (out.dims[g].size % steps == 0 && out.dims[g].size > steps) out = apply_opt(out, {OptOp::Block, g, steps}, target);
-      break;
-    }
+  if (const int g = transpose_rows < 0 ? -1 : last_global_on(out, transpose_rows); g >= 0 && target.caches.l1d > 0) {
+    const int64_t steps = target.caches.l1d / (cache_line * upcast_along(out, transpose_rows));
+    if (out.dims[g].size % steps == 0 && out.dims[g].size > steps) out = apply_opt(out, {OptOp::Block, g, steps}, target);
+  }
   if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !target.gpu) {
     int64_t steps = 0;
     if (cpu_tile_rows >= 0 && target.caches.l1d > 0) {
-      int64_t rows = 1, item = 1;
-      for (const Dim& d : out.dims)
-        if (d.role == DimRole::Upcast && d.axis == cpu_tile_rows) rows *= d.size;
+      const int64_t rows = upcast_along(out, cpu_tile_rows);
+      int64_t item = 1;
       walk(out.ast, [&](const AstNode& n) { item = n.op == AstOp::Load ? std::max<int64_t>(item, itemsize(n.dtype)) : item; });
       int64_t half_l1 = 1;  // the most steps (a power of two) whose rows take half of L1
       while (2 * half_l1 * rows * item <= target.caches.l1d / 2) half_l1 *= 2;
