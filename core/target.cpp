@@ -55,6 +55,8 @@ int isa_vector_registers(Isa isa) {
 
 bool isa_has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa == Isa::Neon; }
 
+bool isa_streams(Isa isa) { return isa == Isa::Sse || isa == Isa::Avx2 || isa == Isa::Avx512; }
+
 Isa x86_isa(const X86Features& f) {
   if (f.avx512f) return Isa::Avx512;
   // AVX2 without FMA exists on no shipping CPU, but the kernels lean on both

@@ -20,6 +20,7 @@ std::optional<Isa> parse_isa(std::string_view s);  // the names above, any case;
 int isa_float_lanes(Isa isa);        // float32 lanes in one vector register: 4, 8, 16 (1 for none)
 int isa_vector_registers(Isa isa);   // architectural vector registers: 16, 32 with AVX-512 or NEON (0 for none)
 bool isa_has_fma(Isa isa);           // a fused multiply-add instruction: AVX2 (as x86_isa requires), AVX-512, NEON
+bool isa_streams(Isa isa);           // a non-temporal vector store (x86's movntps): SSE, AVX2, AVX-512
 
 // The x86 feature bits that decide the instruction set (cpuid); a pure function so it is tested.
 struct X86Features {
@@ -35,6 +36,7 @@ struct CacheSizes {
   int64_t l1d = 0;
   int64_t l2 = 0;
   int64_t l3 = 0;
+  int64_t last_level() const { return l3 > 0 ? l3 : l2; }
 };
 
 // One shape of a GPU's matrix unit: a warp multiplies an m x k by a k x n tile of `in` and adds into

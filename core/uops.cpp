@@ -3,6 +3,7 @@
 #include "core/error.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/hash.h"
 #include "core/value_str.h"
@@ -29,6 +30,7 @@ std::string_view uop_kind_name(UOpKind k) {
     case UOpKind::Barrier: return "BARRIER";
     case UOpKind::Vectorize: return "VECTORIZE";
     case UOpKind::Gep: return "GEP";
+    case UOpKind::Shuffle: return "SHUFFLE";
     case UOpKind::Wmma: return "WMMA";
     case UOpKind::Sink: return "SINK";
   }
@@ -60,7 +62,7 @@ std::string uop_name(const UOp& u) {
       break;
     case UOpKind::Const: case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Alu:
     case UOpKind::Cast: case UOpKind::Assign: case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier:
-    case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Wmma: case UOpKind::Sink: break;
+    case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Shuffle: case UOpKind::Wmma: case UOpKind::Sink: break;
   }
   return "";
 }
@@ -86,6 +88,7 @@ size_t uop_hash(const UOp& u) {
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.size)), static_cast<size_t>(u.launch));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.axis)), static_cast<size_t>(u.range));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.dim)), static_cast<size_t>(u.lane));
+  h = hash_mix(hash_mix(h, u.lanes), static_cast<size_t>(u.streams));
   h = hash_mix(h, std::hash<std::string>{}(u.name));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.unit.m)), static_cast<size_t>(u.unit.n));
   h = hash_mix(hash_mix(h, static_cast<size_t>(u.unit.k)), static_cast<size_t>(u.unit.in));
@@ -96,7 +99,7 @@ bool same_uop(const UOp& a, const UOp& b) {
   return a.kind == b.kind && a.dtype == b.dtype && a.vec == b.vec && a.ptr == b.ptr && a.srcs == b.srcs && a.alu == b.alu &&
          same_bits(a.value, b.value) && a.buffer == b.buffer && a.writes == b.writes && a.size == b.size &&
          a.launch == b.launch && a.axis == b.axis && a.range == b.range && a.dim == b.dim && a.lane == b.lane &&
-         a.number == b.number && a.name == b.name && a.unit == b.unit;
+         a.lanes == b.lanes && a.streams == b.streams && a.number == b.number && a.name == b.name && a.unit == b.unit;
 }
 
 std::string uop_dtype_str(const UOp& u) {
@@ -106,7 +109,7 @@ std::string uop_dtype_str(const UOp& u) {
       return "";
     case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::DefineAcc:
     case UOpKind::Const: case UOpKind::Special: case UOpKind::Range: case UOpKind::Load: case UOpKind::Alu: case UOpKind::Cast:
-    case UOpKind::Assign: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Wmma: break;
+    case UOpKind::Assign: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Shuffle: case UOpKind::Wmma: break;
   }
   const std::string base(short_name(u.dtype));
   if (u.ptr) return "ptr." + base;
@@ -127,9 +130,11 @@ std::string arg_str(const UOp& u) {
     case UOpKind::Range: return fmt::format("'{}'", uop_name(u));
     case UOpKind::Alu: return std::string(op_name(u.alu));
     case UOpKind::Gep: return fmt::format("{}", u.lane);
+    case UOpKind::Shuffle: return fmt::format("({})", fmt::join(u.lanes, ", "));
     case UOpKind::Wmma: return fmt::format("'{}'", matrix_unit_name(u.unit));
     case UOpKind::Barrier: return u.launch == LaunchKind::Core ? "'cores'" : "None";
-    case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Cast: case UOpKind::Assign:
+    case UOpKind::Store: return u.streams ? "'streams'" : "None";
+    case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Cast: case UOpKind::Assign:
     case UOpKind::If: case UOpKind::EndIf: case UOpKind::Vectorize: case UOpKind::Sink:
       return "None";
   }

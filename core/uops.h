@@ -15,9 +15,11 @@ namespace tr {
 //   Sink: the graph's root, whose sources are the kernel's stores and buffers.
 // Wmma: one step of a GPU's matrix unit: a warp's tiles multiplied and added into its accumulator tile,
 // each thread holding its elements of each tile (core/codegen/tensor_cores.h says which).
+// Shuffle: a vector whose lanes are lanes of two vectors of one type, as one instruction picks them (a
+// CPU's transpose of a tile in registers, core/codegen/expand.cpp).
 enum class UOpKind : uint8_t {
   DefineGlobal, DefineVar, DefineLocal, DefineAcc, Const, Special, Range, EndRange, Load, Store, Alu, Cast,
-  Assign, If, EndIf, Barrier, Vectorize, Gep, Wmma, Sink,
+  Assign, If, EndIf, Barrier, Vectorize, Gep, Shuffle, Wmma, Sink,
 };
 
 // Which launch id a SPECIAL is: a workgroup's (or, without local ids, a thread's) global id, a thread's
@@ -30,6 +32,7 @@ enum class RangeKind : uint8_t { Loop, Reduce, Upcast, Unroll, GroupReduce, Bloc
 
 // Typed fields: each is read only by the kinds its comment names.
 // Sources: Range {lo, hi}; Load {buffer, index, [alternative, gate]}; Store {buffer, index, value, [gate]};
+// Shuffle {a, b};
 // Assign {accumulator, value, [ranges it closes]}; Barrier {the local stores it waits for};
 // Wmma {this thread's elements of A, then of B, then the accumulator}.
 struct UOp {
@@ -48,6 +51,11 @@ struct UOp {
   RangeKind range{};              // Range
   int dim = -1;                   // Range: the kernel dim it walks; loops nest in the order of their dims
   int lane = 0;                   // Gep
+  // Shuffle: per lane of the result, the lane it takes of its sources side by side (a's lanes, then b's)
+  std::vector<int> lanes{};
+  // Store: a non-temporal store, whose line goes to memory without being read into the cache first
+  // (a renderer that has no such store writes a plain one)
+  bool streams = false;
   MatrixUnit unit{};              // Wmma: the matrix unit's shape and types
   int number = 0;                 // DefineLocal, DefineAcc, Special, Range: its number among its kind, for its name
   std::string name{};             // DefineVar: the Variable's name (a scalar argument after the buffers)

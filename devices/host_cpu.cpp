@@ -40,7 +40,7 @@ int64_t sysfs_size(const std::string& text) {
   return unit == 'K' ? n << 10 : unit == 'M' ? n << 20 : unit == 'G' ? n << 30 : n;
 }
 
-// cpu0's data or unified cache of this level, from /sys (where glibc's sysconf knows none).
+// cpu0's data or unified cache of this level, from /sys; 0 where it does not say.
 int64_t sysfs_cache(int level) {
   for (int i = 0; i < 8; i++) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
@@ -53,9 +53,12 @@ int64_t sysfs_cache(int level) {
   return 0;
 }
 
+// /sys first: it says what cpu0 has. glibc's sysconf computes an AMD CPU's L3 from cpuid, which a
+// VM can give oddly: 320 MiB on the 2-core AMD EPYC VM whose /sys (and lscpu) say 32 MiB.
 int64_t cache_size(int sysconf_name, int level) {
+  if (const int64_t n = sysfs_cache(level); n > 0) return n;
   const long n = sysconf(sysconf_name);
-  return n > 0 ? static_cast<int64_t>(n) : sysfs_cache(level);
+  return n > 0 ? static_cast<int64_t>(n) : 0;
 }
 
 }  // namespace

@@ -535,6 +535,38 @@ TEST_P(OnDevice, BlockedReducesEqualTheReference) {
   }
 }
 
+// A transpose whose tile the expand pass transposes in registers (a square of the target's vector
+// width, and 16 of the load's lanes by that width), with the device's caches taken as tiny so that its
+// stores stream wherever the target can: float32, int32 and float64 values equal to the input's, the
+// output filled first with values that a missed element would show.
+TEST_P(OnDevice, TransposedTilesEqualTheReference) {
+  if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
+  Target t = device(GetParam()).target();
+  t.caches = {.l1d = 32 << 10, .l2 = 1 << 10, .l3 = 1 << 10};
+  const int64_t rows = 48, cols = 64, w = t.vector_width >= 2 ? t.vector_width : 4;
+  std::mt19937_64 rng(11);
+  for (const DType dt : {F32, DType::Int32, DType::Float64}) {
+    if (dt == DType::Float64 && (GetParam() == kMetalShim || GetParam() == "WEBGPU")) continue;  // no float64 there
+    const std::vector<double> x = testing::random_values(rng, rows * cols, dt, -100, 100);
+    std::vector<double> want(rows * cols);
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t c = 0; c < cols; c++) want[c * rows + r] = x[r * cols + c];
+    std::vector<ScheduleItem> items = create_schedule({base_of(testing::tensor(x, {rows, cols}, dt).T().contiguous().node())});
+    std::erase_if(items, [](const ScheduleItem& s) { return !s.ast; });
+    ASSERT_EQ(items.size(), 1u);
+    for (const std::vector<Opt>& opts : std::vector<std::vector<Opt>>{{{OptOp::Upcast, 1, w}, {OptOp::Upcast, 0, w}},
+                                                                      {{OptOp::Upcast, 1, w}, {OptOp::Upcast, 0, 16}}}) {
+      Kernel kernel = Kernel::from_ast(items.back().ast);
+      for (const Opt& o : opts) kernel = apply_opt(kernel, o, t);
+      const UOpProgram p = codegen(kernel, t, "E_transposed");
+      const Bytes in{typed_bytes(dt, std::vector<double>(want.size(), -7)), typed_bytes(dt, x)};
+      const std::vector<double> got = typed_values(dt, run_on(device(GetParam()), p, in)[0]);
+      for (size_t i = 0; i < want.size(); i++)
+        ASSERT_EQ(got[i], want[i]) << name(dt) << " element " << i << " with " << opts[0].str() << ", " << opts[1].str();
+    }
+  }
+}
+
 TEST_P(OnDevice, StagedMatmulEqualsTheReference) {
   if (const std::string why = device_status(GetParam()); !why.empty()) GTEST_SKIP() << GetParam() << " cannot open: " << why;
   const Target t = device(GetParam()).target();

@@ -386,7 +386,8 @@ TEST(DefaultOpts, MatmulTileWithEpilogueMatchesTheReference) {
 // whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB), one whose rows fit
 // does not (8 rows of 2048 in 64 KiB), nor any where the target does not know its caches; a linear
 // layer's bias and relu after it change nothing; a column sum in blocks of 8 rows; a transpose in
-// blocks of the dim that walks the input's rows, as many rows (8 a step) as L1 holds a line of each.
+// blocks of the dim that walks the input's rows, as many rows (16 a step: AVX-512's square tile) as
+// L1 holds a line of each.
 TEST(DefaultOpts, BlocksFollowTheTargetsL1) {
   const auto block = [](const Kernel& k) {
     for (const Opt& o : k.opts)
@@ -408,8 +409,8 @@ TEST(DefaultOpts, BlocksFollowTheTargetsL1) {
   EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w).add(bias).relu()).ast), l1_32k)), 512);
   EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(w.sum(std::vector<int>{0})).ast), l1_32k)), 8);
   const Kernel transpose = Kernel::from_ast(only_kernel(realized(rng, {1024, 1024}).T().contiguous()).ast);
-  EXPECT_EQ(block(default_opts(transpose, l1_32k)), 64);
-  EXPECT_EQ(block(default_opts(transpose, l1_16k)), 32);
+  EXPECT_EQ(block(default_opts(transpose, l1_32k)), 32);
+  EXPECT_EQ(block(default_opts(transpose, l1_16k)), 16);
 }
 
 // A 1000x1000 matmul is tiled as a 1024 one: its dims are padded to the tile, nothing else differs.
@@ -424,10 +425,10 @@ TEST(DefaultOpts, OddSizesArePaddedToTheTile) {
   EXPECT_GT(default_opts(k1000, kGpu).opts.size(), default_opts(k1024, kGpu).opts.size());
 }
 
-// A transpose: a tile of 8 outputs along the row by a cache line of the transposed load (16 float32,
-// 8 float64) along its own dim, whatever the vector width; on a GPU, 16 outputs per thread along the
-// load's dim; the values are the reference's.
-TEST(DefaultOpts, ATransposeTilesEightOutputsByACacheLine) {
+// A transpose: a tile of outputs along the row by a cache line of the transposed load (16 float32,
+// 8 float64) along its own dim: a line of outputs too where one vector is a whole line (AVX-512), else
+// 8; on a GPU, 16 outputs per thread along the load's dim; the values are the reference's.
+TEST(DefaultOpts, ATransposeTilesOutputsByACacheLine) {
   std::mt19937_64 rng(13);
   for (const DType dtype : {DType::Float32, DType::Float64}) {
     const Tensor y = realized(rng, {64, 128}).cast(dtype).realize().T().contiguous();
@@ -436,7 +437,7 @@ TEST(DefaultOpts, ATransposeTilesEightOutputsByACacheLine) {
     for (const Target& target : {kAvx2, kAvx512}) {
       const std::vector<Opt> opts = default_opts(k, target).opts;
       ASSERT_GE(opts.size(), 2u) << opts_str(opts);
-      EXPECT_EQ(opts[0], (Opt{OptOp::Upcast, 1, 8})) << opts_str(opts);
+      EXPECT_EQ(opts[0], (Opt{OptOp::Upcast, 1, target.isa == Isa::Avx512 ? line : 8})) << opts_str(opts);
       EXPECT_EQ(opts[1], (Opt{OptOp::Upcast, 0, line})) << opts_str(opts);
     }
     EXPECT_TRUE(matches_reference_with(y, default_opts(k, device("CPU").target()).opts)) << name(dtype);
@@ -456,6 +457,44 @@ TEST(DefaultOpts, ATransposeTilesEightOutputsByACacheLine) {
   const Kernel add = Kernel::from_ast(only_kernel(realized(rng, {64, 128}).add(Tensor::full({64, 128}, 1.0))).ast);
   const std::vector<Opt> plain = default_opts(add, kAvx512).opts;
   EXPECT_EQ(std::count_if(plain.begin(), plain.end(), [](const Opt& o) { return o.op == OptOp::Upcast; }), 1) << opts_str(plain);
+}
+
+// The transpose's tile in registers: each lane of the stored vector loads its run along the other
+// upcast as one vector, and log2(width) rounds of shuffles transpose the square (AVX-512's 16x16
+// float32: 16 loads of 16 lanes, 4 rounds of 16 shuffles; AVX2's 8 outputs by 16: two 8x8 squares,
+// 16 loads of 8, 2 x 3 rounds of 8). The stores stream where a vector is a whole line and the output
+// (32 KiB) outgrows the last-level cache, and not where it fits, nor with AVX2's half lines, nor where
+// the kernel reads its output back (a reduce in blocks).
+TEST(DefaultOpts, ATransposeTileIsTransposedInRegistersAndItsLinesStream) {
+  std::mt19937_64 rng(14);
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {64, 128}).T().contiguous()).ast);
+  const CacheSizes small{.l1d = 32 << 10, .l2 = 8 << 10, .l3 = 16 << 10}, large{.l1d = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20};
+  const auto program = [&](const Kernel& kernel, const Target& t) { return codegen(default_opts(kernel, t), t, "t"); };
+  const auto count = [](const UOpProgram& p, UOpKind kind, int vec) {
+    return std::count_if(p.uops.begin(), p.uops.end(), [&](const UOp& u) { return u.kind == kind && u.vec == vec; });
+  };
+  const auto streams = [](const UOpProgram& p) {
+    return std::count_if(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Store && u.streams; });
+  };
+  const UOpProgram avx512 = program(k, cpu_target(Isa::Avx512, 2, small));
+  EXPECT_EQ(count(avx512, UOpKind::Load, 16), 16) << print_uops(avx512.uops);
+  EXPECT_EQ(count(avx512, UOpKind::Load, 1), 0);
+  EXPECT_EQ(count(avx512, UOpKind::Shuffle, 16), 64);
+  EXPECT_EQ(streams(avx512), 16);
+  const std::string c = render("c", avx512);
+  EXPECT_NE(c.find("stream_store(float16, data0+"), std::string::npos) << c;
+  EXPECT_NE(c.find("__builtin_shufflevector("), std::string::npos);
+  EXPECT_NE(c.find("  stream_fence();\n}"), std::string::npos);
+  EXPECT_EQ(streams(program(k, cpu_target(Isa::Avx512, 2, large))), 0);
+  const UOpProgram avx2 = program(k, cpu_target(Isa::Avx2, 2, small));
+  EXPECT_EQ(count(avx2, UOpKind::Load, 8), 16) << print_uops(avx2.uops);
+  EXPECT_EQ(count(avx2, UOpKind::Shuffle, 8), 48);
+  EXPECT_EQ(streams(avx2), 0);
+  EXPECT_EQ(render("c", avx2).find("stream_"), std::string::npos);
+  Kernel blocked = Kernel::from_ast(only_kernel(realized(rng, {256, 2048}).matmul(realized(rng, {2048, 256}))).ast);
+  for (const Opt& o : std::vector<Opt>{{OptOp::Upcast, 1, 16}, {OptOp::Block, 3, 64}})
+    blocked = apply_opt(blocked, o, cpu_target(Isa::Avx512, 2, small));
+  EXPECT_EQ(streams(codegen(blocked, cpu_target(Isa::Avx512, 2, small), "b")), 0);
 }
 
 // ---- the target -----------------------------------------------------------------------------

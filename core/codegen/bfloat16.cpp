@@ -83,7 +83,7 @@ UGraph bfloat16(const UGraph& g) {
       case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::Special:
       case UOpKind::Range: case UOpKind::EndRange: case UOpKind::Load: case UOpKind::Store: case UOpKind::Assign:
       case UOpKind::If: case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep:
-      case UOpKind::Wmma: case UOpKind::Sink: break;
+      case UOpKind::Shuffle: case UOpKind::Wmma: case UOpKind::Sink: break;
     }
     return out.add(u);
   });

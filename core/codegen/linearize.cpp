@@ -167,7 +167,7 @@ class Linearizer {
     for (int n : order_) {
       const UOp& u = g_[n];
       const bool pure = u.kind == UOpKind::Alu || u.kind == UOpKind::Cast || u.kind == UOpKind::Load ||
-                        u.kind == UOpKind::Vectorize || u.kind == UOpKind::Gep;
+                        u.kind == UOpKind::Vectorize || u.kind == UOpKind::Gep || u.kind == UOpKind::Shuffle;
       const int innermost = ranges_[n].empty() ? -1 : ranges_[n].back();
       const bool local = u.kind == UOpKind::Load && g_[u.srcs[0]].kind == UOpKind::DefineLocal;
       if (pure && !local && innermost == range && !reads_accumulator_[n] && (early_[n] || !late_[n])) need(n);
@@ -236,8 +236,8 @@ class Linearizer {
       case UOpKind::Special: trip_ *= u.size; break;
       case UOpKind::DefineGlobal: case UOpKind::DefineVar: case UOpKind::DefineLocal: case UOpKind::DefineAcc:
       case UOpKind::Const: case UOpKind::EndRange: case UOpKind::Store: case UOpKind::Alu: case UOpKind::Cast: case UOpKind::If:
-      case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Wmma:
-      case UOpKind::Sink: break;
+      case UOpKind::EndIf: case UOpKind::Barrier: case UOpKind::Vectorize: case UOpKind::Gep: case UOpKind::Shuffle:
+      case UOpKind::Wmma: case UOpKind::Sink: break;
     }
     if (u.kind == UOpKind::Store) need(u.srcs[2]);  // the value, then where it goes (tinygrad's order)
     for (int s : u.srcs) need(s);
@@ -381,7 +381,8 @@ class Linearizer {
     };
     for (int n : order_) {
       const UOpKind k = g_[n].kind;
-      const bool pure = k == UOpKind::Alu || k == UOpKind::Cast || k == UOpKind::Vectorize || k == UOpKind::Gep;
+      const bool pure = k == UOpKind::Alu || k == UOpKind::Cast || k == UOpKind::Vectorize || k == UOpKind::Gep ||
+                        k == UOpKind::Shuffle;
       if (pure && placed_[n] < 0 && reads_reduce_[n] && is_ready(n) &&
           std::all_of(ranges_[n].begin(), ranges_[n].end(),
                       [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); }))

@@ -233,10 +233,13 @@ Kernel default_opts(const Kernel& k, const Target& target) {
         }
     }
   }
-  // A permuting copy (a transpose): a tile of 8 outputs along the innermost dim by a cache line of the
-  // transposed load along its own, so that each of the load's lines is read once, whole. On the
-  // 2-core AVX-512 VM, 4096x4096 float32 with huge pages: 4.0 ms against 13.6 ms for 16 by 16,
-  // 6.6 ms for 8 by 8 and 55 ms for the 16 outputs of an upcast alone.
+  // A permuting copy (a transpose): a tile of outputs along the innermost dim by a cache line of the
+  // transposed load along its own, so that each of the load's lines is read once, whole, and the
+  // expand pass transposes the tile in registers. Where one vector is a whole line (AVX-512) the tile
+  // is square, a line each way, so that each store writes a whole line and can stream past the cache:
+  // on the 2-core AVX-512 VM the 4096x4096 float32 transpose took 3.3-3.5 ms so against 4.9-5.1 ms for
+  // 8 outputs by 16 with plain stores (the copy loop: 3.6 ms). Elsewhere 8 outputs, whose 8 rows of
+  // the load share one set of L1 (8 ways) where the rows are a power of two apart.
   // On a GPU the threads of a workgroup take neighbouring outputs (below), so their stores are
   // coalesced, and each thread takes 16 outputs along the other dim, which its load reads in order: on
   // an H100 the 8192x8192 float32 transpose went from 990 to 1916 GB/s (PyTorch's: 962).
@@ -246,10 +249,11 @@ Kernel default_opts(const Kernel& k, const Target& target) {
     const int inner = last_dim_with(out, DimRole::Global);
     const auto [other, item] = inner < 0 ? std::pair<int, int64_t>{-1, 1} : transposed_dim(out, inner);
     const int64_t line = target.gpu ? 16 : std::min<int64_t>(16, cache_line / item);
-    if (other >= 0 && out.dims[inner].size % 8 == 0 && out.dims[inner].size > 8 && out.dims[other].size % line == 0 &&
-        out.dims[other].size > line) {
+    const int64_t across = target.float_lanes() * 4 == cache_line ? line : 8;
+    if (other >= 0 && out.dims[inner].size % across == 0 && out.dims[inner].size > across &&
+        out.dims[other].size % line == 0 && out.dims[other].size > line) {
       if (!target.gpu) {
-        out = apply_opt(out, {OptOp::Upcast, inner, 8}, target);
+        out = apply_opt(out, {OptOp::Upcast, inner, across}, target);
         transpose_rows = out.dims[inner].axis;
       }
       out = apply_opt(out, {OptOp::Upcast, other, line}, target);

@@ -89,9 +89,24 @@ std::string render_c(const UOpProgram& p) {
         return fmt::format("(({}){{{}}})", type, fmt::join(lanes, ","));
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}[{}]", x, lane); },
+      // GCC (from 12) and clang both have it
+      .shuffle = "__builtin_shufflevector({a},{b},{lanes})",
       // the vector types keep their element's alignment, so any element can start one
       .vector_load = "*((const {type}*)({buf}+{idx}))",
       .vector_store = "*(({type}*)({buf}+{idx})) = {val};",
+      // x86's non-temporal store (the expand pass streams only there, whole 64-byte lines), which C has
+      // no word for: inline assembly that GCC and clang agree on, "v" naming the vector's zmm register.
+      // Such stores are weakly ordered: the fence orders them before the core says it is done. A
+      // compiler without AVX-512 (TINYREPL_ISA names one this CPU lacks) writes plain stores.
+      .streaming_store = "stream_store({type}, {buf}+{idx}, {val});",
+      .streaming_prelude = "#ifdef __AVX512F__\n"
+                           "#define stream_store(T, p, v) __asm__ volatile(\"vmovntps %1, %0\" : \"=m\"(*(T*)(p)) : \"v\"(v))\n"
+                           "#define stream_fence() __asm__ volatile(\"sfence\" ::: \"memory\")\n"
+                           "#else\n"
+                           "#define stream_store(T, p, v) (*(T*)(p) = (v))\n"
+                           "#define stream_fence() ((void)0)\n"
+                           "#endif\n",
+      .streaming_fence = "stream_fence();",
       // a union compound literal (C99): written as one member, read as the other
       .bitcast = [](DType from, DType to, const std::string& x) {
         return fmt::format("(((union {{{} f; {} t;}}){{{}}}).t)", c_type(from), c_type(to), x);

@@ -110,6 +110,7 @@ class Renderer {
     if (!lang_.image_load.empty()) images_ = image_buffers(p_);
     count_uses();
     for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
+    if (streamed_) line(lang_.streaming_fence);
     if (lang_.launch_params) {
       const std::vector<std::string> extra = lang_.launch_params(p_);
       params_.insert(params_.end(), extra.begin(), extra.end());
@@ -129,6 +130,7 @@ class Renderer {
   std::vector<int> uses_;
   std::vector<std::string> params_;
   std::string body_;
+  bool streamed_ = false;  // a Store streamed: the kernel ends with the language's fence
   std::string module_locals_;  // workgroup memory declared at module scope
   std::vector<bool> images_;   // per buffer: taken as an image
   int depth_ = 1;
@@ -236,6 +238,7 @@ class Renderer {
     if (std::find(images_.begin(), images_.end(), true) != images_.end()) out += lang_.image_prelude;
     if (half) out += lang_.half_prelude;
     if (dbl) out += lang_.double_prelude;
+    if (streamed_) out += lang_.streaming_prelude;
     for (const auto& [t, n] : vectors) {
       vtype(t, n);  // fails here for a vector the language lacks
       if (lang_.vector_decl) out += lang_.vector_decl(t, n);
@@ -320,6 +323,15 @@ class Renderer {
         return value(i, lang_.vector_make(vtype(u), lanes));
       }
       case UOpKind::Gep: return value(i, lang_.gep(r_[u.srcs[0]], u.lane));
+      case UOpKind::Shuffle: {
+        if (!lang_.shuffle.empty())
+          return value(i, fmt::format(fmt::runtime(lang_.shuffle), fmt::arg("a", r_[u.srcs[0]]), fmt::arg("b", r_[u.srcs[1]]),
+                                      fmt::arg("lanes", fmt::join(u.lanes, ","))));
+        const int w = u_[u.srcs[0]].vec;
+        std::vector<std::string> lanes;
+        for (int l : u.lanes) lanes.push_back(lang_.gep(r_[u.srcs[l < w ? 0 : 1]], l % w));
+        return value(i, lang_.vector_make(vtype(u), lanes));
+      }
       case UOpKind::Wmma: {
         if (!lang_.wmma_decl) fail("type", "{} has no matrix units: a TC kernel renders only where it runs", lang_.name);
         std::vector<std::string> args;
@@ -488,7 +500,10 @@ class Renderer {
     std::vector<std::string> stmts;
     if (image(buf)) stmts.push_back(image_access(lang_.image_store, buf, idx, r_[val]));
     else if (vec == 1) stmts.push_back(assignment(buf, idx, 0, r_[val]));
-    else if (const std::string& form = vector_form(true, buf, u.srcs[1], vec); !form.empty())
+    else if (u.streams && !lang_.streaming_store.empty() && multiple_of(u.srcs[1], vec)) {
+      stmts.push_back(vector_access(lang_.streaming_store, buf, idx, u_[val].dtype, vec, r_[val]));
+      streamed_ = true;
+    } else if (const std::string& form = vector_form(true, buf, u.srcs[1], vec); !form.empty())
       stmts.push_back(vector_access(form, buf, idx, u_[val].dtype, vec, r_[val]));
     else
       for (int l = 0; l < vec; l++) stmts.push_back(assignment(buf, idx, l, lane(val, l)));

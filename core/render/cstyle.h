@@ -67,6 +67,9 @@ struct CStyleLanguage {
   std::function<std::string(DType, int n)> vector_decl{};
   std::function<std::string(const std::string& type, const std::vector<std::string>& lanes)> vector_make{};
   std::function<std::string(const std::string& x, int lane)> gep{};
+  // A Shuffle of vectors {a} and {b}: {lanes} the lanes it takes, comma separated. Empty: the
+  // vector is made lane by lane from gep.
+  std::string shuffle{};
   // A whole vector read from (written to) a buffer at any element, aligned to the vector or not:
   // {type} the vector type, {n} its width, {buf}, {idx}, and {val} the value stored. Where empty, and
   // the aligned form below does not apply, vectors move lane by lane.
@@ -77,6 +80,13 @@ struct CStyleLanguage {
   // access of a language whose vectors must be aligned (CUDA).
   std::string aligned_vector_load{};
   std::string aligned_vector_store{};
+  // A Store that streams (core/uops.h), of a whole vector at an index that is a provable multiple of
+  // its width ({type} {n} {buf} {idx} {val}); what a kernel with such stores declares first; and the
+  // statement that ends it, so that they reach memory before whoever waits for the kernel reads it.
+  // Empty streaming_store: a plain store.
+  std::string streaming_store{};
+  std::string streaming_prelude{};
+  std::string streaming_fence{};
   // A whole vector in workgroup memory at an index that is a provable multiple of its width ({type},
   // {n}, {buf}, {idx}, {val}); local_align, after local_decl, aligns every workgroup array for them.
   // Empty: workgroup memory moves lane by lane.

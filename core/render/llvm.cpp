@@ -207,6 +207,15 @@ class LlvmRenderer {
         inst(fmt::format("{} = extractelement {} {}, i32 {}", r_[i], rtype(u.srcs[0]), v, u.lane));
         return;
       }
+      case UOpKind::Shuffle: {
+        const std::string a = val(u.srcs[0]), b = val(u.srcs[1]);
+        std::vector<std::string> lanes;
+        for (int l : u.lanes) lanes.push_back(fmt::format("i32 {}", l));
+        r_[i] = fresh();
+        inst(fmt::format("{} = shufflevector {} {}, {} {}, <{} x i32> <{}>", r_[i], rtype(u.srcs[0]), a, rtype(u.srcs[1]), b,
+                         u.lanes.size(), fmt::join(lanes, ", ")));
+        return;
+      }
       case UOpKind::Wmma: fail("type", "LLVM IR on the CPU has no matrix units: a TC kernel renders only where it runs");
       case UOpKind::Sink: fail("type", "LLVM IR renders a linear UOp list; a SINK is the lowering graph's root");
     }

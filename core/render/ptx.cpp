@@ -166,6 +166,9 @@ class PtxRenderer {
         for (int s : u.srcs) r_[i].push_back(lane(s, 0));
         return;
       case UOpKind::Gep: r_[i] = {lane(u.srcs[0], u.lane)}; return;
+      case UOpKind::Shuffle:
+        for (int l : u.lanes) r_[i].push_back(lane(u.srcs[l < u_[u.srcs[0]].vec ? 0 : 1], l % u_[u.srcs[0]].vec));
+        return;
       case UOpKind::Wmma: return wmma(i);
       case UOpKind::Sink: fail("type", "PTX renders a linear UOp list; a SINK is the lowering graph's root");
     }

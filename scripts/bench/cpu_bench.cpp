@@ -3,6 +3,9 @@
 // core, as STREAM counts bytes), OpenBLAS sgemm (loaded at run time, when it is installed) and numpy.
 #include <dlfcn.h>
 #include <sys/mman.h>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -109,6 +112,23 @@ class Bandwidth {
     return 2 * bytes() / s / 1e9;
   }
 
+  // The copy loop with non-temporal stores of whole lines, as a kernel's stores stream past the cache
+  // where its output outgrows it (core/codegen/expand.cpp): without reading each line before writing
+  // it. 0 where the compiler has no such store of a line (AVX-512's).
+  double streaming_copy() {
+#ifdef __AVX512F__
+    const double s = best_of([&] {
+      parallel(static_cast<int64_t>(a_.size()), [&](int64_t lo, int64_t hi, int) {
+        for (int64_t i = lo; i < hi; i++) _mm512_stream_ps(reinterpret_cast<float*>(&b_[i]), static_cast<__m512>(a_[i]));
+        _mm_sfence();
+      });
+    });
+    return 2 * bytes() / s / 1e9;
+#else
+    return 0;
+#endif
+  }
+
  private:
   double bytes() const { return static_cast<double>(a_.size() * sizeof(v16)); }
   std::vector<v16, HugePages<v16>> a_, b_;
@@ -202,6 +222,8 @@ int main(int argc, char** argv) {
   Bandwidth bw(n);
   std::printf("bandwidth over %d cores at the start: read %.1f GB/s, copy %.1f GB/s (STREAM's bytes)\n", cores(),
               bw.read(), bw.copy());
+  if (const double streaming = bw.streaming_copy(); streaming > 0)
+    std::printf("copy with non-temporal stores (no line read before it is written): %.1f GB/s\n", streaming);
   std::printf("OpenBLAS: %s; numpy: %s\n", sgemm ? "libopenblas" : "absent (install libopenblas0: no sgemm reference)",
               numpy.empty() ? "absent (python3 with numpy: no numpy column)" : "present");
   const auto read = [&bw] { return bw.read(); };
