@@ -246,8 +246,9 @@ class Expander {
   // transpose's tile): each lane's run of `width_` along that upcast loads as one vector, and the
   // square of vectors is transposed in registers by log2(width) rounds of shuffles, each interleaving
   // the halves of two vectors. Loading each lane's element alone reads every line of the tile once per
-  // lane; on the 2-core AVX-512 VM a 16x16 float32 tile of the 4096x4096 transpose took 9 ms that way
-  // (GCC builds such a vector from element loads and inserts), 3.5 ms with the shuffles.
+  // lane (16 lines in one set of an 8-way L1 where the rows lie a power of two apart): on the 2-core
+  // AVX-512 VM, in a C harness, the 4096x4096 transpose in 16x16 float32 tiles took 9 ms that way
+  // with plain or streaming stores, 3.5 ms with the shuffles and streaming stores.
   // Only on a CPU whose renderer has whole-vector ops (a GPU's neighbouring threads read neighbouring
   // elements instead), and not of bfloat16, which the bfloat16 pass widens lane by lane.
   std::optional<int> transposed_load(int n) {
