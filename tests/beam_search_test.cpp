@@ -1,6 +1,6 @@
 // BEAM: its choice is kept under a key of the kernel and the hardware and read back instead of
 // searching again; a kept choice that no longer fits is searched again; candidates that do not
-// compile or run are skipped.
+// compile or run are skipped, and one far behind the best runs once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -154,17 +154,25 @@ class Timed : public Like {
     plain_source_ = dev_.render(codegen(k, t, "beam_candidate"));
   }
   std::unique_ptr<Program> compile(const UOpProgram&, const std::string& source, bool&) override {
-    return std::make_unique<Fixed>(seconds_(source, default_source_, plain_source_));
+    return std::make_unique<Fixed>(seconds_(source, default_source_, plain_source_), runs_[source]);
   }
+  const std::string& plain_source() const { return plain_source_; }
+  // How many times the programs of each source ran.
+  const std::map<std::string, int>& runs() const { return runs_; }
 
  private:
   struct Fixed : Program {
-    explicit Fixed(double s) : seconds(s) {}
-    double run(const std::vector<const Buffer*>&, const LaunchDims&, const std::vector<int32_t>&) override { return seconds; }
+    Fixed(double s, int& counter) : seconds(s), runs(counter) {}
+    double run(const std::vector<const Buffer*>&, const LaunchDims&, const std::vector<int32_t>&) override {
+      runs++;
+      return seconds;
+    }
     double seconds;
+    int& runs;
   };
   Times seconds_;
   std::string default_source_, plain_source_;
+  std::map<std::string, int> runs_;
 };
 
 // The default opts take 1 s, no opts 2 s, every other candidate `others` s.
@@ -183,6 +191,22 @@ TEST(BeamSearch, TheChoiceMustBeatTheDefaultOptsByMoreThanNoise) {
   Timed close("CPU", k, default_plain_others(0.985)), faster("CPU", k, default_plain_others(0.9));
   EXPECT_EQ(beam_search(k, close, kRowSumBuffers, {}, 2).opts, defaults);
   EXPECT_NE(beam_search(k, faster, kRowSumBuffers, {}, 3).opts, defaults);
+}
+
+// A candidate whose run takes more than 3 times the best time known runs once; one within that runs
+// the 3 times that judge it. Here the kernel without opts takes 4 times the default opts' time.
+TEST(BeamSearch, ACandidateFarBehindTheBestRunsOnce) {
+  CountingStore store;
+  const Kernel k = only_kernel(realized_random({256, 256}, 7).sum(std::vector<int>{1}));
+  Timed dev("CPU", k, [](const std::string& source, const std::string& defaults, const std::string& plain) {
+    return source == defaults ? 1.0 : source == plain ? 4.0 : 2.9;
+  });
+  beam_search(k, dev, kRowSumBuffers, {}, 2);
+  ASSERT_GT(dev.runs().size(), 2u);
+  for (const auto& [source, runs] : dev.runs()) {
+    if (source == dev.plain_source()) EXPECT_EQ(runs, 1);
+    else EXPECT_GE(runs, 3) << source;
+  }
 }
 
 // On a device with workgroups, BEAM's candidates include GROUP (a reduce split over a workgroup's

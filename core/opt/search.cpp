@@ -21,15 +21,20 @@
 namespace tr {
 namespace {
 
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
 // The fastest of at least 3 runs, and of up to 10 while they add up to less than 20 ms, so that a
-// short kernel is not judged by one noisy run.
+// short kernel is not judged by one noisy run. A run slower than `give_up` ends it there: a candidate
+// that far behind stays behind, and its other runs would only cost time (on a 2048 matmul a candidate
+// near NOOPT runs for seconds).
 double fastest_run(Program& p, const std::vector<const Buffer*>& bufs, const LaunchDims& dims,
-                   const std::vector<int32_t>& vars) {
-  double best = std::numeric_limits<double>::infinity(), spent = 0;
+                   const std::vector<int32_t>& vars, double give_up = kNever) {
+  double best = kNever, spent = 0;
   for (int i = 0; i < 10 && (i < 3 || spent < 0.02); i++) {
     const double t = p.run(bufs, dims, vars);
     best = std::min(best, t);
     spent += t;
+    if (t > give_up) break;
   }
   return best;
 }
@@ -105,10 +110,16 @@ void skip_unless_interrupt(const std::exception_ptr& failure) {
 
 using Timed = std::vector<std::pair<double, Kernel>>;
 
+// A candidate whose run takes this many times the best time known is not run again (tinygrad's
+// BEAM stops at the same factor): the search keeps the fastest few, and noise is not a factor of 3.
+constexpr double kFarBehind = 3;
+
 // Each candidate's time, fastest first: all compiled at once on every core, then run one at a time
-// on the same buffers, `rounds` times in turn (the fastest kept).
+// on the same buffers, `rounds` times in turn (the fastest kept). `best_known` is the fastest time the
+// search has seen before these candidates; with the fastest of them so far, it says when one is far behind.
 Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::vector<const Buffer*>& bufs,
-                      const std::vector<int32_t>& vars, const std::string& what, int rounds = 1) {
+                      const std::vector<int32_t>& vars, const std::string& what, double best_known = kNever,
+                      int rounds = 1) {
   const Target target = dev.target();
   std::vector<UOpProgram> programs;
   std::vector<std::string> sources;
@@ -129,14 +140,17 @@ Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::ve
   for (size_t i = 0; i < programs.size(); i++) jobs.push_back({.device = &dev, .program = &programs[i], .source = &sources[i]});
   compile_each(jobs);
   const int n = static_cast<int>(jobs.size());
-  std::vector<double> fastest(jobs.size(), std::numeric_limits<double>::infinity());
+  std::vector<double> fastest(jobs.size(), kNever);
+  double best = best_known;
   for (int round = 0; round < rounds; round++)
     for (int i = 0; i < n; i++) {
       check_interrupt();
       report_progress(Phase::Beam, round * n + i, rounds * n, what);
       try {
         if (jobs[i].failure) std::rethrow_exception(jobs[i].failure);
-        fastest[i] = std::min(fastest[i], fastest_run(*jobs[i].result, bufs, programs[i].dims, vars));
+        const double t = fastest_run(*jobs[i].result, bufs, programs[i].dims, vars, kFarBehind * best);
+        fastest[i] = std::min(fastest[i], t);
+        best = std::min(best, t);
       } catch (...) {
         jobs[i].failure = std::current_exception();
         skip_unless_interrupt(jobs[i].failure);
@@ -162,8 +176,9 @@ std::string opts_key(const Kernel& k) {
 Kernel confirmed(const Kernel& best, const Kernel& defaults, Device& dev, const std::vector<const Buffer*>& bufs,
                  const std::vector<int32_t>& vars) {
   if (best.opts == defaults.opts) return best;
-  double t_best = std::numeric_limits<double>::infinity(), t_default = t_best;
-  const Timed timed = time_candidates({best, defaults}, dev, bufs, vars, fmt::format("{} (check)", best.base_name()), 3);
+  double t_best = kNever, t_default = kNever;
+  const Timed timed = time_candidates({best, defaults}, dev, bufs, vars, fmt::format("{} (check)", best.base_name()),
+                                      kNever, 3);
   for (const auto& [t, c] : timed) {
     if (c.opts == best.opts) t_best = t;
     else t_default = t;
@@ -181,8 +196,9 @@ Kernel search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, i
   const std::vector<BufferRef> owned = zeroed_buffers(dev, buffers);
   const std::vector<const Buffer*> bufs = pointers(owned);
   const Kernel defaults = default_opts(k, target);
-  std::vector<Kernel> start{k};
-  if (!defaults.opts.empty()) start.push_back(defaults);
+  // the default opts first, so that the kernel without opts is judged against their time
+  std::vector<Kernel> start{defaults};
+  if (!defaults.opts.empty()) start.push_back(k);
   Timed beam = time_candidates(start, dev, bufs, vars, fmt::format("{} (start)", k.base_name()));
   if (beam.empty()) fail("opt", "BEAM: {} neither compiles nor runs on {} without opts or with the default ones",
                          k.base_name(), dev.name());
@@ -193,7 +209,8 @@ Kernel search(const Kernel& k, Device& dev, const std::vector<std::pair<DType, i
     for (const auto& [t, b] : beam)
       for (Kernel& c : neighbours(b, target))
         if (seen.insert(opts_key(c)).second) candidates.push_back(std::move(c));
-    Timed next = time_candidates(std::move(candidates), dev, bufs, vars, fmt::format("{} (step {})", k.base_name(), step + 1));
+    Timed next = time_candidates(std::move(candidates), dev, bufs, vars, fmt::format("{} (step {})", k.base_name(), step + 1),
+                                 beam[0].first);
     if (next.empty() || next[0].first >= beam[0].first * 0.99) break;
     if (next.size() > static_cast<size_t>(width)) next.resize(static_cast<size_t>(width));
     beam = std::move(next);
