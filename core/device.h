@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ class Program {
   // Runs once over the given buffers, with each Variable's value (in the program's order), and returns
   // the kernel's time in seconds.
   virtual double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) = 0;
+  // As run(), but a device that can stop a kernel halfway (the CPU's) stops it once it has run for
+  // `limit` seconds and returns nullopt; what it wrote is then garbage. Elsewhere it runs to its end.
+  virtual std::optional<double> run_within(const std::vector<const Buffer*>& bufs, const LaunchDims& dims,
+                                           const std::vector<int32_t>& vars, double /*limit*/) {
+    return run(bufs, dims, vars);
+  }
   // Queues one launch behind the ones before it and returns at once where the device can (a @jit
   // replay's launches go back to back, with no wait between two); the default runs it here.
   virtual PendingRun start(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include "core/error.h"
@@ -50,6 +52,11 @@ class SharedObjectProgram : public Program {
   SharedObjectProgram& operator=(const SharedObjectProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
+    return *run_within(bufs, dims, vars, std::numeric_limits<double>::infinity());
+  }
+
+  std::optional<double> run_within(const std::vector<const Buffer*>& bufs, const LaunchDims& dims,
+                                   const std::vector<int32_t>& vars, double limit) override {
     HostArgs args(bufs, vars);
     const int cores = static_cast<int>(dims.global[0]);
     CoreBarrier barrier(cores);
@@ -59,12 +66,14 @@ class SharedObjectProgram : public Program {
       args.pointers.push_back(shared.back().get());
     }
     if (!shared.empty()) args.pointers.insert(args.pointers.end(), {reinterpret_cast<void*>(&core_sync), &barrier});
+    std::atomic<bool> stopped{false}, over_limit{false};
+    const StopAfter limited(over_limit, limit);
     const auto t0 = std::chrono::steady_clock::now();
-    std::atomic<bool> stopped{false};
     pool_.run(cores, [&](int core) {
-      if (!run_abortable(entry_, args.pointers.data(), core)) stopped = true;
+      if (!run_abortable(entry_, args.pointers.data(), core, over_limit)) stopped = true;
     }, !shared.empty());
-    if (stopped) throw_interrupt();
+    if (stopped && (interrupted() || !over_limit)) throw_interrupt();
+    if (stopped) return std::nullopt;
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 

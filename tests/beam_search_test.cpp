@@ -10,6 +10,8 @@
 #include "core/codegen/codegen.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/interrupt.h"
+#include "core/opt/apply_opt.h"
 #include "core/opt/beam_cache.h"
 #include "core/opt/heuristic.h"
 #include "core/opt/search.h"
@@ -206,6 +208,28 @@ TEST(BeamSearch, ACandidateFarBehindTheBestRunsOnce) {
   for (const auto& [source, runs] : dev.runs()) {
     if (source == dev.plain_source()) EXPECT_EQ(runs, 1);
     else EXPECT_GE(runs, 3) << source;
+  }
+}
+
+// On the CPU and LLVM devices a run past its limit leaves the kernel halfway, on every core it runs on,
+// and the program runs whole again afterwards: BEAM stops a candidate far behind the best so.
+TEST(BeamSearch, ARunPastItsLimitStopsHalfwayOnTheCpu) {
+  for (const char* name : {"CPU", "LLVM"}) {
+    Device& dev = device(name);
+    const Target target = dev.target();
+    // a 512 matmul without opts but its cores: a tenth of a second or more on the 2-core VM
+    const Kernel plain = only_kernel(realized_random({512, 512}, 8, name).matmul(realized_random({512, 512}, 9, name)));
+    const Kernel k = target.cores > 1 ? apply_opt(plain, {OptOp::Thread, 0, target.cores}, target) : plain;
+    const UOpProgram program = codegen(k, target, "slow");
+    bool cached = false;
+    const std::unique_ptr<Program> p = dev.compile(program, dev.render(program), cached);
+    const std::vector<BufferRef> owned = zeroed_buffers(dev, std::vector(3, std::pair{DType::Float32, int64_t{512 * 512}}));
+    const std::vector<const Buffer*> bufs = pointers(owned);
+    const double whole = p->run(bufs, program.dims, {});
+    ASSERT_GT(whole, 0.02) << name << ": too short to stop halfway";
+    EXPECT_EQ(p->run_within(bufs, program.dims, {}, whole / 20), std::nullopt) << name;
+    EXPECT_FALSE(interrupted());
+    EXPECT_NE(p->run_within(bufs, program.dims, {}, whole * 100), std::nullopt) << name;
   }
 }
 
