@@ -18,7 +18,7 @@ namespace tr::bench {
 enum class Opts { Noopt, Default, Beam };
 
 // One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
-// `repeats` runs (fewer where one run takes over a second), after the run that compiled it. `opts`
+// `repeats` runs (fewer where they would add up to more than a second), after the run that compiled it. `opts`
 // receives the opts it ran with.
 inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, std::vector<Opt>* opts = nullptr) {
   Device& dev = device(base.device);
