@@ -409,7 +409,7 @@ std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec) {
   return kept.back().passes;
 }
 
-std::vector<double> time_again(const KernelRecord& k, int n) {
+std::vector<double> time_again(const KernelRecord& k, int n, const std::function<void()>& before_each) {
   settle_runs();
   Device& dev = device(k.device);
   std::vector<KernelRecord> one{k};
@@ -421,6 +421,7 @@ std::vector<double> time_again(const KernelRecord& k, int n) {
   for (int i = 0; i < n; i++) {
     check_interrupt();
     report_progress(Phase::Run, i, n, k.name);
+    if (before_each) before_each();
     out.push_back(program->run(bufs, k.program->dims, k.vars));
   }
   return out;

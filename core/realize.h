@@ -33,8 +33,10 @@ std::vector<PassSnapshot> lowering_passes(const KernelRecord& rec);
 KernelRecord run_with_opts(const KernelRecord& base, const std::vector<Opt>& opts);
 
 // Times n more runs of a kernel that has run, on fresh zeroed buffers of its sizes (its own may be
-// gone), with the program this process compiled for it.
-std::vector<double> time_again(const KernelRecord& k, int n);
+// gone), with the program this process compiled for it. `before_each` runs before each run: a
+// benchmark's reference, taken in turn with the kernel so that both meet the same moments of a machine
+// whose speed drifts.
+std::vector<double> time_again(const KernelRecord& k, int n, const std::function<void()>& before_each = {});
 
 // How many kernel programs this process has built: compiled, or loaded from the on-disk compile cache.
 // A kernel whose source this process built before runs that program and adds none.

@@ -46,16 +46,22 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The fastest of up to kRepeats runs within kWindow seconds, after one that warms the memory it touches.
-double best_of(const std::function<void()>& f) {
+// Seconds of one call of f.
+double timed(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
   f();
-  double best = 1e30, spent = 0;
+  return since(t0);
+}
+
+// The best rate of up to kRepeats runs of `once` within kWindow seconds, after one that warms the memory
+// it touches.
+double best_rate(const std::function<double()>& once) {
+  once();
+  double best = 0, spent = 0;
   for (int i = 0; i < kRepeats && spent < kWindow; i++) {
     const auto t0 = std::chrono::steady_clock::now();
-    f();
-    const double t = since(t0);
-    best = std::min(best, t);
-    spent += t;
+    best = std::max(best, once());
+    spent += since(t0);
   }
   return best;
 }
@@ -92,8 +98,8 @@ struct HugePages {
   bool operator==(const HugePages&) const = default;
 };
 
-// The machine's bandwidth over n floats, in GB/s as STREAM counts bytes. The buffers are written when
-// made, so that their pages are touched, and kept for every later measure.
+// The machine's bandwidth over n floats, in GB/s as STREAM counts bytes, one run of a loop each. The
+// buffers are written when made, so that their pages are touched, and kept for every later run.
 class Bandwidth {
  public:
   explicit Bandwidth(int64_t floats) : a_(floats / 16, v16{} + 1.0f), b_(a_.size(), v16{}), sink_(cores()) {}
@@ -101,7 +107,7 @@ class Bandwidth {
   // The read loop keeps four independent sums so that it waits on memory, not on its adds.
   double read() {
     const int64_t n = static_cast<int64_t>(a_.size());
-    const double s = best_of([&] {
+    return bytes() / timed([&] {
       parallel(n, [&](int64_t lo, int64_t hi, int c) {
         v16 s0{}, s1{}, s2{}, s3{};
         int64_t i = lo;
@@ -110,17 +116,15 @@ class Bandwidth {
         const v16 sum = s0 + s1 + s2 + s3;
         sink_[c] = sum[0];
       });
-    });
-    return bytes() / s / 1e9;
+    }) / 1e9;
   }
 
   double copy() {
-    const double s = best_of([&] {
+    return 2 * bytes() / timed([&] {
       parallel(static_cast<int64_t>(a_.size()), [&](int64_t lo, int64_t hi, int) {
         for (int64_t i = lo; i < hi; i++) b_[i] = a_[i];
       });
-    });
-    return 2 * bytes() / s / 1e9;
+    }) / 1e9;
   }
 
   // The copy loop with non-temporal stores of whole lines, as a kernel's stores stream past the cache
@@ -128,13 +132,12 @@ class Bandwidth {
   // it. 0 where the compiler has no such store of a line (AVX-512's).
   double streaming_copy() {
 #ifdef __AVX512F__
-    const double s = best_of([&] {
+    return 2 * bytes() / timed([&] {
       parallel(static_cast<int64_t>(a_.size()), [&](int64_t lo, int64_t hi, int) {
         for (int64_t i = lo; i < hi; i++) _mm512_stream_ps(reinterpret_cast<float*>(&b_[i]), static_cast<__m512>(a_[i]));
         _mm_sfence();
       });
-    });
-    return 2 * bytes() / s / 1e9;
+    }) / 1e9;
 #else
     return 0;
 #endif
@@ -149,21 +152,30 @@ class Bandwidth {
 // OpenBLAS's cblas_sgemm, opened at run time so that the benchmark runs (and says so) without it.
 using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
 Sgemm open_sgemm() {
+  // OpenBLAS's threads spin for 2^28 cycles after a call before they sleep, and would take the cores
+  // from the kernel timed right after it: 2^4 lets them sleep at once (read when the library loads).
+  ::setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0);
   for (const char* lib : {"libopenblas.so.0", "libopenblas.so"})
     if (void* h = dlopen(lib, RTLD_NOW)) return reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"));
   return nullptr;
 }
 
-// Seconds of sgemm for an n x n by n x n product; 0 without OpenBLAS.
-double sgemm_seconds(Sgemm sgemm, int n) {
-  if (!sgemm) return 0;
-  std::vector<float> a(static_cast<size_t>(n) * n, 1.0f), b(a.size(), 0.5f), c(a.size());
-  constexpr int kRowMajor = 101, kNoTrans = 111;
-  const double s = best_of([&] { sgemm(kRowMajor, kNoTrans, kNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); });
-  // OpenBLAS's threads spin a while after a call: let them stop before tinyrepl's kernels run
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  return s;
-}
+// One n x n by n x n sgemm, in GFLOPS; 0 without OpenBLAS.
+class SgemmRate {
+ public:
+  SgemmRate(Sgemm sgemm, int n) : sgemm_(sgemm), n_(n), a_(static_cast<size_t>(n) * n, 1.0f), b_(a_.size(), 0.5f), c_(a_.size()) {}
+  double operator()() {
+    if (!sgemm_) return 0;
+    constexpr int kRowMajor = 101, kNoTrans = 111;
+    const double s = timed([&] { sgemm_(kRowMajor, kNoTrans, kNoTrans, n_, n_, n_, 1.0f, a_.data(), n_, b_.data(), n_, 0.0f, c_.data(), n_); });
+    return 2.0 * n_ * n_ * n_ / s / 1e9;
+  }
+
+ private:
+  Sgemm sgemm_;
+  int n_;
+  std::vector<float> a_, b_, c_;
+};
 
 // numpy's seconds per row, from scripts/bench/cpu_numpy.py; empty without python3 or numpy.
 std::map<std::string, double> numpy_seconds() {
@@ -184,30 +196,25 @@ struct Row {
   double amount;     // bytes moved or flops done
   std::function<Tensor()> make;
   const char* ref_name;
-  std::function<double()> ref_rate;  // the reference's rate in `unit`, measured now; 0 when absent
+  std::function<double()> ref_rate;  // the reference's rate in `unit` in one run, now; 0 when absent
   std::string numpy_key;
 };
 
-// The reference, the default opts' kernels and BEAM's are measured in turn, kRounds times, and the best
-// of each kept: on a shared VM the machine's speed drifts within a run (the same kernel measured
-// seconds apart: 44 and 81 GB/s), and each side gets the same chances at a quiet moment. `opts`
-// receives each kernel's default opts and BEAM's, a line each.
-constexpr int kRounds = 3;
+// One run of the reference comes before each run of the default opts' kernels and of BEAM's, and the
+// fastest of each is kept: on a shared VM the machine's speed drifts within a run (the same kernel
+// measured seconds apart: 44 and 81 GB/s), and so both sides meet the same moments. `opts` receives
+// each kernel's default opts and BEAM's, a line each.
 void print_row(const Row& r, const std::map<std::string, double>& numpy, bool beam_too, std::vector<std::string>& opts) {
   int kernels = 0;
   std::vector<std::string> def_opts, beam_opts;
-  const auto rate = [&r](Opts how, int* k = nullptr, std::vector<std::string>* names = nullptr) {
-    return r.amount / seconds(r.make, how, kRepeats, k, names) / 1e9;
+  double ref_rate = 0;
+  const std::function<void()> reference = [&] { ref_rate = std::max(ref_rate, r.ref_rate()); };
+  const auto rate = [&r](Opts how, int* k, std::vector<std::string>* names, const std::function<void()>& before_each) {
+    return r.amount / seconds(r.make, how, kRepeats, k, names, before_each) / 1e9;
   };
-  const double noopt = rate(Opts::Noopt, &kernels);
-  double ref_rate = 0, def = 0;
-  std::optional<double> beam;
-  for (int round = 0; round < kRounds; round++) {
-    const bool first = round == 0;
-    ref_rate = std::max(ref_rate, r.ref_rate());
-    def = std::max(def, rate(Opts::Default, nullptr, first ? &def_opts : nullptr));
-    if (beam_too) beam = std::max(beam.value_or(0), rate(Opts::Beam, nullptr, first ? &beam_opts : nullptr));
-  }
+  const double noopt = rate(Opts::Noopt, &kernels, nullptr, {});
+  const double def = rate(Opts::Default, nullptr, &def_opts, reference);
+  const std::optional<double> beam = beam_too ? std::optional(rate(Opts::Beam, nullptr, &beam_opts, reference)) : std::nullopt;
   for (size_t i = 0; i < def_opts.size(); i++)
     opts.push_back(fmt::format("{:<26} default {}{}", r.name, def_opts[i],
                                i < beam_opts.size() ? fmt::format("\n{:<26} BEAM=2  {}", "", beam_opts[i]) : ""));
@@ -242,20 +249,16 @@ int main(int argc, char** argv) {
 
   const int64_t n = 16 * 1024 * 1024;
   Bandwidth bw(n);
+  const auto read = [&bw] { return bw.read(); };
+  const auto copy = [&bw] { return bw.copy(); };
   std::printf("bandwidth over %d cores at the start: read %.1f GB/s, copy %.1f GB/s (STREAM's bytes)\n", cores(),
-              bw.read(), bw.copy());
-  if (const double streaming = bw.streaming_copy(); streaming > 0)
+              best_rate(read), best_rate(copy));
+  if (const double streaming = best_rate([&bw] { return bw.streaming_copy(); }); streaming > 0)
     std::printf("copy with non-temporal stores (no line read before it is written): %.1f GB/s\n", streaming);
   std::printf("OpenBLAS: %s; numpy: %s\n", sgemm ? "libopenblas" : "absent (install libopenblas0: no sgemm reference)",
               numpy.empty() ? "absent (python3 with numpy: no numpy column)" : "present");
-  const auto read = [&bw] { return bw.read(); };
-  const auto copy = [&bw] { return bw.copy(); };
-  const auto gflops = [sgemm](int m) {
-    return [sgemm, m] {
-      const double s = sgemm_seconds(sgemm, m);
-      return s > 0 ? 2.0 * m * m * m / s / 1e9 : 0;
-    };
-  };
+  SgemmRate sgemm1024(sgemm, 1024), sgemm2048(sgemm, 2048);
+  const auto gflops = [](SgemmRate& rate) { return [&rate] { return rate(); }; };
 
   Tensor x = Tensor::rand({n}, 1), y = Tensor::rand({n}, 2);
   const Tensor m = x.reshape({4096, 4096}), s = x.shrink({tr::Range{0, 4096 * 1024}}).reshape({4096, 1024});
@@ -272,24 +275,24 @@ int main(int argc, char** argv) {
       {"column sum 4096x4096", "GB/s", 4.0 * n, [&] { return m.sum(std::vector<int>{0}); }, "read", read, "colsum"},
       {"softmax 4096x1024", "GB/s", 8.0 * 4096 * 1024, [&] { return s.softmax(1); }, "copy", copy, "softmax"},
       {"transpose 4096x4096", "GB/s", 8.0 * n, [&] { return m.T().contiguous(); }, "copy", copy, "transpose"},
-      {"matmul 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1); }, "sgemm", gflops(1024),
+      {"matmul 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1); }, "sgemm", gflops(sgemm1024),
        "matmul1024"},
-      {"matmul 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2); }, "sgemm", gflops(2048),
+      {"matmul 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2); }, "sgemm", gflops(sgemm2048),
        "matmul2048"},
       {"linear+relu 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return p1.matmul(q1).add(bias).relu(); }, "sgemm",
-       gflops(1024), "linear1024"},
+       gflops(sgemm1024), "linear1024"},
       {"linear+relu 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2).add(bias2).relu(); }, "sgemm",
-       gflops(2048), "linear2048"},
+       gflops(sgemm2048), "linear2048"},
   };
   std::printf("\n%-26s %-6s %2s %9s %9s %9s  %-10s %9s  %5s %5s  %9s  %5s\n", "work", "unit", "k", "NOOPT", "default",
               "BEAM=2", "reference", "ref", "d/ref", "B/ref", "numpy", "d/np");
   std::vector<std::string> opts;
   for (const Row& r : rows) print_row(r, numpy, beam, opts);
   std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel within a second after a warm-up run, "
-              "on buffers touched before; the reference and the default and BEAM=2 kernels are measured in turn %d times, the best kept; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
+              "on buffers touched before, one run of the reference before each run of the default and BEAM=2 kernels (its best kept); rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
               "d/ref, B/ref: default and BEAM=2 against the reference; d/np: default against numpy. BEAM=2's "
               "choices are kept in the disk cache, so a second run searches nothing; --no-beam leaves its column out.\n",
-              kRepeats, kRounds);
+              kRepeats);
   std::printf("\nEach kernel's opts:\n%s\n", fmt::format("{}", fmt::join(opts, "\n")).c_str());
   return 0;
 }

@@ -19,8 +19,9 @@ enum class Opts { Noopt, Default, Beam };
 
 // One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
 // `repeats` runs (fewer where they would add up to more than a second), after the run that compiled it. `opts`
-// receives the opts it ran with.
-inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, std::vector<Opt>* opts = nullptr) {
+// receives the opts it ran with; `before_each` runs before each run (time_again).
+inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, std::vector<Opt>* opts = nullptr,
+                             const std::function<void()>& before_each = {}) {
   Device& dev = device(base.device);
   const Kernel k = Kernel::from_ast(base.ast);
   std::vector<Opt> chosen;
@@ -28,16 +29,17 @@ inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, st
   if (how == Opts::Beam) chosen = beam_search(k, dev, *base.buffers, base.vars, 2).opts;
   if (opts) *opts = chosen;
   const KernelRecord rec = run_with_opts(base, chosen);
-  const double first = time_again(rec, 1)[0];
+  const double first = time_again(rec, 1, before_each)[0];
   const int more = std::clamp(static_cast<int>(1.0 / first), 1, repeats);
-  const std::vector<double> t = time_again(rec, more);
+  const std::vector<double> t = time_again(rec, more, before_each);
   return std::min(first, *std::min_element(t.begin(), t.end()));
 }
 
 // The kernels that realizing make() schedules with the default opts, each timed with `how`'s; their
-// sum. `kernels` receives how many there are, `opts` each one's name and opts.
+// sum. `kernels` receives how many there are, `opts` each one's name and opts; `before_each` runs
+// before each run of each.
 inline double seconds(const std::function<Tensor()>& make, Opts how, int repeats, int* kernels = nullptr,
-                      std::vector<std::string>* opts = nullptr) {
+                      std::vector<std::string>* opts = nullptr, const std::function<void()>& before_each = {}) {
   settings().noopt = false;
   settings().beam = 0;
   make().realize();
@@ -48,7 +50,7 @@ inline double seconds(const std::function<Tensor()>& make, Opts how, int repeats
   double s = 0;
   for (const KernelRecord& k : ks) {
     std::vector<Opt> used;
-    s += kernel_seconds(k, how, repeats, &used);
+    s += kernel_seconds(k, how, repeats, &used, before_each);
     if (!opts) continue;
     std::string text = k.name + ":";
     for (const Opt& o : used) text += " " + o.str();
