@@ -34,11 +34,10 @@ namespace {
 using tr::Tensor;
 using tr::bench::Opts;
 using tr::bench::seconds;
-// Each figure is the fastest of up to kRepeats runs, fewer where they would take more than a second
-// (kernel_times.h has the same rule): on the shared VM the machine's speed moved by a factor of 2 within
-// a run, and the fastest of many runs over a second is what it gives when it is quiet, for the
-// references and the kernels alike. With 5 runs, two timings of the same row sum kernel in one run
-// differed by 1.9 times.
+// Each kernel's figure is the fastest of up to kRepeats runs, fewer where they would take more than a
+// second (kernel_times.h), and the loops at the start take the same rule: on the shared VM the
+// machine's speed moved by a factor of 2 within a run, and with 5 runs two timings of the same row sum
+// kernel in one run differed by 1.9 times.
 constexpr int kRepeats = 200;
 constexpr double kWindow = 1.0;
 
