@@ -382,27 +382,33 @@ TEST(DefaultOpts, MatmulTileWithEpilogueMatchesTheReference) {
   EXPECT_TRUE(matches_reference_with(y, default_opts(k, device("CPU").target()).opts));
 }
 
-// BLOCK follows the target's L1: a matmul whose tile rows' steps outgrow it walks its reduce in blocks
-// whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB), one whose rows fit
-// does not (8 rows of 2048 in 64 KiB), nor any where the target does not know its caches; a linear
+// BLOCK follows the target's caches. A matmul whose tile rows' steps outgrow L1 walks its reduce in
+// blocks whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB), one whose
+// steps of the other operand's rows (2048 floats a step) outgrow L2 in blocks whose rows of it take half
+// of L2 (64 steps in 512 KiB), the fewer steps of the two; with both fitting, or where the target does
+// not know its caches, it walks whole. AVX2's 4-row tile fits L1 and is blocked by L2 alone. A linear
 // layer's bias and relu after it change nothing; a column sum in blocks of 8 rows; a transpose in
 // blocks of the dim that walks the input's rows, as many rows (16 a step: AVX-512's square tile) as
 // L1 holds a line of each.
-TEST(DefaultOpts, BlocksFollowTheTargetsL1) {
+TEST(DefaultOpts, BlocksFollowTheTargetsCaches) {
   const auto block = [](const Kernel& k) {
     for (const Opt& o : k.opts)
       if (o.op == OptOp::Block) return o.amount;
     return int64_t{0};
   };
-  const Target l1_32k = cpu_target(Isa::Avx512, 2, {.l1d = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
-  const Target l1_16k = cpu_target(Isa::Avx512, 2, {.l1d = 16 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
-  const Target l1_64k = cpu_target(Isa::Avx512, 2, {.l1d = 64 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
-  const Kernel k2048 = matmul_kernel(2048);
-  EXPECT_EQ(block(default_opts(k2048, l1_32k)), 512) << opts_str(default_opts(k2048, l1_32k).opts);
-  EXPECT_EQ(block(default_opts(k2048, l1_16k)), 256);
-  EXPECT_EQ(block(default_opts(k2048, l1_64k)), 0);
+  const auto cpu = [](Isa isa, int64_t l1, int64_t l2) { return cpu_target(isa, 2, {.l1d = l1 << 10, .l2 = l2 << 20, .l3 = 32 << 20}); };
+  const Target l1_32k = cpu(Isa::Avx512, 32, 1), l1_16k = cpu(Isa::Avx512, 16, 1);
+  const Kernel k2048 = matmul_kernel(2048), k1024 = matmul_kernel(1024);
+  EXPECT_EQ(block(default_opts(k2048, l1_32k)), 64) << opts_str(default_opts(k2048, l1_32k).opts);
+  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 32, 4))), 256);
+  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 32, 16))), 512);
+  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 16, 16))), 256);
+  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 64, 16))), 0);
   EXPECT_EQ(block(default_opts(k2048, kAvx512)), 0);
-  EXPECT_EQ(block(default_opts(matmul_kernel(1024), l1_32k)), 0);
+  EXPECT_EQ(block(default_opts(k1024, l1_32k)), 128);
+  EXPECT_EQ(block(default_opts(k1024, cpu(Isa::Avx512, 32, 4))), 0);
+  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx2, 32, 1))), 64);
+  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx2, 32, 16))), 0);
   std::mt19937_64 rng(23);
   const Tensor a = realized(rng, {256, 2048}), w = realized(rng, {2048, 256}), bias = realized(rng, {256});
   EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w)).ast), l1_32k)), 512);

@@ -186,6 +186,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   // registers of columns) reuses every load across the tile.
   int gpu_tile_columns = -1;  // the axis of a GPU tile's columns
   int cpu_tile_rows = -1;     // the axis of a CPU tile's rows
+  int cpu_tile_columns = -1;  // and of its columns
   bool column_reduce = false;  // a CPU reduce down columns, its neighbouring outputs in vectors
   if (reduces && !rows_whole) {
     std::vector<int> tile;
@@ -212,6 +213,7 @@ Kernel default_opts(const Kernel& k, const Target& target) {
           out = apply_opt(out, {OptOp::Upcast, tile[0], rt.vectors}, target);
         upcast_tile_dim(out, tile[1], {rt.rows, 4}, rows_threaded ? target.cores : 1, target);
         cpu_tile_rows = out.dims[tile[1]].axis;
+        cpu_tile_columns = out.dims[tile[0]].axis;
       }
     }
   }
@@ -382,8 +384,15 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   //  - A tile's reduce whose steps of the tile's rows (of the operand they broadcast, which every tile
   //    along those rows reads again) outgrow L1: blocks whose rows stay in half of L1 while the tiles
   //    sweep the other operand. On the 2-core AVX-512 VM (L1d 32 KiB, 8 rows a tile) the 2048 matmul
-  //    went from 255 ms to 85 ms with blocks of 512 steps (64, 256 and 1024 alike within the noise, 128
-  //    a little worse); the 1024 one, whose rows just fit, from 10.1 to 10.9 ms, and is left whole.
+  //    went from 255 ms to 85 ms with blocks of 512 steps (64, 256 and 1024 alike within the noise).
+  //    And one whose steps of the other operand's rows (which every tile of rows reads again) outgrow
+  //    L2: blocks whose rows of it stay in half of L2. An AVX2 tile (4 rows: half the flops per
+  //    byte of the other operand that AVX-512's 8x32 does) needs it most: under TINYREPL_ISA=avx2 on
+  //    the same VM (L2 1 MiB) the 2048 matmul took 1560 ms whole, 494 with blocks of 1024, 360 of
+  //    256 and 512, 314 of 128 and 276 of 64; the 1024 one 50 ms whole, 43 of 512, 34 of 128 and 38
+  //    of 64 (the fastest of 3 each, in turn). AVX-512's 1024 matmul: a median of 19.5 ms whole and
+  //    19.3 in blocks of 128 (6 runs each, in turn, in an hour when the VM was slow), its 2048 one 136
+  //    ms in blocks of 512 and 142 of 64 (the fastest of 3).
   //  - A column reduce: blocks of 8 rows, which the output tiles read side by side as 8 streams. On
   //    the same VM the 4096x4096 column sum took 1.52 ms against 2.65 ms whole (16 rows: 1.69 ms, 32:
   //    1.96 ms, 64: 1.94 ms; the fastest of 30 runs, twice).
@@ -398,13 +407,18 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   }
   if (const int r = last_dim_with(out, DimRole::Reduce); r >= 0 && !target.gpu) {
     int64_t steps = 0;
-    if (cpu_tile_rows >= 0 && target.caches.l1d > 0) {
-      const int64_t rows = upcast_along(out, cpu_tile_rows);
+    if (cpu_tile_rows >= 0) {
       int64_t item = 1;
       walk(out.ast, [&](const AstNode& n) { item = n.op == AstOp::Load ? std::max<int64_t>(item, itemsize(n.dtype)) : item; });
-      int64_t half_l1 = 1;  // the most steps (a power of two) whose rows take half of L1
-      while (2 * half_l1 * rows * item <= target.caches.l1d / 2) half_l1 *= 2;
-      if (out.dims[r].size * rows * item > target.caches.l1d) steps = half_l1;
+      // where the reduce's steps of `bytes` each outgrow `cache`: the most steps (a power of two) in half of it
+      const auto fit = [&](int64_t bytes, int64_t cache) {
+        if (cache <= 0 || out.dims[r].size * bytes <= cache) return;
+        int64_t half = 1;
+        while (2 * half * bytes <= cache / 2) half *= 2;
+        steps = steps > 0 ? std::min(steps, half) : half;
+      };
+      fit(upcast_along(out, cpu_tile_rows) * item, target.caches.l1d);
+      fit(out.full_shape[static_cast<size_t>(cpu_tile_columns)] * item, target.caches.l2);
     }
     // a column reduce of at least 8 blocks
     if (column_reduce && out.dims[r].size >= 8 * column_block) steps = column_block;
