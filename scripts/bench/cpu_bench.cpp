@@ -201,19 +201,21 @@ struct Row {
 
 // One run of the reference comes before each run of the default opts' kernels and of BEAM's, and the
 // fastest of each is kept: on a shared VM the machine's speed drifts within a run (the same kernel
-// measured seconds apart: 44 and 81 GB/s), and so both sides meet the same moments. `opts` receives
-// each kernel's default opts and BEAM's, a line each.
+// measured seconds apart: 44 and 81 GB/s, and 54 and 35 GB/s by the default and BEAM=2 columns when
+// both chose the same opts), and so each side is compared with the reference runs that met its own
+// moments. `opts` receives each kernel's default opts and BEAM's, a line each.
 void print_row(const Row& r, const std::map<std::string, double>& numpy, bool beam_too, std::vector<std::string>& opts) {
   int kernels = 0;
   std::vector<std::string> def_opts, beam_opts;
-  double ref_rate = 0;
-  const std::function<void()> reference = [&] { ref_rate = std::max(ref_rate, r.ref_rate()); };
+  double def_ref = 0, beam_ref = 0;
+  const auto reference = [&r](double& best) { return [&r, &best] { best = std::max(best, r.ref_rate()); }; };
   const auto rate = [&r](Opts how, int* k, std::vector<std::string>* names, const std::function<void()>& before_each) {
     return r.amount / seconds(r.make, how, kRepeats, k, names, before_each) / 1e9;
   };
   const double noopt = rate(Opts::Noopt, &kernels, nullptr, {});
-  const double def = rate(Opts::Default, nullptr, &def_opts, reference);
-  const std::optional<double> beam = beam_too ? std::optional(rate(Opts::Beam, nullptr, &beam_opts, reference)) : std::nullopt;
+  const double def = rate(Opts::Default, nullptr, &def_opts, reference(def_ref));
+  const std::optional<double> beam =
+      beam_too ? std::optional(rate(Opts::Beam, nullptr, &beam_opts, reference(beam_ref))) : std::nullopt;
   for (size_t i = 0; i < def_opts.size(); i++)
     opts.push_back(fmt::format("{:<26} default {}{}", r.name, def_opts[i],
                                i < beam_opts.size() ? fmt::format("\n{:<26} BEAM=2  {}", "", beam_opts[i]) : ""));
@@ -228,10 +230,10 @@ void print_row(const Row& r, const std::map<std::string, double>& numpy, bool be
   const auto np = numpy.find(r.numpy_key);
   const double np_rate = np == numpy.end() ? 0 : r.amount / np->second / 1e9;
   char ref_s[16] = "   absent", np_s[16] = "        -";
-  if (ref_rate > 0) std::snprintf(ref_s, sizeof ref_s, "%9.1f", ref_rate);
+  if (def_ref > 0) std::snprintf(ref_s, sizeof ref_s, "%9.1f", def_ref);
   if (np_rate > 0) std::snprintf(np_s, sizeof np_s, "%9.1f", np_rate);
   std::printf("%-26s %-6s %2d %9.1f %9.1f %s  %-10s %s  %s %s  %s  %s\n", r.name.c_str(), r.unit, kernels, noopt, def,
-              beam_s, r.ref_name, ref_s, ratio(def, ref_rate).c_str(), ratio(beam, ref_rate).c_str(), np_s,
+              beam_s, r.ref_name, ref_s, ratio(def, def_ref).c_str(), ratio(beam, beam_ref).c_str(), np_s,
               ratio(def, np_rate).c_str());
   std::fflush(stdout);
 }
@@ -288,8 +290,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> opts;
   for (const Row& r : rows) print_row(r, numpy, beam, opts);
   std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel within a second after a warm-up run, "
-              "on buffers touched before, one run of the reference before each run of the default and BEAM=2 kernels (its best kept); rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
-              "d/ref, B/ref: default and BEAM=2 against the reference; d/np: default against numpy. BEAM=2's "
+              "on buffers touched before, one run of the reference before each run of the default and BEAM=2 kernels; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
+              "ref: the reference's best in the runs between the default kernel's. d/ref, B/ref: default and BEAM=2 each against the reference's best in the runs between its own; d/np: default against numpy. BEAM=2's "
               "choices are kept in the disk cache, so a second run searches nothing; --no-beam leaves its column out.\n",
               kRepeats);
   std::printf("\nEach kernel's opts:\n%s\n", fmt::format("{}", fmt::join(opts, "\n")).c_str());
