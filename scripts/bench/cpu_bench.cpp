@@ -289,7 +289,7 @@ int main(int argc, char** argv) {
               "BEAM=2", "reference", "ref", "d/ref", "B/ref", "numpy", "d/np");
   std::vector<std::string> opts;
   for (const Row& r : rows) print_row(r, numpy, beam, opts);
-  std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel within a second after a warm-up run, "
+  std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel within a second (but 30 with opts) after a warm-up run, "
               "on buffers touched before, one run of the reference before each run of the default and BEAM=2 kernels; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
               "ref: the reference's best in the runs between the default kernel's. d/ref, B/ref: default and BEAM=2 each against the reference's best in the runs between its own; d/np: default against numpy. BEAM=2's "
               "choices are kept in the disk cache, so a second run searches nothing; --no-beam leaves its column out.\n",
