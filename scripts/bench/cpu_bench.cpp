@@ -39,7 +39,7 @@ using tr::bench::seconds;
 // machine's speed moved by a factor of 2 within a run, and with 5 runs two timings of the same row sum
 // kernel in one run differed by 1.9 times.
 constexpr int kRepeats = 200;
-constexpr double kWindow = 1.0;
+using tr::bench::kWindow;
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

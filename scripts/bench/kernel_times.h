@@ -22,9 +22,11 @@ enum class Opts { Noopt, Default, Beam };
 // the CPU benchmark its rate against OpenBLAS's, interleaved with it, moved from 0.73 to 0.93 with
 // unchanged opts. NOOPT, compared with nothing, keeps the second (its linear layer takes 40 s a run).
 constexpr int kMinRuns = 30;
+// Seconds that a kernel's runs may add up to before kMinRuns stops them.
+constexpr double kWindow = 1.0;
 
 // One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
-// `repeats` runs (fewer where they would add up to more than a second, but kMinRuns with opts), after the run that compiled it. `opts`
+// `repeats` runs (fewer where they would add up to more than kWindow, but kMinRuns with opts), after the run that compiled it. `opts`
 // receives the opts it ran with; `before_each` runs before each run (time_again).
 inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, std::vector<Opt>* opts = nullptr,
                              const std::function<void()>& before_each = {}) {
@@ -36,7 +38,7 @@ inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, st
   if (opts) *opts = chosen;
   const KernelRecord rec = run_with_opts(base, chosen);
   const double first = time_again(rec, 1, before_each)[0];
-  const int more = std::clamp(static_cast<int>(1.0 / first), how == Opts::Noopt ? 1 : std::min(kMinRuns, repeats), repeats);
+  const int more = std::clamp(static_cast<int>(kWindow / first), how == Opts::Noopt ? 1 : std::min(kMinRuns, repeats), repeats);
   const std::vector<double> t = time_again(rec, more, before_each);
   return std::min(first, *std::min_element(t.begin(), t.end()));
 }
