@@ -179,7 +179,8 @@ class SgemmRate {
 // numpy's seconds per row, from scripts/bench/cpu_numpy.py; empty without python3 or numpy.
 std::map<std::string, double> numpy_seconds() {
   std::map<std::string, double> out;
-  const std::string cmd = std::string("python3 ") + TINYREPL_BENCH_DIR + "/cpu_numpy.py " + std::to_string(kRepeats) + " 2>/dev/null";
+  const std::string cmd = fmt::format("python3 {}/cpu_numpy.py {} {} {} 2>/dev/null", TINYREPL_BENCH_DIR, kRepeats,
+                                      tr::bench::kMinRuns, kWindow);
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return out;
   char key[64];
