@@ -9,13 +9,13 @@
 
 namespace tr {
 
-void compile_each(std::vector<CompileJob>& jobs) {
+void compile_each(std::vector<CompileJob>& jobs, Phase phase, const std::string& what) {
   const int n = static_cast<int>(jobs.size());
   std::atomic<int> next{0}, finished{0};
   auto work = [&] {
     for (int i = next++; i < n; i = next++) {
       CompileJob& j = jobs[static_cast<size_t>(i)];
-      report_progress(Phase::Compile, finished.load(), n, j.program->name);
+      report_progress(phase, finished.load(), n, what.empty() ? j.program->name : what);
       try {
         j.result = j.device->compile(*j.program, *j.source, j.cached);
       } catch (...) {

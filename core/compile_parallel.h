@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/progress.h"
 
 namespace tr {
 
@@ -20,9 +21,9 @@ struct CompileJob {
   std::exception_ptr failure{};       // filled in when the compile failed
 };
 
-// Runs every job, one thread per core, each failure kept in its job. Reports "compiling k/N" progress
-// as they finish.
-void compile_each(std::vector<CompileJob>& jobs);
+// Runs every job, one thread per core, each failure kept in its job. Reports `phase` progress as they
+// finish, each under its program's name, or under `what` where it is given.
+void compile_each(std::vector<CompileJob>& jobs, Phase phase = Phase::Compile, const std::string& what = {});
 
 // compile_each, then throws the first failure in the jobs' order.
 void compile_parallel(std::vector<CompileJob>& jobs);

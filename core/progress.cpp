@@ -28,6 +28,7 @@ std::string progress_text(const Progress& p) {
   switch (p.phase) {
     case Phase::Idle: return "";
     case Phase::Compile: return fmt::format("compiling {}/{} {}", p.at + 1, p.total, p.what);
+    case Phase::BeamCompile: return fmt::format("BEAM candidate {}/{} {}, compiling", p.at + 1, p.total, p.what);
     case Phase::Beam: return fmt::format("BEAM candidate {}/{} {}", p.at + 1, p.total, p.what);
     case Phase::Run: return fmt::format("running kernel {}/{} {}", p.at + 1, p.total, p.what);
   }

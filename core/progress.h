@@ -6,7 +6,9 @@
 
 namespace tr {
 
-enum class Phase { Idle, Compile, Beam, Run };
+// BeamCompile: BEAM compiling its candidates, which takes most of a search now that a candidate far
+// behind the best stops early; the bar names the search in both of its stages.
+enum class Phase { Idle, Compile, BeamCompile, Beam, Run };
 
 struct Progress {
   Phase phase = Phase::Idle;
@@ -18,7 +20,8 @@ struct Progress {
 void report_progress(Phase phase, int at, int total, std::string what);
 void end_progress();   // back to Idle
 Progress progress();   // a copy, safe from any thread
-// "compiling 3/13 r_64_64", "BEAM candidate 12/40 r_64_64", "running kernel 2/5 E_4096"; "" when idle.
+// "compiling 3/13 r_64_64", "BEAM candidate 12/40 r_64_64, compiling", "BEAM candidate 12/40 r_64_64",
+// "running kernel 2/5 E_4096"; "" when idle.
 std::string progress_text(const Progress& p);
 
 // Reports Idle when it goes out of scope, however the work ends.

@@ -15,6 +15,7 @@
 #include "core/opt/beam_cache.h"
 #include "core/opt/heuristic.h"
 #include "core/opt/search.h"
+#include "core/progress.h"
 #include "devices/registry.h"
 #include "tests/kernel_testing.h"
 
@@ -251,5 +252,13 @@ TEST(BeamSearch, OnADeviceWithWorkgroupsTheCandidatesIncludeGroup) {
   EXPECT_TRUE(groups(opts)) << opts_text(opts);
 }
 
+// Compiling its candidates takes most of a search, and the progress line names the search then too.
+TEST(BeamSearch, TheProgressLineNamesTheSearchWhileItCompiles) {
+  EXPECT_EQ(progress_text({Phase::BeamCompile, 2, 40, "r_64_64 (step 1)"}), "BEAM candidate 3/40 r_64_64 (step 1), compiling");
+  EXPECT_EQ(progress_text({Phase::Beam, 2, 40, "r_64_64 (step 1)"}), "BEAM candidate 3/40 r_64_64 (step 1)");
+  EXPECT_EQ(progress_text({Phase::Compile, 2, 13, "r_64_64"}), "compiling 3/13 r_64_64");
+}
+
 }  // namespace
 }  // namespace tr
+

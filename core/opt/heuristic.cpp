@@ -392,7 +392,8 @@ Kernel default_opts(const Kernel& k, const Target& target) {
   //    256 and 512, 314 of 128 and 276 of 64; the 1024 one 50 ms whole, 43 of 512, 34 of 128 and 38
   //    of 64 (the fastest of 3 each, in turn). AVX-512's 1024 matmul: a median of 19.5 ms whole and
   //    19.3 in blocks of 128 (6 runs each, in turn, in an hour when the VM was slow), its 2048 one 136
-  //    ms in blocks of 512 and 142 of 64 (the fastest of 3).
+  //    ms in blocks of 512 and 142 of 64 (the fastest of 3), and at a quiet moment 85-88 ms of 512,
+  //    90-100 of 256 and 84-90 of 64 (the fastest of 6, four times each, in turn).
   //  - A column reduce: blocks of 8 rows, which the output tiles read side by side as 8 streams. On
   //    the same VM the 4096x4096 column sum took 1.52 ms against 2.65 ms whole (16 rows: 1.69 ms, 32:
   //    1.96 ms, 64: 1.94 ms; the fastest of 30 runs, twice).

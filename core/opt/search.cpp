@@ -138,7 +138,7 @@ Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::ve
   }
   std::vector<CompileJob> jobs;
   for (size_t i = 0; i < programs.size(); i++) jobs.push_back({.device = &dev, .program = &programs[i], .source = &sources[i]});
-  compile_each(jobs);
+  compile_each(jobs, Phase::BeamCompile, what);
   const int n = static_cast<int>(jobs.size());
   std::vector<double> fastest(jobs.size(), kNever);
   double best = best_known;
