@@ -57,10 +57,23 @@ bool isa_has_fma(Isa isa) { return isa == Isa::Avx2 || isa == Isa::Avx512 || isa
 
 bool isa_streams(Isa isa) { return isa == Isa::Sse || isa == Isa::Avx2 || isa == Isa::Avx512; }
 
+std::string_view isa_compiler_flags(Isa isa) {
+  switch (isa) {
+    case Isa::None: return "";
+    case Isa::Sse: return "-msse2";
+    case Isa::Avx2: return "-mavx2 -mfma -mf16c";
+    case Isa::Avx512: return "-mavx2 -mfma -mf16c -mavx512f -mavx512vl -mavx512bw -mavx512dq";
+    case Isa::Neon: return "";  // aarch64's baseline
+  }
+  return "";
+}
+
 Isa x86_isa(const X86Features& f) {
-  if (f.avx512f) return Isa::Avx512;
-  // AVX2 without FMA exists on no shipping CPU, but the kernels lean on both
-  if (f.avx2 && f.fma) return Isa::Avx2;
+  // AVX2 without FMA or F16C (half <-> float) exists on no shipping CPU, but the kernels lean on all three
+  const bool avx2 = f.avx2 && f.fma && f.f16c;
+  // the compiler uses VL's 32 registers for narrower vectors too; Xeon Phi, without VL, BW and DQ, is an AVX2 CPU here
+  if (avx2 && f.avx512f && f.avx512vl && f.avx512bw && f.avx512dq) return Isa::Avx512;
+  if (avx2) return Isa::Avx2;
   if (f.sse2) return Isa::Sse;
   return Isa::None;
 }

@@ -13,7 +13,7 @@
 
 namespace tr {
 
-// The widest vector instruction set of a CPU that its compiler may use (-march=native).
+// The widest vector instruction set of a CPU that its compiler may use (isa_compiler_flags).
 enum class Isa : uint8_t { None, Sse, Avx2, Avx512, Neon };
 std::string_view isa_name(Isa isa);  // "none", "SSE", "AVX2", "AVX-512", "NEON"
 std::optional<Isa> parse_isa(std::string_view s);  // the names above, any case; "avx512" too
@@ -21,13 +21,21 @@ int isa_float_lanes(Isa isa);        // float32 lanes in one vector register: 4,
 int isa_vector_registers(Isa isa);   // architectural vector registers: 16, 32 with AVX-512 or NEON (0 for none)
 bool isa_has_fma(Isa isa);           // a fused multiply-add instruction: AVX2 (as x86_isa requires), AVX-512, NEON
 bool isa_streams(Isa isa);           // a non-temporal vector store (x86's movntps): SSE, AVX2, AVX-512
+// The host compiler's target flags (gcc and clang spell them alike) for exactly this instruction set.
+// Not -march=native: that also hands the compiler extensions the project does not know, and gcc 12
+// with AVX-512 FP16 emits masked vmovsh moves for half code that binutils 2.40 refuses.
+std::string_view isa_compiler_flags(Isa isa);
 
 // The x86 feature bits that decide the instruction set (cpuid); a pure function so it is tested.
 struct X86Features {
   bool sse2 = false;
   bool avx2 = false;
   bool fma = false;
+  bool f16c = false;
   bool avx512f = false;
+  bool avx512vl = false;
+  bool avx512bw = false;
+  bool avx512dq = false;
 };
 Isa x86_isa(const X86Features& f);
 

@@ -47,8 +47,8 @@ class CpuDevice : public HostMemoryDevice {
     // fused multiply-add made std([1, 2, 3]) 0.99999994, and one expression fused into two kernels could
     // round two ways: a max's gradient compares a value with its copy in the max's kernel and lost the
     // elements whose copies differed (a conv's output, max-pooled).
-    const std::string flags =
-        "-O2 -march=native -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard -ffp-contract=off";
+    const std::string flags = fmt::format(
+        "-O2 {} -fPIC -shared -fwrapv -fno-math-errno -fexcess-precision=standard -ffp-contract=off", isa_compiler_flags(target_.isa));
     return load_cached(version_ + flags + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.c") << full;
       std::string log;

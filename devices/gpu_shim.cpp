@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/render/render.h"
 #include "devices/disk_cache.h"
+#include "devices/host_cpu.h"
 #include "devices/host_memory.h"
 #include "devices/shared_object.h"
 
@@ -171,7 +172,7 @@ class ShimDevice : public HostMemoryDevice {
 
   std::unique_ptr<Program> compile(const UOpProgram& program, const std::string& source, bool& cached) override {
     const std::string full = source + lang_.entry(source, program.name);
-    const std::string flags = "-std=c++20 -O1 -march=native -fPIC -shared -Wno-attributes";
+    const std::string flags = fmt::format("-std=c++20 -O1 {} -fPIC -shared -Wno-attributes", isa_compiler_flags(host_cpu_target().isa));
     const std::string so = cached_file(version_ + flags + headers_ + full, ".so", [&](const std::string& dir) {
       std::ofstream(dir + "/kernel.cpp") << full;
       std::string log;

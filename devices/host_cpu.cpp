@@ -1,6 +1,9 @@
 #include "devices/host_cpu.h"
 
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,13 +16,25 @@
 namespace tr {
 namespace {
 
+#if defined(__x86_64__) || defined(__i386__)
+// cpuid leaf 1: clang 14's __builtin_cpu_supports does not know "f16c"
+bool f16c() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+}
+#endif
+
 Isa hardware_isa() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   return x86_isa({.sse2 = __builtin_cpu_supports("sse2") != 0,
                   .avx2 = __builtin_cpu_supports("avx2") != 0,
                   .fma = __builtin_cpu_supports("fma") != 0,
-                  .avx512f = __builtin_cpu_supports("avx512f") != 0});
+                  .f16c = f16c(),
+                  .avx512f = __builtin_cpu_supports("avx512f") != 0,
+                  .avx512vl = __builtin_cpu_supports("avx512vl") != 0,
+                  .avx512bw = __builtin_cpu_supports("avx512bw") != 0,
+                  .avx512dq = __builtin_cpu_supports("avx512dq") != 0});
 #elif defined(__aarch64__)
   return Isa::Neon;
 #else

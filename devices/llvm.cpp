@@ -72,7 +72,7 @@ class LlvmDevice : public HostMemoryDevice {
     const int major = std::regex_search(version_, m, std::regex(R"(version (\d+))")) ? std::stoi(m[1]) : 0;
     // clang before 15 gets the IR spelled with typed pointers (see core/render/llvm.h)
     typed_pointers_ = major > 0 && major < 15;
-    flags_ = "-x ir -O2 -march=native -fPIC -shared -Wno-override-module";
+    flags_ = fmt::format("-x ir -O2 {} -fPIC -shared -Wno-override-module", isa_compiler_flags(target_.isa));
     // the LLVM renderer's vectors are of up to 4 lanes, whatever the registers hold
     target_.vector_width = std::min(target_.vector_width, 4);
   }

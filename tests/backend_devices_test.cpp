@@ -9,10 +9,13 @@
 #include <fmt/format.h>
 
 #include "core/buffer_pool.h"
+#include "core/codegen/codegen.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/opt/heuristic.h"
 #include "core/render/render.h"
 #include "devices/gpu_launch.h"
+#include "tests/kernel_testing.h"
 #include "tests/plugin_testing.h"
 #include "tests/tensor_testing.h"
 
@@ -128,6 +131,45 @@ TEST(Llvm, AClangErrorShowsItsMessageAndTheSource) {
   const auto compile = [&] { device("LLVM").compile(p, render("llvm", p), cached); };
   EXPECT_TRUE(testing::throws(compile, "compile", "error:"));
   EXPECT_TRUE(testing::throws(compile, "compile", "source:\ndefine void @bad name("));
+}
+
+// The host compilers' flags follow the Target's instruction set (isa_compiler_flags), never -march=native:
+// a half kernel with its default opts compiles under each set this CPU's family knows, by the C and the
+// LLVM devices. Their objects are loaded, never run, so every x86 set is tried on any x86 machine.
+TEST(HostCompilers, AHalfKernelCompilesUnderEveryInstructionSet) {
+#if defined(__x86_64__) || defined(__i386__)
+  const std::vector<Isa> sets = {Isa::None, Isa::Sse, Isa::Avx2, Isa::Avx512};
+#elif defined(__aarch64__)
+  const std::vector<Isa> sets = {Isa::None, Isa::Neon};
+#else
+  GTEST_SKIP() << "no instruction set of this CPU's family is known";
+#endif
+  const Kernel relu = testing::only_kernel(testing::realized_random({4096}, 1).half().relu());
+  const char* before = std::getenv("TINYREPL_ISA");
+  const std::string saved = before ? before : "";
+  for (const Isa isa : sets) {
+    setenv("TINYREPL_ISA", std::string(isa_name(isa)).c_str(), 1);
+    for (const DeviceEntry& e : registered_devices()) {
+      if (e.name != "CPU" && e.name != "LLVM") continue;
+      std::unique_ptr<Device> d;
+      try {
+        d = e.open(0);
+      } catch (const Error& err) {
+        ADD_FAILURE() << e.name << " does not open under " << isa_name(isa) << ": " << err.what();
+        continue;
+      }
+      ASSERT_EQ(d->target().isa, isa);
+      const UOpProgram p = codegen(default_opts(relu, d->target()), d->target(), fmt::format("relu_half_{}", static_cast<int>(isa)));
+      bool cached = false;
+      try {
+        d->compile(p, render(d->backend(), p), cached);
+      } catch (const Error& err) {
+        ADD_FAILURE() << e.name << " under " << isa_name(isa) << " (" << isa_compiler_flags(isa) << "): " << err.what();
+      }
+    }
+  }
+  if (before) setenv("TINYREPL_ISA", saved.c_str(), 1);
+  else unsetenv("TINYREPL_ISA");
 }
 
 class Compiled : public ::testing::TestWithParam<std::string> {};

@@ -506,8 +506,17 @@ TEST(DefaultOpts, ATransposeTileIsTransposedInRegistersAndItsLinesStream) {
 // ---- the target -----------------------------------------------------------------------------
 
 TEST(Target, InstructionSetFromCpuFeatures) {
-  EXPECT_EQ(x86_isa({.sse2 = true, .avx2 = true, .fma = true, .avx512f = true}), Isa::Avx512);
-  EXPECT_EQ(x86_isa({.sse2 = true, .avx2 = true, .fma = true}), Isa::Avx2);
+  const X86Features avx2{.sse2 = true, .avx2 = true, .fma = true, .f16c = true};
+  X86Features avx512 = avx2;
+  avx512.avx512f = avx512.avx512vl = avx512.avx512bw = avx512.avx512dq = true;
+  EXPECT_EQ(x86_isa(avx512), Isa::Avx512);
+  EXPECT_EQ(x86_isa(avx2), Isa::Avx2);
+  X86Features phi = avx2;  // Xeon Phi: AVX-512F without VL, BW and DQ
+  phi.avx512f = true;
+  EXPECT_EQ(x86_isa(phi), Isa::Avx2);
+  X86Features no_f16c = avx2;
+  no_f16c.f16c = false;
+  EXPECT_EQ(x86_isa(no_f16c), Isa::Sse);
   EXPECT_EQ(x86_isa({.sse2 = true}), Isa::Sse);
   EXPECT_EQ(x86_isa({}), Isa::None);
   EXPECT_EQ(isa_float_lanes(Isa::Sse), 4);
