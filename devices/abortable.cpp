@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 
 namespace tr {
 namespace {

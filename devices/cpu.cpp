@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "devices/disk_cache.h"
 #include "devices/host_cpu.h"
 #include "devices/host_memory.h"
@@ -36,7 +36,7 @@ class CpuDevice : public HostMemoryDevice {
     for (size_t i = 0; i < program.globals.size(); i++) args += fmt::format("b[{}], ", i);
     // the Variables' values follow the buffers in the array, each through a pointer to its int
     for (size_t i = 0; i < program.vars.size(); i++) args += fmt::format("*(const int*)b[{}], ", program.globals.size() + i);
-    // then the memory the cores share, their barrier and its state (core_locals in core/uops.h)
+    // then the memory the cores share, their barrier and its state (core_locals in core/ir/uops.h)
     const size_t shared = core_locals(program).size(), first = program.globals.size() + program.vars.size();
     std::string after;
     for (size_t i = 0; i < shared; i++) after += fmt::format(", b[{}]", first + i);

@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "core/buffer_pool.h"
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/buffer_pool.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/render/render.h"
 #include "devices/cuda_device.h"
 #include "devices/disk_cache.h"

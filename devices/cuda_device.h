@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "core/device.h"
+#include "core/runtime/device.h"
 #include "devices/cuda_driver.h"
 
 namespace tr {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr::cuda {
 namespace {

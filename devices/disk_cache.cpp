@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/interrupt.h"
+#include "core/base/error.h"
+#include "core/base/interrupt.h"
 
 extern char** environ;
 

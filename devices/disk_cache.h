@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
-#include "core/interrupt.h"
+#include "core/base/error.h"
+#include "core/base/interrupt.h"
 
 namespace tr {
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/uops.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <thread>
 
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 
 namespace tr {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // The machine this process runs on, as the CPU and LLVM devices describe it to the engine.
-#include "core/target.h"
+#include "core/ir/target.h"
 
 namespace tr {
 

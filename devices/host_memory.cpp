@@ -5,7 +5,7 @@
 
 #include <sys/mman.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 
@@ -14,7 +14,7 @@ HostArgs::HostArgs(const std::vector<const Buffer*>& bufs, const std::vector<int
   for (int32_t& v : values) pointers.push_back(&v);
 }
 
-// Up to 1 GiB of freed buffers stay for reuse (core/buffer_pool.h).
+// Up to 1 GiB of freed buffers stay for reuse (core/runtime/buffer_pool.h).
 constexpr size_t kPoolLimit = size_t{1} << 30;
 
 HostMemoryDevice::HostMemoryDevice(std::string name, std::string backend)

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/buffer_pool.h"
-#include "core/device.h"
+#include "core/runtime/buffer_pool.h"
+#include "core/runtime/device.h"
 
 namespace tr {
 

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/render/llvm.h"
 #include "devices/disk_cache.h"
 #include "devices/host_cpu.h"
@@ -42,7 +42,7 @@ std::string entry_wrapper(const UOpProgram& p, bool typed) {
     body += fmt::format("  %v{0} = load i32, {1} {2}\n", i, type("i32"), at);
     args += fmt::format("i32 %v{}, ", i);
   }
-  // then the memory the cores share, their barrier and its state (core_locals in core/uops.h)
+  // then the memory the cores share, their barrier and its state (core_locals in core/ir/uops.h)
   std::string after;
   const std::vector<UOp> shared = core_locals(p);
   size_t i = p.globals.size() + p.vars.size();

@@ -3,8 +3,8 @@
 // source through the C++ shim of devices/gpu_shim.
 #include <memory>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 
 namespace tr {
 

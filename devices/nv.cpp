@@ -2,7 +2,7 @@
 // on the CUDA device's driver API, allocation and launch code (devices/cuda.cpp).
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "devices/cuda_device.h"
 
 namespace tr {

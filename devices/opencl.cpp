@@ -15,8 +15,8 @@
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/render/cstyle.h"
 #include "core/render/opencl.h"
 #include "core/render/render.h"

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/render/render.h"
 #include "devices/tinyrepl_device.h"
 

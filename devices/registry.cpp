@@ -3,11 +3,11 @@
 #include <cstdlib>
 #include <memory>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/opt/beam_cache.h"
 #include "devices/disk_cache.h"
-#include "devices/gpu_shim.h"
+#include "devices/shims/gpu_shim.h"
 
 namespace tr {
 

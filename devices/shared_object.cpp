@@ -13,8 +13,8 @@
 #include <optional>
 #include <thread>
 
-#include "core/error.h"
-#include "core/interrupt.h"
+#include "core/base/error.h"
+#include "core/base/interrupt.h"
 #include "devices/abortable.h"
 #include "devices/host_memory.h"
 

@@ -1,6 +1,6 @@
 #include "devices/thread_pool.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 

@@ -23,8 +23,8 @@
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/error.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/render/render.h"
 #include "core/render/wgsl.h"
 #include "devices/gpu_launch.h"

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr::webgpu {
 namespace {

@@ -3,10 +3,10 @@
 
 #include <map>
 
-#include "core/random.h"
-#include "core/realize.h"
-#include "core/tensor_own_buffer.h"
-#include "core/tensor_random_derived.h"
+#include "core/tensor/random.h"
+#include "core/realize/realize.h"
+#include "core/tensor/own_buffer.h"
+#include "core/tensor/random_derived.h"
 
 #include "repl/convert.h"
 #include "repl/operators.h"
@@ -84,7 +84,7 @@ Value eye_fn(const CallArgs& call, const PrintSink&) {
   return Tensor::eye(to_int(b["n"]), m, dtype_arg(b).value_or(DType::Float32), device_arg(b));
 }
 
-// seed= draws a stream of the call's own; without it the session's generator advances (core/random.h).
+// seed= draws a stream of the call's own; without it the session's generator advances (core/tensor/random.h).
 std::optional<uint64_t> seed_arg(const Bound& b) {
   if (!b.find("seed")) return std::nullopt;
   const int64_t seed = to_int(b["seed"]);

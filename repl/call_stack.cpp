@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <exception>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "repl/session.h"
 
 #if defined(__has_feature)

@@ -1,6 +1,6 @@
 // List and tuple comprehensions: each runs in a scope of its own, as in Python 3, so its variables do
 // not leak into the names around it; it reads those names as a nested function would.
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 #include "repl/iteration.h"
 #include "repl/operators.h"
 #include "repl/restore.h"

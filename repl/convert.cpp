@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "core/device_name.h"
+#include "core/runtime/device_name.h"
 #include "repl/source_error.h"
 #include "repl/symbolic_variable.h"
 #include "repl/suggest.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/tensor.h"
+#include "core/tensor/tensor.h"
 #include "repl/arguments.h"
 
 namespace tr::repl {

@@ -3,7 +3,7 @@
 // on it. Printing a float32 0.1 gives "0.1", not the double 0.10000000149011612.
 #include <string>
 
-#include "core/dtype.h"
+#include "core/ir/dtype.h"
 
 namespace tr::repl {
 

@@ -3,7 +3,7 @@
 // numpy's column alignment, line wrapping at 75 columns and "..." summaries past 1000 elements.
 #include <string>
 
-#include "core/dtype.h"
+#include "core/ir/dtype.h"
 #include "repl/host_array.h"
 
 namespace tr::repl {

@@ -1,6 +1,6 @@
 #include "repl/host_array.h"
 
-#include "core/tensor.h"
+#include "core/tensor/tensor.h"
 
 namespace tr::repl {
 

@@ -3,8 +3,8 @@
 // tolist() and --json read.
 #include <vector>
 
-#include "core/dtype.h"
-#include "core/shape_tracker.h"
+#include "core/ir/dtype.h"
+#include "core/shape/shape_tracker.h"
 
 namespace tr {
 class Tensor;

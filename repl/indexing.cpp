@@ -5,7 +5,7 @@
 
 #include <type_traits>
 
-#include "core/tensor_index.h"
+#include "core/tensor/index.h"
 #include "repl/source_error.h"
 #include "repl/tensor_literal.h"
 

@@ -4,8 +4,8 @@
 // when the call was captured, as in tinygrad.
 #include <algorithm>
 
-#include "core/context.h"
-#include "core/jit.h"
+#include "core/base/context.h"
+#include "core/jit/jit.h"
 #include "repl/jit_call.h"
 #include "repl/session.h"
 #include "repl/symbolic_variable.h"

@@ -1,8 +1,8 @@
 #pragma once
-// @jit on a def: tinygrad's TinyJit (core/jit.h) as the language calls it.
+// @jit on a def: tinygrad's TinyJit (core/jit/jit.h) as the language calls it.
 #include <string>
 
-#include "core/jit.h"
+#include "core/jit/jit.h"
 #include "repl/span.h"
 #include "repl/value.h"
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "core/tensor_layout.h"
+#include "core/tensor/layout.h"
 #include "repl/arguments.h"
 #include "repl/print_event.h"
 

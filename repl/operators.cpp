@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/error.h"
-#include "core/tensor_logic.h"
+#include "core/base/error.h"
+#include "core/tensor/logic.h"
 #include "repl/number_ops.h"
 #include "repl/symbolic_variable.h"
 

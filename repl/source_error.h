@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "repl/span.h"
 
 namespace tr::repl {

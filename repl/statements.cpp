@@ -2,7 +2,7 @@
 // runs blocks.
 #include <algorithm>
 
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 #include "repl/call_stack.h"
 #include "repl/indexing.h"
 #include "repl/iteration.h"

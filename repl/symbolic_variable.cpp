@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/symbolic_shape.h"
+#include "core/lazy/symbolic_shape.h"
 #include "repl/convert.h"
 #include "repl/nn.h"
 #include "repl/source_error.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/symbolic.h"
+#include "core/shape/symbolic.h"
 #include "repl/arguments.h"
 #include "repl/print_event.h"
 #include "repl/syntax.h"

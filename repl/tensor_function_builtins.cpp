@@ -1,7 +1,7 @@
 #include "repl/tensor_function_builtins.h"
 
-#include "core/tensor_einsum.h"
-#include "core/tensor_layout.h"
+#include "core/tensor/einsum.h"
+#include "core/tensor/layout.h"
 #include "repl/convert.h"
 #include "repl/method_table.h"
 #include "repl/source_error.h"

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "core/tensor.h"
+#include "core/tensor/tensor.h"
 #include "repl/arguments.h"
 
 namespace tr::repl {

@@ -9,8 +9,8 @@
 #include <variant>
 #include <vector>
 
-#include "core/dtype.h"
-#include "core/tensor.h"
+#include "core/ir/dtype.h"
+#include "core/tensor/tensor.h"
 
 namespace tr::repl {
 

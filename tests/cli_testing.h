@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "repl/app/program.h"
 
 namespace tr::repl::testing {

@@ -1,7 +1,7 @@
 #pragma once
 // clang's HIP mode as a checker of the HIP renderer's output: each source is compiled for an AMD GPU
 // (gfx90a, device code only, to its ISA) against the project's stand-in for ROCm's header
-// (tests/hip/hip/hip_runtime.h; TINYREPL_HIP_INCLUDE names its folder). No AMD GPU or ROCm needed;
+// (devices/shims/hip/hip/hip_runtime.h; TINYREPL_HIP_INCLUDE names its folder). No AMD GPU or ROCm needed;
 // tests skip where clang cannot compile HIP.
 #include <fstream>
 #include <string>

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-#include "core/kernel.h"
+#include "core/base/error.h"
+#include "core/kernel/kernel.h"
 #include "core/opt/apply_opt.h"
-#include "core/schedule.h"
-#include "core/uops.h"
+#include "core/schedule/schedule.h"
+#include "core/ir/uops.h"
 #include "tests/tensor_testing.h"
 
 namespace tr::testing {

@@ -3,7 +3,7 @@
 // the test process so that the device suites run on it as PLUGCPU beside the built-in devices.
 #include <algorithm>
 
-#include "core/device.h"
+#include "core/runtime/device.h"
 #include "devices/plugin.h"
 
 namespace tr::testing {

@@ -1,5 +1,5 @@
 #pragma once
-// The brute-force model of a ShapeTracker, shared by tests/shape_tracker_test.cpp and the fuzzer
+// The brute-force model of a ShapeTracker, shared by tests/shape/shape_tracker_test.cpp and the fuzzer
 // tests/fuzz/shape_tracker_fuzz.cpp.
 #include <algorithm>
 #include <functional>
@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/shape_tracker.h"
-#include "core/symbolic.h"
+#include "core/shape/shape_tracker.h"
+#include "core/shape/symbolic.h"
 
 namespace tr::testing {
 

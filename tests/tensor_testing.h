@@ -14,10 +14,10 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
-#include "core/error.h"
-#include "core/reference.h"
-#include "core/tensor.h"
+#include "core/base/context.h"
+#include "core/base/error.h"
+#include "core/reference/reference.h"
+#include "core/tensor/tensor.h"
 
 namespace tr::testing {
 

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "core/codegen/codegen.h"
-#include "core/context.h"
-#include "core/device.h"
-#include "core/error.h"
+#include "core/base/context.h"
+#include "core/runtime/device.h"
+#include "core/base/error.h"
 #include "core/opt/heuristic.h"
 #include "core/render/render.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 
 namespace tr {
 

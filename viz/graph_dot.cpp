@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/schedule.h"
+#include "core/schedule/schedule.h"
 
 namespace tr {
 namespace {

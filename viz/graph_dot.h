@@ -2,7 +2,7 @@
 // The lazy graph as Graphviz DOT: one box per node, coloured by the kernel that will compute it.
 #include <string>
 
-#include "core/lazy.h"
+#include "core/lazy/lazy.h"
 
 namespace tr {
 

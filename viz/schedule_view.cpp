@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 #include "viz/stages.h"
 
 namespace tr {

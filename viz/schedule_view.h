@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/schedule.h"
+#include "core/schedule/schedule.h"
 
 namespace tr {
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "core/device.h"
+#include "core/runtime/device.h"
 #include "core/render/render.h"
-#include "core/value_str.h"
+#include "core/base/value_str.h"
 #include "viz/backend_lowering.h"
 #include "viz/debug_output.h"
 #include "viz/schedule_view.h"

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 
 namespace tr {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 
 namespace tr {
 

@@ -6,8 +6,8 @@
 // so only those ask.
 #include <string>
 
-#include "core/kernel.h"
-#include "core/uops.h"
+#include "core/kernel/kernel.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

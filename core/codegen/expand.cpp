@@ -12,7 +12,7 @@
 
 #include "core/codegen/lowering.h"
 #include "core/codegen/rules.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 namespace {
@@ -305,7 +305,7 @@ class Expander {
     return rows;
   }
 
-  // Whether a whole-vector store streams past the cache (core/uops.h): on an x86 CPU, where the vector
+  // Whether a whole-vector store streams past the cache (core/ir/uops.h): on an x86 CPU, where the vector
   // is a whole cache line, the output outgrows the last-level cache (so no later kernel finds it
   // there anyway) and the kernel reads nothing of it back. A plain store reads each line before
   // writing it; on the 2-core AVX-512 VM the 4096x4096 transpose took 3.5 ms with streaming stores of

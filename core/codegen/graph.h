@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/uops.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

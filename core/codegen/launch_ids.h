@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/kernel.h"
-#include "core/uops.h"
+#include "core/kernel/kernel.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

@@ -12,7 +12,7 @@
 
 #include "core/codegen/lowering.h"
 #include "core/codegen/tensor_cores.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 namespace {

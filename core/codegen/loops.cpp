@@ -3,12 +3,12 @@
 // by them. Index arithmetic is simplified here, symbolically, while every dim is still a bounded variable.
 #include <fmt/format.h>
 
-#include "core/ast.h"
+#include "core/kernel/ast.h"
 #include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
 #include "core/codegen/tensor_cores.h"
-#include "core/error.h"
-#include "core/symbolic_shape.h"
+#include "core/base/error.h"
+#include "core/lazy/symbolic_shape.h"
 
 namespace tr {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/codegen/graph.h"
-#include "core/kernel.h"
-#include "core/symbolic.h"
+#include "core/kernel/kernel.h"
+#include "core/shape/symbolic.h"
 
 namespace tr {
 

@@ -1,6 +1,6 @@
 #include "core/codegen/rules.h"
 
-#include "core/alu.h"
+#include "core/ir/alu.h"
 
 namespace tr {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/codegen/graph.h"
-#include "core/target.h"
+#include "core/ir/target.h"
 
 namespace tr {
 

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/alu.h"
+#include "core/ir/alu.h"
 #include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
 

@@ -10,7 +10,7 @@
 #include <map>
 
 #include "core/codegen/lowering.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/ast.h"
-#include "core/kernel.h"
-#include "core/symbolic.h"
-#include "core/target.h"
+#include "core/kernel/ast.h"
+#include "core/kernel/kernel.h"
+#include "core/shape/symbolic.h"
+#include "core/ir/target.h"
 
 namespace tr {
 

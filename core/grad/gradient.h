@@ -5,8 +5,8 @@
 #include <map>
 #include <vector>
 
-#include "core/lazy.h"
-#include "core/tensor.h"
+#include "core/lazy/lazy.h"
+#include "core/tensor/tensor.h"
 
 namespace tr {
 

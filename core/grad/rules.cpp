@@ -1,10 +1,10 @@
-// One gradient rule per primitive op (core/ops.h), as tinygrad's gradient rules: each builds the
+// One gradient rule per primitive op (core/ir/ops.h), as tinygrad's gradient rules: each builds the
 // sources' gradients from the node's gradient with ordinary tensor operations.
 #include <cmath>
 #include <numbers>
 
 #include "core/grad/gradient.h"
-#include "core/tensor_multi.h"
+#include "core/tensor/multi.h"
 
 namespace tr {
 namespace {

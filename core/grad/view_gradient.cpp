@@ -7,7 +7,7 @@
 #include <limits>
 #include <numeric>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/grad/gradient.h"
 
 namespace tr {

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "core/alu.h"
+#include "core/ir/alu.h"
 #include "core/codegen/launch_ids.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/opt/opt_table.h"
 
 namespace tr {
@@ -103,7 +103,7 @@ Kernel double_buffered(const Kernel& k, const Opt& opt) {
 // the partial result of the blocks so far in the output buffer, from which the next block's sum starts
 // (core/codegen/loops.cpp). So the output must hold the reduce's own value between blocks: one reduce,
 // of the output's dtype. The epilogue may read buffers: the scheduler gives no kernel with a reduce
-// the buffer it reads as its output (an assign's value gets its own buffer first, core/schedule.cpp).
+// the buffer it reads as its output (an assign's value gets its own buffer first, core/schedule/schedule.cpp).
 Kernel blocked(const Kernel& k, const Opt& opt) {
   const Dim d = k.dims[opt.dim];
   const auto refuse = [&](std::string_view why) { fail("opt", "{}: {}", opt.str(), why); };

@@ -1,8 +1,8 @@
 #pragma once
 // Applying one opt to a kernel, as core/opt/opt_table.h describes it.
-#include "core/kernel.h"
+#include "core/kernel/kernel.h"
 #include "core/opt/opt.h"
-#include "core/target.h"
+#include "core/ir/target.h"
 
 namespace tr {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/codegen/tensor_cores.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/opt/apply_opt.h"
 
 namespace tr {

@@ -4,7 +4,7 @@
 #include <tuple>
 #include <utility>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/opt/apply_opt.h"
 #include "core/opt/opt_table.h"
 

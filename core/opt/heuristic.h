@@ -1,8 +1,8 @@
 #pragma once
 // The default opts: a hand-written heuristic that reads the target (vector lanes, cores, workgroup
 // limits and local memory) rather than numbers of one machine.
-#include "core/kernel.h"
-#include "core/target.h"
+#include "core/kernel/kernel.h"
+#include "core/ir/target.h"
 
 namespace tr {
 

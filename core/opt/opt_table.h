@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/kernel.h"
+#include "core/kernel/kernel.h"
 #include "core/opt/opt.h"
-#include "core/target.h"
+#include "core/ir/target.h"
 
 namespace tr {
 

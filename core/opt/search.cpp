@@ -8,14 +8,14 @@
 #include <fmt/format.h>
 
 #include "core/codegen/codegen.h"
-#include "core/compile_parallel.h"
-#include "core/error.h"
-#include "core/interrupt.h"
+#include "core/runtime/compile_parallel.h"
+#include "core/base/error.h"
+#include "core/base/interrupt.h"
 #include "core/opt/apply_opt.h"
 #include "core/opt/beam_cache.h"
 #include "core/opt/heuristic.h"
 #include "core/opt/opt_table.h"
-#include "core/progress.h"
+#include "core/base/progress.h"
 #include "core/render/render.h"
 
 namespace tr {

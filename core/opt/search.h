@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/device.h"
-#include "core/kernel.h"
+#include "core/runtime/device.h"
+#include "core/kernel/kernel.h"
 #include "core/opt/opt.h"
 
 namespace tr {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/uops.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 
@@ -80,7 +80,7 @@ struct CStyleLanguage {
   // access of a language whose vectors must be aligned (CUDA).
   std::string aligned_vector_load{};
   std::string aligned_vector_store{};
-  // A Store that streams (core/uops.h), of a whole vector at an index that is a provable multiple of
+  // A Store that streams (core/ir/uops.h), of a whole vector at an index that is a provable multiple of
   // its width ({type} {n} {buf} {idx} {val}); what a kernel with such stores declares first; and the
   // statement that ends it, so that they reach memory before whoever waits for the kernel reads it.
   // Empty streaming_store: a plain store.

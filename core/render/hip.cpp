@@ -1,7 +1,7 @@
 // HIP, CUDA's language on AMD GPUs, written as CUDA's source is (threadIdx, __syncthreads, make_float4,
 // __float_as_int), after `#include <hip/hip_runtime.h>`. What differs is the half type: AMD GPUs have
 // half arithmetic, HIP's `half` is the compiler's _Float16, so CUDA's half struct (converted by PTX) is
-// not declared. tests/hip/hip/hip_runtime.h stands in for ROCm's header where ROCm is not installed.
+// not declared. devices/shims/hip/hip/hip_runtime.h stands in for ROCm's header where ROCm is not installed.
 #include "core/render/cuda.h"
 #include "core/render/render.h"
 

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/render/llvm.h"
 #include "core/render/render.h"
 
@@ -78,7 +78,7 @@ class LlvmRenderer {
     params.push_back("i32 %core_id");
     for (const UOp& u : u_)
       if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core) params.push_back("i32 %" + uop_name(u));
-    // memory the cores share, then their barrier and its state (core_locals in core/uops.h)
+    // memory the cores share, then their barrier and its state (core_locals in core/ir/uops.h)
     const std::vector<UOp> shared = core_locals(p_);
     for (const UOp& u : shared) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), uop_name(u)));
     if (!shared.empty()) params.insert(params.end(), {ptr("void (" + ptr("i8") + ")") + " %core_sync", ptr("i8") + " %core_ctx"});

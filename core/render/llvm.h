@@ -2,7 +2,7 @@
 // What the LLVM device needs of the LLVM IR renderer beyond the backend table's "llvm" text.
 #include <string>
 
-#include "core/uops.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

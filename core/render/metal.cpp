@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/render/cstyle.h"
 #include "core/render/render.h"
 

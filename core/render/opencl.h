@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/uops.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/render/ptx.h"
 #include "core/render/render.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr {
 

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/uops.h"
+#include "core/ir/uops.h"
 
 namespace tr {
 

@@ -11,7 +11,7 @@
 
 #include "core/render/wgsl.h"
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/render/cstyle.h"
 #include "core/render/render.h"
 

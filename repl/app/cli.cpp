@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr::repl {
 namespace {

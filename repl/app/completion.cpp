@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/device.h"
+#include "core/runtime/device.h"
 #include "core/render/render.h"
 #include "repl/app/help_text.h"
 #include "repl/app/meta.h"

@@ -6,7 +6,7 @@
 
 #include <atomic>
 
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 
 namespace tr::repl {
 namespace {

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr::repl {
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 namespace tr::repl {
 

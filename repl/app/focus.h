@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 
 namespace tr::repl {
 

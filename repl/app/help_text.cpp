@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "core/opt/opt_table.h"
 #include "repl/app/meta.h"
 #include "repl/convert.h"

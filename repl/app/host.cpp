@@ -4,9 +4,9 @@
 #include <cctype>
 #include <new>
 
-#include "core/error.h"
-#include "core/interrupt.h"
-#include "core/realize.h"
+#include "core/base/error.h"
+#include "core/base/interrupt.h"
+#include "core/realize/realize.h"
 #include "repl/app/json_reporter.h"
 #include "repl/app/meta.h"
 #include "repl/app/text_reporter.h"

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.h"
-#include "core/realize.h"
+#include "core/base/error.h"
+#include "core/realize/realize.h"
 #include "repl/app/focus.h"
 #include "repl/app/progress_bar.h"
 #include "repl/app/reporter.h"

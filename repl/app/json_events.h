@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 #include "repl/app/reporter.h"
 #include "repl/print_event.h"
 

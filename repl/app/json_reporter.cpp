@@ -1,9 +1,9 @@
 #include "repl/app/json_reporter.h"
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "repl/app/json_events.h"
 #include "repl/app/text_reporter.h"
-#include "core/device.h"
+#include "core/runtime/device.h"
 
 namespace tr::repl {
 

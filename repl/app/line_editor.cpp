@@ -18,7 +18,7 @@
 #include <readline/readline.h>
 #endif
 
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 
 namespace tr::repl {
 namespace {

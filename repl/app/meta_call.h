@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "core/tensor.h"
+#include "core/tensor/tensor.h"
 #include "repl/session.h"
 #include "repl/source_error.h"
 #include "repl/syntax.h"

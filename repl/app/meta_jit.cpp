@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/jit.h"
+#include "core/jit/jit.h"
 #include "repl/app/meta_commands.h"
 
 namespace tr::repl::meta {

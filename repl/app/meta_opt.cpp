@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "repl/app/meta_commands.h"
 #include "repl/app/settings_input.h"
 #include "viz/stages.h"

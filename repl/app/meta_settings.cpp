@@ -1,8 +1,8 @@
 // :device (and :device load PATH) :render :debug :noopt :beam — the settings the command line also sets.
 #include <fmt/format.h>
 
-#include "core/context.h"
-#include "core/device.h"
+#include "core/base/context.h"
+#include "core/runtime/device.h"
 #include "core/render/render.h"
 #include "devices/plugin.h"
 #include "repl/app/meta_commands.h"

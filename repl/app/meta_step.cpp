@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
-#include "core/schedule.h"
+#include "core/base/context.h"
+#include "core/schedule/schedule.h"
 #include "repl/app/meta_commands.h"
 #include "viz/stages.h"
 

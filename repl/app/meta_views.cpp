@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "core/render/render.h"
-#include "core/schedule.h"
+#include "core/schedule/schedule.h"
 #include "repl/app/files.h"
 #include "repl/app/meta_commands.h"
 #include "repl/app/settings_input.h"

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
-#include "core/error.h"
+#include "core/base/context.h"
+#include "core/base/error.h"
 #include "repl/app/cli.h"
 #include "repl/app/files.h"
 #include "repl/app/host.h"
@@ -21,7 +21,7 @@
 namespace tr::repl {
 namespace {
 
-// The command line's settings over the environment's (core/context.h reads DEBUG, NOOPT, BEAM, DEV).
+// The command line's settings over the environment's (core/base/context.h reads DEBUG, NOOPT, BEAM, DEV).
 void apply_settings(const Options& o) {
   Settings& s = settings();
   if (o.debug) s.debug = bounded_int(std::to_string(*o.debug), 0, 6, "--debug");

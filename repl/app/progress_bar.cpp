@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "core/progress.h"
+#include "core/base/progress.h"
 
 namespace tr::repl {
 namespace {

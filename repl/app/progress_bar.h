@@ -1,6 +1,6 @@
 #pragma once
 // The plain REPL's progress bar: on a terminal's stderr, once work (compiles, a BEAM search, a
-// kernel) has gone on for half a second, one line that says what it is at (core/progress.h), redrawn
+// kernel) has gone on for half a second, one line that says what it is at (core/base/progress.h), redrawn
 // a few times a second by its own thread and erased before anything else is written.
 #include <condition_variable>
 #include <mutex>

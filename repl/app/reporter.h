@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 #include "repl/print_event.h"
 #include "repl/span.h"
 

@@ -1,6 +1,6 @@
 #include "repl/app/text_reporter.h"
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "repl/diagnostic.h"
 
 namespace tr::repl {

@@ -22,10 +22,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/context.h"
-#include "core/device.h"
-#include "core/realize.h"
-#include "core/tensor.h"
+#include "core/base/context.h"
+#include "core/runtime/device.h"
+#include "core/realize/realize.h"
+#include "core/tensor/tensor.h"
 #include "devices/registry.h"
 #include "scripts/bench/kernel_times.h"
 

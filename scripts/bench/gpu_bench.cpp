@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/context.h"
-#include "core/tensor.h"
+#include "core/base/context.h"
+#include "core/tensor/tensor.h"
 #include "devices/registry.h"
 #include "scripts/bench/kernel_times.h"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/context.h"
-#include "core/realize.h"
+#include "core/base/context.h"
+#include "core/realize/realize.h"
 #include "devices/registry.h"
 #include "repl/parser.h"
 #include "repl/session.h"

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "core/context.h"
-#include "core/device.h"
+#include "core/base/context.h"
+#include "core/runtime/device.h"
 #include "core/opt/heuristic.h"
 #include "core/opt/search.h"
-#include "core/realize.h"
-#include "core/tensor.h"
+#include "core/realize/realize.h"
+#include "core/tensor/tensor.h"
 
 namespace tr::bench {
 

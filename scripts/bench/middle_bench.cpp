@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <functional>
 
-#include "core/realize.h"
-#include "core/schedule.h"
-#include "core/tensor.h"
+#include "core/realize/realize.h"
+#include "core/schedule/schedule.h"
+#include "core/tensor/tensor.h"
 #include "devices/registry.h"
 
 namespace {

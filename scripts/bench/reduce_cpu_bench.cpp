@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/context.h"
-#include "core/realize.h"
-#include "core/tensor.h"
+#include "core/base/context.h"
+#include "core/realize/realize.h"
+#include "core/tensor/tensor.h"
 #include "devices/registry.h"
 
 namespace {

@@ -1,7 +1,7 @@
 # Deeply nested and very long expressions in a piped session: each must give an error or a value,
 # never a crash, and the session must then print its final value and exit 0. The parser refuses more
 # than 200 levels of nesting; a chain of 3000 ops, one per line, is cut into kernels as it grows
-# (core/lazy.h kMaxLazyDepth) and still prints its value.
+# (core/lazy/lazy.h kMaxLazyDepth) and still prints its value.
 #   cmake -DTINYREPL=... -DWORKDIR=... -P deep.cmake
 cmake_minimum_required(VERSION 3.20)
 foreach(var TINYREPL WORKDIR)

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "devices/registry.h"
 #include "repl/app/host.h"
 

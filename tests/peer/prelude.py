@@ -6,7 +6,7 @@ Tensor.zeros/..., the dtype names (float32, half, bool, ...) are tinygrad's dtyp
 records each printed value so that run_peer.py can compare it with tinyrepl's --json print events.
 
 Where tinyrepl and tinygrad differ on purpose, the prelude says so instead of hiding it:
-  - rand/randn: tinyrepl documents its own counter-based generator (core/random.h); the prelude
+  - rand/randn: tinyrepl documents its own counter-based generator (core/tensor/random.h); the prelude
     computes the same numbers on the host (numpy, in float64, rounded once to the dtype) and hands
     them to tinygrad as data, so everything computed from them is still computed by tinygrad.
   - kernels(x): the count is tinyrepl's own fusion decision; tinygrad's scheduler is another one.
@@ -162,7 +162,7 @@ def eye(n, m=None, dtype=None, device=None):
     return _T.eye(n, m, dtype=dtype)
 
 
-# tinyrepl's counter-based generator (core/random.h), in numpy's uint64 arithmetic (which wraps).
+# tinyrepl's counter-based generator (core/tensor/random.h), in numpy's uint64 arithmetic (which wraps).
 _M64 = (1 << 64) - 1
 
 
@@ -185,7 +185,7 @@ def _shape(shape):
     return tuple(shape)
 
 
-# The session's generator: seed and the count of uniforms drawn (core/random.h), for calls without seed=.
+# The session's generator: seed and the count of uniforms drawn (core/tensor/random.h), for calls without seed=.
 _GENERATOR = {"seed": 0, "counter": 0}
 
 
@@ -194,7 +194,7 @@ def manual_seed(seed):
 
 
 def _stream(n, seed, per_element):
-    """The seed and the first element index of a draw of n elements (core/random.h)."""
+    """The seed and the first element index of a draw of n elements (core/tensor/random.h)."""
     if seed is not None:
         return seed, 0
     first = -(-_GENERATOR["counter"] // per_element)

@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
+#include "core/base/context.h"
 #include "core/render/render.h"
-#include "core/schedule.h"
-#include "core/tensor.h"
+#include "core/schedule/schedule.h"
+#include "core/tensor/tensor.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/step.h"
 

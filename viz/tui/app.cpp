@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "core/device.h"
-#include "core/interrupt.h"
+#include "core/runtime/device.h"
+#include "core/base/interrupt.h"
 #include "core/render/render.h"
 #include "viz/timings.h"
 #include "viz/tui/pane_content.h"

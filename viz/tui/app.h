@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 #include "viz/tui/colors.h"
 #include "viz/tui/input_line.h"
 #include "viz/tui/layout.h"

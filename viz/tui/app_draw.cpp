@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "core/progress.h"
+#include "core/base/progress.h"
 #include "viz/tui/app.h"
 #include "viz/tui/help.h"
 #include "viz/tui/pane_content.h"

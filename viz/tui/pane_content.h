@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 #include "viz/tui/pane_text.h"
 #include "viz/tui/tui.h"
 

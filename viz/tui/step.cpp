@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "core/context.h"
-#include "core/device.h"
+#include "core/base/context.h"
+#include "core/runtime/device.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/text.h"
 

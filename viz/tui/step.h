@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/realize.h"
+#include "core/realize/realize.h"
 #include "viz/stages.h"
 #include "viz/tui/layout.h"
 #include "viz/tui/pane_text.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lazy.h"
-#include "core/realize.h"
+#include "core/lazy/lazy.h"
+#include "core/realize/realize.h"
 #include "viz/kernel_view.h"
 
 namespace tr {

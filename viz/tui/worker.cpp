@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/interrupt.h"
+#include "core/base/interrupt.h"
 
 namespace tr::tui {
 

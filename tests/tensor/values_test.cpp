@@ -1,0 +1,189 @@
+// Values at the edges and at scale: empty tensors, non-finite pow, std, long sums, tensors too large
+// for 32-bit indices, the advancing generator, and what kernels report (bytes, GPU tabs of CPU kernels).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/runtime/device.h"
+#include "core/tensor/random.h"
+#include "core/realize/realize.h"
+#include "core/render/render.h"
+#include "tests/tensor_testing.h"
+#include "viz/backend_lowering.h"
+
+namespace tr {
+namespace {
+
+using testing::matches_reference;
+using testing::Opts;
+using testing::ScopedOpts;
+using testing::tensor;
+using testing::throws;
+using testing::values;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+int kernels_run() { return static_cast<int>(history().totals().kernels); }
+
+class Empty : public ::testing::TestWithParam<Opts> {};
+
+// Each of these has no elements: it realizes with no kernel and agrees with the reference evaluator.
+TEST_P(Empty, NoKernelRunsForAnEmptyOutput) {
+  const ScopedOpts opts(GetParam());
+  const Tensor x = tensor({1.0, 2.0});
+  const std::vector<std::pair<Tensor, Shape>> cases{
+      {Tensor::zeros({0}), {0}},
+      {Tensor::arange(int64_t{0}, int64_t{0}), {0}},
+      {Tensor::eye(0), {0, 0}},
+      {Tensor::linspace(5.0, 10.0, 0), {0}},
+      {Tensor::zeros({4, 0}).sum(std::vector<int>{0}), {0}},
+      {Tensor::ones({0, 8}).matmul(Tensor::ones({8, 8})), {0, 8}},
+      {Tensor::zeros({2, 0}).cat({Tensor::zeros({2, 0})}, 0), {4, 0}},
+      {x.shrink({Range{2, 2}}).mul(Tensor::scalar_like(x, 2.0)), {0}},
+  };
+  for (const auto& [t, shape] : cases) {
+    const int before = kernels_run();
+    EXPECT_EQ(t.shape(), shape);
+    EXPECT_TRUE(values(t).empty());
+    EXPECT_EQ(kernels_run(), before) << "a kernel ran for shape " << shape_str(shape);
+    EXPECT_TRUE(matches_reference(t));
+  }
+}
+
+// A reduce over an empty axis to a non-empty output is the reduce's identity, as in tinygrad.
+TEST_P(Empty, AReduceOverAnEmptyAxisIsItsIdentity) {
+  const ScopedOpts opts(GetParam());
+  const Tensor z = Tensor::zeros({0, 4});
+  EXPECT_EQ(values(z.sum(std::vector<int>{0})), std::vector<double>(4, 0.0));
+  EXPECT_EQ(values(z.max(std::vector<int>{0})), std::vector<double>(4, -kInf));
+  EXPECT_EQ(values(z.prod(std::vector<int>{0})), std::vector<double>(4, 1.0));
+  EXPECT_EQ(values(Tensor::ones({4, 0}).matmul(Tensor::ones({0, 3}))), std::vector<double>(12, 0.0));
+  // a view that pads an empty tensor reads only its padding
+  EXPECT_EQ(values(Tensor::zeros({0}).pad({Range{1, 2}}, 5.0)), std::vector<double>(3, 5.0));
+}
+
+INSTANTIATE_TEST_SUITE_P(Values, Empty, testing::both_opts(), testing::opts_name);
+
+// pow as C99 and numpy define it where exp(e * log|b|) would be nan, on every device that opens, each
+// equal to the reference evaluator.
+TEST(NonFinitePow, FollowsC99OnEveryDevice) {
+  for (const char* dev : {"CPU", "LLVM", "OPENCL"}) {
+    if (!device_status(dev).empty()) continue;
+    const Tensor x = tensor({kInf, -kInf, std::nan("")}).to(dev);
+    const Tensor inf = tensor({kInf, -kInf}).to(dev);
+    const auto check = [&](const Tensor& t, const std::vector<double>& want) {
+      const std::vector<double> got = values(t);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); i++)
+        EXPECT_TRUE(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))
+            << dev << " [" << i << "] " << got[i] << " want " << want[i];
+      EXPECT_TRUE(matches_reference(t)) << dev;
+    };
+    check(x.pow(ConstValue{0.0}), {1, 1, 1});
+    check(x.pow(Tensor::scalar_like(x, 0.0)), {1, 1, 1});
+    check(x.rpow(ConstValue{1.0}), {1, 1, 1});
+    check(Tensor::scalar_like(x, 1.0).expand(x.shape()).pow(x), {1, 1, 1});
+    check(x.pow(ConstValue{0.3}), {kInf, kInf, std::nan("")});
+    check(x.pow(ConstValue{-0.3}), {0, 0, std::nan("")});
+    check(x.pow(ConstValue{3.0}), {kInf, -kInf, std::nan("")});
+    check(tensor({-1.0, -1.0}).to(dev).pow(inf), {1, 1});
+    check(tensor({-8.0, 2.0}).to(dev).pow(ConstValue{1.0 / 3}), {std::nan(""), static_cast<float>(std::cbrt(2.0))});
+  }
+}
+
+// Each + and * rounds (no fused multiply-add): x - mean is exact here, so std is exactly 1.
+TEST(Std, RowsOfOneTwoThreeAreExactlyOne) {
+  const Tensor m = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
+  for (const Opts o : {Opts::Noopt, Opts::Default}) {
+    const ScopedOpts opts(o);
+    EXPECT_EQ(values(m.std(std::vector<int>{1})), (std::vector<double>{1, 1}));
+    EXPECT_EQ(values(m.var(std::vector<int>{1})), (std::vector<double>{1, 1}));
+  }
+}
+
+// A float32 sum in one accumulator stops at 2^24; in pieces it keeps growing.
+TEST(LongSums, KeepGrowingPast2To24) {
+  for (const Opts o : {Opts::Noopt, Opts::Default}) {
+    const ScopedOpts opts(o);
+    EXPECT_EQ(testing::scalar(Tensor::ones({4096, 8192}).sum()), 33554432.0);
+    EXPECT_EQ(values(Tensor::ones({1, 33554432}).sum(std::vector<int>{1})), std::vector<double>{33554432.0});
+    // a length no part count divides is padded with the identity and then cut
+    const std::vector<double> odd = values(Tensor::ones({1, 16777259}).sum(std::vector<int>{1}));
+    ASSERT_EQ(odd.size(), 1u);
+    EXPECT_NEAR(odd[0], 16777259.0, 4.0);
+    const Tensor x = Tensor::arange(int64_t{0}, int64_t{20000000}, int64_t{1}, DType::Float32);
+    EXPECT_NEAR(testing::scalar(x.sum()), 19999999.0 * 20000000.0 / 2, 2e14 * 1e-6);
+  }
+}
+
+// Kernels index with 32-bit ints: 2^31 elements or more is an error before anything runs, never a crash.
+TEST(Indices, TensorsOf2To31ElementsAreRefusedBeforeAnythingRuns) {
+  const int before = static_cast<int>(history().count());
+  const Tensor a = Tensor::arange(int64_t{0}, int64_t{3000000000});
+  EXPECT_TRUE(throws([&] { a.data(); }, "memory", "64-bit indices"));
+  // one element, but at an index past 2^31
+  EXPECT_TRUE(throws([&] { a.shrink({Range{2999999999, 3000000000}}).item(); }, "memory", "32-bit indices"));
+  EXPECT_TRUE(throws([] { Tensor::eye(65536).data(); }, "memory", "64-bit indices"));
+  EXPECT_EQ(static_cast<int>(history().count()), before) << "nothing ran";
+  EXPECT_EQ(as_int(a.shrink({Range{2147483646, 2147483647}}).item()), 2147483646);
+}
+
+// The session's generator advances with each call without seed=; manual_seed starts it again.
+TEST(Generator, AdvancesAndManualSeedRestarts) {
+  manual_seed(0);
+  const std::vector<double> first = values(Tensor::rand({3})), second = values(Tensor::rand({3}));
+  EXPECT_NE(first, second);
+  manual_seed(0);
+  std::vector<double> six = values(Tensor::rand({6}));
+  EXPECT_EQ(std::vector<double>(six.begin(), six.begin() + 3), first);
+  EXPECT_EQ(std::vector<double>(six.begin() + 3, six.end()), second);
+  // seed= is a stream of its own and leaves the generator where it was
+  const std::vector<double> seeded = values(Tensor::rand({3}, 0));
+  EXPECT_EQ(seeded, first);
+  manual_seed(0);
+  values(Tensor::rand({3}, 9));
+  EXPECT_EQ(values(Tensor::rand({3})), first);
+  // randn after an odd count of uniforms starts past them, on an even one
+  manual_seed(1);
+  values(Tensor::rand({3}));
+  EXPECT_EQ(values(Tensor::randn({2})), std::vector<double>({static_cast<float>(random_normal(1, 2)),
+                                                              static_cast<float>(random_normal(1, 3))}));
+  EXPECT_EQ(generator().counter, 8u);
+  manual_seed(0);
+}
+
+// A kernel's bytes are what its loads and store reach: one element of a 2048x2048 buffer is 4 bytes
+// read and 4 written, not 16 MiB.
+TEST(Bytes, AreTheIndexFootprintOfEachLoadAndStore) {
+  const Tensor big = Tensor::ones({2048, 2048}).contiguous().realize();
+  EXPECT_EQ(testing::scalar(big.shrink({Range{0, 1}, Range{0, 1}}).reshape({}).contiguous()), 1.0);
+  const KernelRecord& k = last_realization().runs.back().kernel;
+  EXPECT_EQ(k.program->bytes, 8);
+  // a broadcast load reaches its buffer's elements once
+  const Tensor row = tensor({1, 2, 3, 4});
+  row.reshape({1, 4}).expand({64, 4}).contiguous().realize();
+  EXPECT_EQ(last_realization().runs.back().kernel.program->bytes, (4 + 64 * 4) * 4);
+}
+
+// The CUDA, OpenCL and Metal tabs of a CPU kernel show it lowered for a GPU, with GPU opts, and say so.
+TEST(BackendTabs, AGpuLanguageShowsACpuKernelLoweredForAGpu) {
+  const ScopedOpts opts(Opts::Default);
+  Tensor::arange(int64_t{0}, int64_t{4096}, int64_t{1}, DType::Float32).mul(Tensor::full({}, 2.0)).realize();
+  const KernelRecord& k = last_realization().runs.back().kernel;
+  ASSERT_EQ(k.device, "CPU");
+  const BackendLowering cuda = lowering_for_backend(k, "cuda");
+  EXPECT_NE(cuda.note.find("lowered for "), std::string::npos) << cuda.note;
+  EXPECT_NE(cuda.note.find("LOCAL"), std::string::npos) << cuda.note;
+  const std::string src = render("cuda", cuda.program);
+  EXPECT_NE(src.find("blockIdx"), std::string::npos) << src;
+  EXPECT_NE(src.find("threadIdx"), std::string::npos) << src;
+  EXPECT_EQ(src.find("core_id"), std::string::npos) << src;
+  for (const char* b : {"opencl", "metal"}) EXPECT_FALSE(lowering_for_backend(k, b).note.empty()) << b;
+  // the C tab of a CPU kernel is the kernel as it ran
+  EXPECT_TRUE(lowering_for_backend(k, "c").note.empty());
+}
+
+}  // namespace
+}  // namespace tr
