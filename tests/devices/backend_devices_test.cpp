@@ -144,7 +144,7 @@ TEST(HostCompilers, AHalfKernelCompilesUnderEveryInstructionSet) {
 #else
   GTEST_SKIP() << "no instruction set of this CPU's family is known";
 #endif
-  const Kernel relu = testing::only_kernel(testing::realized_random({4096}, 1).half().relu());
+  const Kernel relu = testing::only_kernel(testing::realized_random({4096}, 1).cast(DType::Float16).relu());
   const char* before = std::getenv("TINYREPL_ISA");
   const std::string saved = before ? before : "";
   for (const Isa isa : sets) {
