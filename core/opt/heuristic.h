@@ -1,12 +1,21 @@
 #pragma once
-// The default opts: a hand-written heuristic that reads the target (vector lanes, cores, workgroup
-// limits and local memory) rather than numbers of one machine.
-#include "core/kernel/kernel.h"
+// The default opts: the recipes of core/opt/recipes/ (tensor cores, register tile, column reduce,
+// transpose, row lanes, GPU staging, unroll, GPU vectors, CPU upcast, workgroup, cores, cache blocks),
+// each applied in that order where its condition holds. They read the target (vector lanes, registers,
+// caches, cores; workgroup limits, local memory, matrix units), never numbers of one machine.
 #include "core/ir/target.h"
+#include "core/kernel/kernel.h"
+#include "core/opt/recipes/recipe.h"
 
 namespace tr {
 
 Kernel default_opts(const Kernel& k, const Target& target);
+// The same, with the recipes that ran and any that apply_opt refused: such a recipe is undone, so
+// that the kernel gets fewer opts, never a refused one (a refusal is a recipe's bug, which the tests
+// look for over every target).
+OptPlan plan_default_opts(const Kernel& k, const Target& target);
+// The recipes in the order they run.
+const std::vector<Recipe>& default_recipes();
 
 // A CPU matmul's register tile: `rows` rows by `vectors` vector registers of `lanes` columns. Its
 // accumulators, one register per column vector of the other operand and one broadcast value fit in
