@@ -72,7 +72,8 @@ class LlvmDevice : public HostMemoryDevice {
     const int major = std::regex_search(version_, m, std::regex(R"(version (\d+))")) ? std::stoi(m[1]) : 0;
     // clang before 15 gets the IR spelled with typed pointers (see core/render/llvm.h)
     typed_pointers_ = major > 0 && major < 15;
-    flags_ = fmt::format("-x ir -O2 {} -fPIC -shared -Wno-override-module", isa_compiler_flags(target_.isa));
+    // compiler-rt's builtins hold the half conversions (__gnu_h2f_ieee) that clang calls without F16C
+    flags_ = fmt::format("-x ir -O2 {} -fPIC -shared --rtlib=compiler-rt -Wno-override-module", isa_compiler_flags(target_.isa));
     // the LLVM renderer's vectors are of up to 4 lanes, whatever the registers hold
     target_.vector_width = std::min(target_.vector_width, 4);
   }
