@@ -14,10 +14,12 @@
 #include <fmt/format.h>
 
 #include "core/base/context.h"
+#include "core/realize/realize.h"
 #include "core/reference/reference.h"
 #include "repl/parser.h"
 #include "repl/session.h"
 #include "repl/source_error.h"
+#include "tests/default_opts_testing.h"
 #include "tests/tensor_testing.h"
 
 namespace tr::repl {
@@ -117,8 +119,12 @@ class ProgramFiles : public ::testing::TestWithParam<std::string> {};
 void expect_agrees(const std::string& name, bool noopt) {
   const Settings saved = settings();
   settings().noopt = noopt;
+  const size_t first_run = history().count();
   const Checked c = run_program_file(name);
   settings() = saved;
+  // the default opts of each kernel it ran are accepted on every target (tests/default_opts_testing.h)
+  for (const RunRecord& r : history().since(first_run))
+    if (!noopt && !r.is_copy && r.kernel.ast) tr::testing::expect_default_opts_accepted(r.kernel.ast, name + ": " + r.kernel.name);
   std::string report;
   for (const std::string& f : c.failures) report += "\n  " + f;
   EXPECT_TRUE(c.failures.empty()) << name << (noopt ? " (NOOPT)" : "") << ":" << report;

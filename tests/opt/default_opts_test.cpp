@@ -1,0 +1,61 @@
+// The invariant of the default opts (tests/default_opts_testing.h): apply_opt accepts every opt they
+// choose, for every kernel, on every target the project knows. A recipe that apply_opt refuses is
+// undone, so that the kernel still gets fewer opts, never a refused one; here none may be refused.
+// The kernels of tests/programs are checked by their own suite (repl_programs_test).
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tests/default_opts_testing.h"
+#include "tests/kernel_testing.h"
+#include "tests/random_program.h"
+
+namespace tr {
+namespace {
+
+using testing::expect_default_opts_accepted;
+
+Tensor input(const Shape& shape, DType t = DType::Float32) { return testing::realized_random(shape, 7).cast(t).realize(); }
+
+TEST(DefaultOpts, TheirOptsAreAcceptedOnEveryTargetForTheCoursesKernels) {
+  // a reduce over an axis of size 1 of a value computed in the kernel (CUDA once refused its UPCAST)
+  expect_default_opts_accepted(Tensor::linspace(int64_t{-2}, int64_t{2}, 256).reshape({256, 1}).sum(std::vector<int>{1}), "linspace sum");
+  const Tensor a = input({64, 96}), b = input({96, 32});
+  expect_default_opts_accepted(a.matmul(b), "matmul");
+  expect_default_opts_accepted(a.matmul(b).relu(), "matmul relu");
+  expect_default_opts_accepted(input({64, 96}, DType::Float16).matmul(input({96, 32}, DType::Float16)), "half matmul");
+  expect_default_opts_accepted(a.softmax(), "softmax");
+  expect_default_opts_accepted(a.var(std::vector<int>{1}), "var");
+  expect_default_opts_accepted(a.layernorm(), "layernorm");
+  expect_default_opts_accepted(a.transpose().contiguous(), "transpose");
+  expect_default_opts_accepted(a.sum(std::vector<int>{0}), "column sum");
+  expect_default_opts_accepted(a.sum(std::vector<int>{1}), "row sum");
+  expect_default_opts_accepted(a.sum(), "full sum");
+  expect_default_opts_accepted(input({2, 3, 16, 16}).conv2d(input({8, 3, 3, 3})), "conv2d");
+  const Tensor q = input({2, 4, 32, 16}), k = input({2, 4, 32, 16}), v = input({2, 4, 32, 16});
+  expect_default_opts_accepted(q.scaled_dot_product_attention(k, v), "attention");
+}
+
+// Random programs: shapes, dtypes, op chains, movement ops and reduces (tests/random_program.h).
+TEST(DefaultOpts, TheirOptsAreAcceptedOnEveryTargetForRandomPrograms) {
+  constexpr int kPrograms = 5000;
+  int built = 0, kernels = 0;
+  for (int seed = 0; seed < kPrograms; seed++) {
+    testing::Generator gen(seed + 100000, "CPU");
+    std::optional<Tensor> x;
+    try {
+      x = gen.build();
+    } catch (const Error&) {
+      continue;  // a chain the engine refuses, as tinygrad does (floor division of bools)
+    }
+    built++;
+    kernels += expect_default_opts_accepted(*x, "random program " + std::to_string(seed) + ":\n" + gen.text());
+  }
+  EXPECT_GT(built, kPrograms * 9 / 10);
+  EXPECT_GT(kernels, built);
+}
+
+}  // namespace
+}  // namespace tr
