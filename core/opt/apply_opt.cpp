@@ -88,9 +88,8 @@ void check_cores_combine(const Kernel& k, const Opt& opt, const Target& target) 
 
 // DOUBLE splits nothing: the staged tiles get two halves.
 Kernel double_buffered(const Kernel& k, const Opt& opt) {
-  if (k.stage_axis < 0 || k.dims[opt.dim].axis != k.stage_axis)
-    fail("opt", "{}: DOUBLE takes the reduce dim whose tiles STAGE put in local memory{}", opt.str(),
-         k.stage_axis < 0 ? "; the kernel has none" : "");
+  if (k.dims[opt.dim].axis != k.stage_axis)
+    fail("opt", "{}: DOUBLE takes the reduce dim whose tiles STAGE put in local memory", opt.str());
   if (opt.amount != 2) fail("opt", "{}: the amount is the number of halves, 2", opt.str());
   if (k.stage_halves) fail("opt", "{}: the staged tiles have two halves already", opt.str());
   Kernel out = k;
@@ -107,8 +106,6 @@ Kernel double_buffered(const Kernel& k, const Opt& opt) {
 Kernel blocked(const Kernel& k, const Opt& opt) {
   const Dim d = k.dims[opt.dim];
   const auto refuse = [&](std::string_view why) { fail("opt", "{}: {}", opt.str(), why); };
-  if (std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Block; }))
-    refuse("the kernel is walked in blocks already");
   if (opt.amount >= d.size) refuse(fmt::format("a block of {} is the whole dim", opt.amount));
   if (d.role == DimRole::Reduce) {
     std::vector<const AstNode*> reduces;
@@ -120,10 +117,6 @@ Kernel blocked(const Kernel& k, const Opt& opt) {
     if (reduces[0]->dtype != k.ast->dtype)
       refuse(fmt::format("the partial results wait in the output, which is {} where the reduce is {}", name(k.ast->dtype),
                          name(reduces[0]->dtype)));
-    for (const Dim& x : k.dims)
-      if (x.role == DimRole::Group || (x.role == DimRole::Thread && x.axis >= k.first_reduce))
-        refuse("the reduce is split over threads, which combine their parts once, at the end");
-    if (k.tc || k.stage_axis >= 0) refuse("the reduce is on the matrix unit or staged in local memory, which take it whole");
   }
   Kernel out = k;
   out.dims[opt.dim] = {d.axis, opt.amount, d.stride, d.role};
@@ -161,39 +154,17 @@ Kernel apply_opt(const Kernel& k, const Opt& opt, const Target& target) {
   }
   if (opt.amount < 2) fail("opt", "{}: the amount must be at least 2", opt.str());
   if (d.sym) fail("opt", "{}: dim {} is the symbolic size {}; opts split only dims of a known size", opt.str(), opt.dim, render(d.sym));
+  if (opt.op == OptOp::Tc) units_of_k(opt, target);
+  check_combines(k, opt, d);
   if (opt.op == OptOp::Double) return double_buffered(k, opt);
-  // Each walk of the rows lowers its own loops over the reduce dims, an unrolled piece included, and a
-  // group's threads are the same in every walk; an upcast would have to be repeated in every walk,
-  // which the lowering does not do.
-  const bool splits_rows =
-      opt.op == OptOp::Upcast || opt.op == OptOp::Tc || (opt.op == OptOp::Padto && d.role != DimRole::Global);
-  if (k.walks_rows_again() && splits_rows)
-    fail("opt", "{}: this kernel walks its rows {} times (reduces that read each other's results, or a store over "
-                "the rows); only THREAD, LOCAL and PADTO of an output dim, UNROLL and GROUP apply to it",
-         opt.str(), k.row_passes);
   if (opt.op == OptOp::Padto) return padded(k, opt);
   if (d.size % opt.amount != 0) fail("opt", "{}: the amount must divide the dim's size {}", opt.str(), d.size);
   if (opt.op == OptOp::Block) return blocked(k, opt);
-  const bool in_blocks = std::any_of(k.dims.begin(), k.dims.end(),
-                                     [&](const Dim& x) { return x.role == DimRole::Block && x.axis >= k.first_reduce; });
-  if (in_blocks && (opt.op == OptOp::Group || opt.op == OptOp::Tc || opt.op == OptOp::Stage || (opt.op == OptOp::Thread && d.role == DimRole::Reduce)))
-    fail("opt", "{}: the reduce is walked in blocks (BLOCK), whose partial results one thread keeps", opt.str());
-  if (opt.op == OptOp::Group && k.tc)
-    fail("opt", "{}: the reduce is on the matrix unit, whose warp needs it whole", opt.str());
-  const bool grouped = std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Group; });
-  if (opt.op == OptOp::Stage && (k.stage_axis >= 0 || grouped))
-    fail("opt", "{}: {}", opt.str(), k.stage_axis >= 0 ? "the kernel's tiles are staged already"
-                                                        : "a GROUP's threads each read their own part of the reduce");
-  if ((opt.op == OptOp::Group || opt.op == OptOp::Tc) && k.stage_axis >= 0)
-    fail("opt", "{}: the kernel's tiles are staged in local memory (STAGE), which takes the reduce whole", opt.str());
   if (opt.op == OptOp::Tc) {
     Kernel out = apply_tc(k, opt, target);
     check_workgroup(out, opt, target);
     return out;
   }
-  if (info.gives == DimRole::Thread &&
-      std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& x) { return x.role == DimRole::Thread; }))
-    fail("opt", "{}: the kernel is already split over threads", opt.str());
   if (opt.op == OptOp::Thread && d.role == DimRole::Reduce) check_cores_combine(k, opt, target);
   const int64_t rest = d.size / opt.amount;
   // the outer piece steps over the inner one's elements

@@ -27,8 +27,8 @@ int tile_dim(const Kernel& k, const AstRef& varies, const AstRef& other, int64_t
 
 }  // namespace
 
-Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
-  std::vector<MatrixUnit> of_k;  // the units whose K is the amount: one per input dtype
+std::vector<MatrixUnit> units_of_k(const Opt& opt, const Target& target) {
+  std::vector<MatrixUnit> of_k;
   for (const MatrixUnit& u : target.matrix_units)
     if (u.k == opt.amount && tc_layout(u)) of_k.push_back(u);
   if (of_k.empty()) {
@@ -36,9 +36,11 @@ Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
     for (const MatrixUnit& u : target.matrix_units) units.push_back(matrix_unit_name(u));
     fail("opt", "{}: the amount is the matrix unit's K; this GPU's units are {}", opt.str(), fmt::join(units, ", "));
   }
-  if (k.tc) fail("opt", "{}: the reduce is already on the matrix unit", opt.str());
-  if (std::any_of(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Group; }))
-    fail("opt", "{}: a GROUP splits the reduce over the workgroup, and a warp of the matrix unit needs it whole", opt.str());
+  return of_k;
+}
+
+Kernel apply_tc(const Kernel& k, const Opt& opt, const Target& target) {
+  const std::vector<MatrixUnit> of_k = units_of_k(opt, target);
   std::vector<const AstNode*> reduces;
   walk(k.ast, [&](const AstNode& n) {
     if (n.op == AstOp::Reduce) reduces.push_back(&n);

@@ -22,6 +22,32 @@ enum class OptNeeds : uint8_t {
 std::string_view needs_str(OptNeeds needs);  // "", "workgroups with local memory (a GPU)", ...
 bool target_has(const Target& target, OptNeeds needs);
 
+// What a kernel may already have that an opt cannot be combined with (or needs).
+enum class KernelHas : uint8_t {
+  Blocks,          // a dim walked in blocks (BLOCK)
+  ReduceInBlocks,  // a reduce dim walked in blocks, whose partial results one thread keeps
+  MatrixUnit,      // the reduce on the matrix unit (TC)
+  Staged,          // tiles staged in local memory (STAGE)
+  Grouped,         // a reduce split over a workgroup's threads (GROUP)
+  Threads,         // a dim split over CPU cores (THREAD)
+  ReduceThreads,   // a reduce dim split over CPU cores
+};
+bool kernel_has(const Kernel& k, KernelHas what);
+std::string_view kernel_has_name(KernelHas what);  // "a BLOCK", "a reduce in BLOCKs", "TC", ... for `:help opts`
+
+// One rule of which opts combine: the opt is refused where the kernel has `with` (or, for a rule of
+// `requires`, where it lacks it), on any dim or only on a reduce dim, and `why` says so.
+struct OptRule {
+  KernelHas with;
+  bool reduce_dim_only = false;
+  std::string_view why;
+};
+
+// Whether an opt applies to a kernel that walks its rows several times (softmax): each walk lowers
+// its own loops, so an unrolled piece and a group's threads serve every walk, but an upcast would have
+// to be repeated in each, which the lowering does not do.
+enum class RowsAgain : uint8_t { Applies, OutputDimsOnly, Never };
+
 struct OptInfo {
   OptOp op;
   std::string_view name;              // "UPCAST": as `:opt` and a kernel's opt list spell it
@@ -32,7 +58,13 @@ struct OptInfo {
   OptNeeds needs;
   std::vector<int64_t> beam_amounts;  // the amounts BEAM tries; none for THREAD, which tries the cores
   std::string_view help;              // one line for `:help opts`
+  std::vector<OptRule> conflicts{};   // what the kernel may not have already
+  std::vector<OptRule> requires_{};   // what the kernel must have already
+  RowsAgain rows_again = RowsAgain::Applies;
 };
+
+// Refuses (tr::Error "opt") an opt that the table's rules do not let this kernel take on dim d.
+void check_combines(const Kernel& k, const Opt& opt, const Dim& d);
 
 // Every opt, in the order `:help opts` lists them.
 const std::vector<OptInfo>& opt_table();

@@ -292,6 +292,16 @@ std::string opt_text(const OptInfo& o) {
   std::string out = fmt::format("  {:<7} {} dim -> {}: {}\n          BEAM tries: {}", o.name, fmt::join(takes, " or "),
                                 gives, o.help, beam);
   if (o.needs != OptNeeds::Nothing) out += fmt::format("; needs {}", needs_str(o.needs));
+  // the table's rules of which opts combine
+  const auto rules = [](const std::vector<OptRule>& rs) {
+    std::vector<std::string> names;
+    for (const OptRule& r : rs) names.push_back(fmt::format("{}{}", kernel_has_name(r.with), r.reduce_dim_only ? " (of a reduce dim)" : ""));
+    return fmt::format("{}", fmt::join(names, ", "));
+  };
+  if (!o.requires_.empty()) out += fmt::format("\n          needs the kernel to have: {}", rules(o.requires_));
+  if (!o.conflicts.empty()) out += fmt::format("\n          not after: {}", rules(o.conflicts));
+  if (o.rows_again != RowsAgain::Applies)
+    out += fmt::format("\n          not in a kernel that walks its rows again{}", o.rows_again == RowsAgain::OutputDimsOnly ? " (but of an output dim)" : "");
   return out + "\n";
 }
 

@@ -147,6 +147,45 @@ TEST(OptTable, DrivesApplyOpt) {
   }
 }
 
+// Which opts combine is the table's (OptInfo::conflicts, requires_, rows_again): apply_opt refuses an
+// opt on a kernel that has what one of its rules names, in that rule's words.
+TEST(OptTable, OwnsWhichOptsCombine) {
+  std::mt19937_64 rng(1);
+  const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {16, 64}).sum(std::vector<int>{1})).ast);
+  const auto rule = [](OptOp op, KernelHas with) {
+    for (const OptRule& r : opt_info(op).conflicts)
+      if (r.with == with) return std::string(r.why);
+    for (const OptRule& r : opt_info(op).requires_)
+      if (r.with == with) return std::string(r.why);
+    ADD_FAILURE() << opt_name(op) << " has no rule about " << kernel_has_name(with);
+    return std::string("?");
+  };
+  const auto refused_for = [&](const Kernel& kernel, const Opt& opt, const Target& t, KernelHas with) {
+    EXPECT_TRUE(throws([&] { apply_opt(kernel, opt, t); }, "opt", rule(opt.op, with))) << opt.str();
+  };
+  // CPU: THREAD, then THREAD again; a reduce in BLOCKs, then THREAD of it; BLOCK twice
+  const Kernel threaded = apply_opt(k, {OptOp::Thread, 0, 2}, kAvx512);
+  EXPECT_TRUE(kernel_has(threaded, KernelHas::Threads));
+  refused_for(threaded, {OptOp::Thread, 1, 2}, kAvx512, KernelHas::Threads);
+  const Kernel blocked = apply_opt(k, {OptOp::Block, 1, 8}, kAvx512);
+  EXPECT_TRUE(kernel_has(blocked, KernelHas::ReduceInBlocks));
+  refused_for(blocked, {OptOp::Thread, 2, 2}, kAvx512, KernelHas::ReduceInBlocks);
+  refused_for(blocked, {OptOp::Block, 1, 2}, kAvx512, KernelHas::Blocks);
+  // GPU: GROUP then STAGE, STAGE then GROUP, DOUBLE without STAGE
+  const Kernel grouped = apply_opt(k, {OptOp::Group, 1, 8}, kGpu);
+  EXPECT_TRUE(kernel_has(grouped, KernelHas::Grouped));
+  refused_for(grouped, {OptOp::Stage, 1, 2}, kGpu, KernelHas::Grouped);
+  const Kernel staged = apply_opt(k, {OptOp::Stage, 1, 4}, kGpu);
+  EXPECT_TRUE(kernel_has(staged, KernelHas::Staged));
+  refused_for(staged, {OptOp::Group, 1, 4}, kGpu, KernelHas::Staged);
+  refused_for(k, {OptOp::Double, 1, 2}, kGpu, KernelHas::Staged);
+  // a kernel that walks its rows again takes no UPCAST (RowsAgain::Never)
+  const Kernel softmax = Kernel::from_ast(only_kernel(realized(rng, {16, 64}).softmax()).ast);
+  ASSERT_TRUE(softmax.walks_rows_again());
+  EXPECT_EQ(opt_info(OptOp::Upcast).rows_again, RowsAgain::Never);
+  EXPECT_TRUE(throws([&] { apply_opt(softmax, {OptOp::Upcast, 0, 2}, kAvx512); }, "opt", "walks its rows"));
+}
+
 TEST(OptTable, RefusesWhatTheTargetLacks) {
   std::mt19937_64 rng(2);
   const Kernel k = Kernel::from_ast(only_kernel(realized(rng, {64, 64}).sum(std::vector<int>{1})).ast);
