@@ -1,7 +1,8 @@
 #pragma once
 // The invariant of the default opts, as the suites check it: for every target the project knows (CPU
-// with SSE, AVX2, AVX-512, NEON and none; CUDA sm_80 and sm_90; OpenCL with and without half
-// arithmetic; QCOM; Metal; WebGPU; HIP), apply_opt accepts every opt the recipes choose.
+// with SSE, AVX2, AVX-512, NEON and none; every GPU backend's nominal target: OpenCL, Metal, CUDA and
+// PTX on an sm_90, HIP, WebGPU, QCOM; CUDA on an sm_80; OpenCL without half arithmetic), apply_opt
+// accepts every opt the recipes choose.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +11,7 @@
 #include "core/base/error.h"
 #include "core/opt/apply_opt.h"
 #include "core/opt/heuristic.h"
+#include "core/render/render.h"
 #include "core/schedule/schedule.h"
 #include "core/tensor/tensor.h"
 
@@ -20,11 +22,6 @@ struct NamedTarget {
   Target target;
 };
 
-inline Target nominal_gpu(int64_t local_memory, int vector_width, bool vector_alu, int warp, std::vector<MatrixUnit> units) {
-  return {.gpu = true, .local_memory = local_memory, .cores = 1, .max_local = 256, .vector_width = vector_width,
-          .vector_alu = vector_alu, .warp_size = warp, .matrix_units = std::move(units)};
-}
-
 inline const std::vector<NamedTarget>& default_opts_targets() {
   static const std::vector<NamedTarget> all = [] {
     const CacheSizes caches{.l1d = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20};
@@ -32,16 +29,16 @@ inline const std::vector<NamedTarget>& default_opts_targets() {
                                {"CPU AVX2", cpu_target(Isa::Avx2, 8, {.l1d = 48 << 10, .l2 = 2 << 20, .l3 = 0})},
                                {"CPU AVX-512", cpu_target(Isa::Avx512, 2, caches)},
                                {"CPU NEON", cpu_target(Isa::Neon, 8, {.l1d = 64 << 10, .l2 = 4 << 20})},
-                               {"CPU without vectors, one core", cpu_target(Isa::None, 1, {})},
-                               {"CUDA sm_80", nominal_gpu(48 << 10, 4, false, 32, cuda_matrix_units(8, 0))},
-                               {"CUDA sm_90", nominal_gpu(48 << 10, 4, false, 32, cuda_matrix_units(9, 0))},
-                               {"OpenCL", nominal_gpu(48 << 10, 4, true, 32, {})},
-                               {"QCOM", nominal_gpu(32 << 10, 4, true, 64, {})},
-                               {"Metal", nominal_gpu(32 << 10, 0, false, 32, metal_matrix_units())},
-                               {"WebGPU", nominal_gpu(16 << 10, 4, true, 0, {})},
-                               {"HIP", nominal_gpu(64 << 10, 4, false, 64, {})}};
-    Target pocl = nominal_gpu(48 << 10, 4, true, 0, {});
+                               {"CPU without vectors, one core", cpu_target(Isa::None, 1, {})}};
+    // every GPU backend's nominal target (CUDA's and PTX's an sm_90), and the variants its devices have
+    for (const std::string& b : backends())
+      if (backend_info(b).gpu) t.push_back({b, backend_info(b).nominal});
+    Target sm80 = backend_info("cuda").nominal;
+    sm80.matrix_units = cuda_matrix_units(8, 0);
+    t.push_back({"CUDA sm_80", sm80});
+    Target pocl = backend_info("opencl").nominal;
     pocl.half_arithmetic = false;
+    pocl.warp_size = 0;
     t.push_back({"OpenCL without half arithmetic", pocl});
     return t;
   }();

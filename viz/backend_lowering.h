@@ -12,7 +12,8 @@ namespace tr {
 
 struct BackendLowering {
   UOpProgram program;
-  std::string note;  // whose target and opts, when the kernel was lowered again; "" when it was not
+  std::string source;  // rendered for the backend
+  std::string note;    // whose target and opts, when the kernel was lowered again; "" when it was not
 };
 
 BackendLowering lowering_for_backend(const KernelRecord& r, std::string_view backend);

@@ -155,8 +155,8 @@ std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector
 
 std::string backend_source(const KernelRecord& r, std::string_view backend) {
   const BackendLowering lowering = lowering_for_backend(r, backend);
-  std::string text = render(backend, lowering.program);
-  if (!lowering.note.empty()) text = (backend == "llvm" ? "; " : "// ") + lowering.note + "\n" + text;
+  std::string text = lowering.source;
+  if (!lowering.note.empty()) text = std::string(line_comment(backend_info(backend).syntax)) + lowering.note + "\n" + text;
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }

@@ -3,6 +3,30 @@
 #include "core/codegen/lowering.h"
 
 namespace tr {
+namespace {
+
+// A pass after loops: where it runs, and what it does to the graph.
+struct Pass {
+  const char* name;
+  bool (*runs)(const Lowering& low, const UGraph& g);
+  UGraph (*run)(UGraph g, const Lowering& low);
+};
+
+bool always(const Lowering&, const UGraph&) { return true; }
+
+const Pass kPasses[] = {
+    {"stage", [](const Lowering& low, const UGraph&) { return low.k.stage_axis >= 0; },
+     [](UGraph g, const Lowering& low) { return stage(g, low); }},
+    {"tensor_cores", [](const Lowering& low, const UGraph&) { return low.k.tc.has_value(); },
+     [](UGraph g, const Lowering& low) { return tensor_cores(g, low); }},
+    {"expand", always, [](UGraph g, const Lowering& low) { return expand(g, low); }},
+    {"group", always, [](UGraph g, const Lowering& low) { return group(std::move(g), low); }},
+    {"bfloat16", [](const Lowering&, const UGraph& g) { return touches_bfloat16(g); },
+     [](UGraph g, const Lowering&) { return bfloat16(g); }},
+    {"simplify", always, [](UGraph g, const Lowering& low) { return simplify(g, low); }},
+};
+
+}  // namespace
 
 UOpProgram codegen(const Kernel& k, const Target& target, const std::string& name, bool keep_passes) {
   UOpProgram p;
@@ -13,24 +37,11 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   };
   UGraph g = lower_loops(low);
   snapshot("loops", g);
-  if (k.stage_axis >= 0) {
-    g = stage(g, low);
-    snapshot("stage", g);
+  for (const Pass& pass : kPasses) {
+    if (!pass.runs(low, g)) continue;
+    g = pass.run(std::move(g), low);
+    snapshot(pass.name, g);
   }
-  if (k.tc) {
-    g = tensor_cores(g, low);
-    snapshot("tensor_cores", g);
-  }
-  g = expand(g, low);
-  snapshot("expand", g);
-  g = group(std::move(g), low);
-  snapshot("group", g);
-  if (touches_bfloat16(g)) {
-    g = bfloat16(g);
-    snapshot("bfloat16", g);
-  }
-  g = simplify(g, low);
-  snapshot("simplify", g);
   Linearized listed = linearize(g);
   p.uops = std::move(listed.uops);
   p.flops = listed.flops;
@@ -39,6 +50,12 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
     if (u.kind == UOpKind::DefineGlobal) p.globals.push_back(u.dtype);
     else if (u.kind == UOpKind::DefineVar) p.vars.push_back(u.name);
   return p;
+}
+
+LoweredKernel lower_kernel(const Kernel& k, const Target& target, const Renderer& render, const std::string& name) {
+  LoweredKernel out{codegen(k, target, name), ""};
+  out.source = render(out.program);
+  return out;
 }
 
 }  // namespace tr

@@ -1,12 +1,12 @@
-// The second pass: every dim that an opt unrolled is expanded. An UPCAST's RANGE becomes one copy of
-// the graph per value (each with its own accumulator and store), an UNROLL's becomes a chain of
-// combines inside its reduce, and the innermost upcast, where the target has vectors and the lanes
-// sit side by side in memory, becomes the lanes of vector values: a load or store whose lanes' indices
-// are one contiguous run (compared as simplified nodes) moves the vector whole. On a CPU without such
-// an upcast, the stride-1 UNROLL of a row read in order becomes vector lanes instead (choose_row_lanes).
-// On a CPU, a load whose lanes each run along another upcast (a transpose's tile) loads those runs
-// whole and transposes them with shuffles (transposed_load), and a store of whole cache lines to an
-// output larger than the last-level cache streams past it (streams).
+// The expand pass (after loops, stage and tensor_cores): every dim that an opt unrolled is expanded. An
+// UPCAST's RANGE becomes one copy of the graph per value (each with its own accumulator and store), an
+// UNROLL's becomes a chain of combines inside its reduce, and the innermost upcast, where the target has
+// vectors and the lanes sit side by side in memory, becomes the lanes of vector values: a load or store whose
+// lanes' indices are one contiguous run (compared as simplified nodes) moves the vector whole. On a CPU
+// without such an upcast, the stride-1 UNROLL of a row read in order becomes vector lanes instead
+// (choose_row_lanes). On a CPU, a load whose lanes each run along another upcast (a transpose's tile) loads
+// those runs whole and transposes them with shuffles (transposed_load), and a store of whole cache lines to
+// an output larger than the last-level cache streams past it (streams).
 #include <map>
 #include <unordered_map>
 

@@ -1,10 +1,9 @@
-// The third pass, for kernels with GROUP dims, or a THREAD dim of a reduce (the CPU's cores in place of
-// a workgroup's threads): each thread of a group reduced part of the reduce dim. Each leaves its partial
-// results in local memory (for the cores, memory they share), each reduce in memory of its own; after a
-// barrier (linearize puts one before the first load of each), every thread combines its group's
-// partials, so that a later walk of the rows (a softmax's) has the whole result; the group's first
-// thread alone stores a result, unless the store walks the rows, where each thread stores its own part
-// of them.
+// The group pass (after expand), for kernels with GROUP dims, or a THREAD dim of a reduce (the CPU's cores in
+// place of a workgroup's threads): each thread of a group reduced part of the reduce dim. Each leaves its
+// partial results in local memory (for the cores, memory they share), each reduce in memory of its own; after
+// a barrier (linearize puts one before the first load of each), every thread combines its group's partials,
+// so that a later walk of the rows (a softmax's) has the whole result; the group's first thread alone stores
+// a result, unless the store walks the rows, where each thread stores its own part of them.
 #include "core/codegen/lowering.h"
 
 namespace tr {

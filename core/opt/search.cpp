@@ -15,6 +15,7 @@
 #include "core/opt/beam_cache.h"
 #include "core/opt/heuristic.h"
 #include "core/opt/opt_table.h"
+#include "core/opt/recipes/dims.h"
 #include "core/base/progress.h"
 #include "core/render/render.h"
 
@@ -52,23 +53,16 @@ std::string beam_key(const Kernel& k, const Device& dev, const std::vector<std::
                      const std::vector<int32_t>& vars, int width) {
   std::string key = fmt::format("BEAM {}\n{}\nvariables {}\nbuffers", width, dev.hardware(), fmt::join(vars, " "));
   for (const auto& [dtype, size] : buffers) key += fmt::format(" {}[{}]", name(dtype), size);
-  return key + "\n" + print_ast(k.ast);
+  return key + fmt::format("\nkernel {:016x}", k.ast->hash);
 }
 
 namespace {
-
-int64_t unrolled(const Kernel& k) {
-  int64_t n = 1;
-  for (const Dim& d : k.dims)
-    if ((d.role == DimRole::Upcast || d.role == DimRole::Unroll) && d.tc == TcPart::None) n *= d.size;
-  return n;
-}
 
 // Every kernel one opt away from k that the device can run: each opt of the table that the target
 // has what it needs for, at each amount the table lists (THREAD: the target's cores). Upcasts and
 // unrolls stop at 64 values per thread, or at k's own (the default opts' tile may hold more).
 std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
-  const int64_t limit = std::max<int64_t>(64, unrolled(k));
+  const int64_t limit = std::max<int64_t>(64, upcast_product(k));
   std::vector<Kernel> out;
   for (const OptInfo& info : opt_table()) {
     if (!target_has(target, info.needs)) continue;
@@ -77,7 +71,7 @@ std::vector<Kernel> neighbours(const Kernel& k, const Target& target) {
       for (const int64_t amt : amounts) {
         try {
           Kernel n = apply_opt(k, {info.op, d, amt}, target);
-          if (unrolled(n) <= limit) out.push_back(std::move(n));
+          if (upcast_product(n) <= limit) out.push_back(std::move(n));
         } catch (const Error&) {
           // this opt does not fit this kernel: not a candidate
         }
@@ -128,9 +122,9 @@ Timed time_candidates(std::vector<Kernel> candidates, Device& dev, const std::ve
   sources.reserve(candidates.size());
   for (Kernel& c : candidates) {
     try {
-      UOpProgram p = codegen(c, target, "beam_candidate");
-      sources.push_back(dev.render(p));
-      programs.push_back(std::move(p));
+      LoweredKernel l = lower_kernel(c, target, [&](const UOpProgram& p) { return dev.render(p); }, "beam_candidate");
+      sources.push_back(std::move(l.source));
+      programs.push_back(std::move(l.program));
       lowered.push_back(std::move(c));
     } catch (...) {
       skip_unless_interrupt(std::current_exception());

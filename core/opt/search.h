@@ -18,7 +18,7 @@ double time_program(Device& dev, const UOpProgram& program, const std::string& s
                     const std::vector<std::pair<DType, int64_t>>& buffers, const std::vector<int32_t>& vars, bool& cached);
 
 // What a kept choice is found by: the width, the device's hardware, the Variables' values, the
-// buffers' sizes and the kernel's AST.
+// buffers' sizes and the kernel's AST by its structural hash (never its printed text).
 std::string beam_key(const Kernel& k, const Device& dev, const std::vector<std::pair<DType, int64_t>>& buffers,
                      const std::vector<int32_t>& vars, int width);
 

@@ -164,10 +164,10 @@ KernelRecord lowered(const Kernel& k, Device& dev, const ScheduleItem* item, std
   rec.device = dev.name();
   rec.kernel = std::make_shared<const Kernel>(k);
   rec.name = unique_name(k.base_name(), k.ast);
-  UOpProgram program = codegen(k, dev.target(), rec.name);
-  program.bytes = bytes_touched(k.ast, bufs);
-  rec.source = std::make_shared<const std::string>(dev.render(program));
-  rec.program = std::make_shared<const UOpProgram>(std::move(program));
+  LoweredKernel l = lower_kernel(k, dev.target(), [&](const UOpProgram& p) { return dev.render(p); }, rec.name);
+  l.program.bytes = bytes_touched(k.ast, bufs);
+  rec.source = std::make_shared<const std::string>(std::move(l.source));
+  rec.program = std::make_shared<const UOpProgram>(std::move(l.program));
   rec.buffers = std::make_shared<const std::vector<std::pair<DType, int64_t>>>(std::move(bufs));
   rec.reason = std::make_shared<const std::string>(item ? item->reason : "");
   if (item) {

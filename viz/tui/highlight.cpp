@@ -5,6 +5,8 @@
 #include <cctype>
 #include <string>
 
+#include "core/render/render.h"
+
 namespace tr::tui {
 namespace {
 
@@ -118,8 +120,12 @@ size_t string_end(std::string_view s, size_t i) {
 }  // namespace
 
 Syntax syntax_of_backend(std::string_view backend) {
-  if (backend == "llvm") return Syntax::LlvmIr;
-  return backend == "wgsl" ? Syntax::Wgsl : Syntax::C;
+  switch (backend_info(backend).syntax) {
+    case SourceSyntax::C: return Syntax::C;
+    case SourceSyntax::LlvmIr: return Syntax::LlvmIr;
+    case SourceSyntax::Wgsl: return Syntax::Wgsl;
+  }
+  return Syntax::C;
 }
 
 std::vector<Span> highlight(std::string_view line, Syntax syntax, HighlightState& state) {
