@@ -2,9 +2,7 @@
 // the vendor's on a GPU one; a GPU is preferred), launched over the grid of devices/gpu_launch
 // and timed by the queue's profiling events. Built program binaries go to the on-disk cache. A
 // driver without cl_khr_fp16 runs float16 kernels spelled with half only in memory.
-#define CL_TARGET_OPENCL_VERSION 120
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include <CL/cl.h>
+#include "devices/opencl.h"
 
 #include <algorithm>
 #include <fstream>
@@ -19,13 +17,14 @@
 #include "core/base/error.h"
 #include "core/render/cstyle.h"
 #include "core/render/opencl.h"
+#include "core/render/qcom.h"
 #include "core/render/render.h"
 #include "devices/disk_cache.h"
 #include "devices/gpu_wait.h"
 #include "devices/gpu_launch.h"
+#include "devices/qcom.h"
 
 namespace tr {
-namespace {
 
 std::string cl_error(cl_int e) {
   switch (e) {
@@ -46,9 +45,11 @@ std::string cl_error(cl_int e) {
   }
 }
 
-void check(cl_int e, const char* what) {
+void cl_check(cl_int e, const char* what) {
   if (e != CL_SUCCESS) fail("device", "{} failed: {}", what, cl_error(e));
 }
+
+namespace {
 
 std::string device_string(cl_device_id d, cl_device_info what) {
   size_t n = 0;
@@ -72,36 +73,6 @@ bool uses(const UOpProgram& p, DType t) {
   return false;
 }
 
-using ClMem = std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)>;
-
-// A buffer of float32 taken as an image of float4 texels, kImageWidth a row: its rows, and the texels
-// of its last row (all of a row where it is full).
-struct ImageShape {
-  size_t width, rows, last;
-};
-ImageShape image_shape(const Buffer& b) {
-  const auto texels = static_cast<size_t>(std::max<int64_t>(b.size / 4, 1));
-  const auto w = static_cast<size_t>(kImageWidth);
-  return {std::min(texels, w), (texels + w - 1) / w, texels % w == 0 ? std::min(texels, w) : texels % w};
-}
-
-// Copies between a buffer and its image, one whole-row region and the last row's texels (PoCL cannot
-// view a buffer as an image: it has no cl_khr_image2d_from_buffer).
-cl_event copy_image(cl_command_queue q, cl_mem buffer, cl_mem image, const ImageShape& s, bool to_image) {
-  cl_event last = nullptr;
-  const auto region_copy = [&](size_t row, size_t rows, size_t texels) {
-    const size_t origin[3] = {0, row, 0}, region[3] = {texels, rows, 1};
-    const size_t offset = row * s.width * 16;
-    if (last) clReleaseEvent(last);
-    check(to_image ? clEnqueueCopyBufferToImage(q, buffer, image, offset, origin, region, 0, nullptr, &last)
-                   : clEnqueueCopyImageToBuffer(q, image, buffer, origin, region, offset, 0, nullptr, &last),
-          to_image ? "clEnqueueCopyBufferToImage" : "clEnqueueCopyImageToBuffer");
-  };
-  if (s.rows > 1) region_copy(0, s.rows - 1, s.width);
-  region_copy(s.rows - 1, 1, s.last);
-  return last;
-}
-
 class ClProgram : public Program {
  public:
   ClProgram(cl_program program, cl_kernel kernel, cl_context context, cl_command_queue queue, bool local_ids,
@@ -116,30 +87,13 @@ class ClProgram : public Program {
   ClProgram& operator=(const ClProgram&) = delete;
 
   double run(const std::vector<const Buffer*>& bufs, const LaunchDims& dims, const std::vector<int32_t>& vars) override {
-    std::vector<std::pair<size_t, ClMem>> images;  // the buffers taken as images, each with its image
-    std::vector<cl_event> copies_in;
+    const LaunchImages images(context_, queue_, bufs, images_, writes_);  // QCOM's; none for OPENCL
     for (size_t i = 0; i < bufs.size(); i++) {
-      cl_mem m = static_cast<cl_mem>(bufs[i]->mem.get());
-      if (i < images_.size() && images_[i]) {
-        const ImageShape shape = image_shape(*bufs[i]);
-        const cl_image_format format{CL_RGBA, CL_FLOAT};
-        cl_image_desc desc{};
-        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-        desc.image_width = shape.width;
-        desc.image_height = shape.rows;
-        cl_int err = CL_SUCCESS;
-        ClMem image(clCreateImage(context_, writes_[i] ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY, &format, &desc, nullptr, &err),
-                    clReleaseMemObject);
-        check(err, "clCreateImage");
-        if (!writes_[i]) copies_in.push_back(copy_image(queue_, m, image.get(), shape, true));
-        m = image.get();
-        images.emplace_back(i, std::move(image));
-      }
-      check(clSetKernelArg(kernel_, static_cast<cl_uint>(i), sizeof m, &m), "clSetKernelArg");
+      const cl_mem m = images.arg(i);
+      cl_check(clSetKernelArg(kernel_, static_cast<cl_uint>(i), sizeof m, &m), "clSetKernelArg");
     }
-    for (cl_event e : copies_in) clReleaseEvent(e);
     for (size_t i = 0; i < vars.size(); i++)
-      check(clSetKernelArg(kernel_, static_cast<cl_uint>(bufs.size() + i), sizeof vars[i], &vars[i]), "clSetKernelArg");
+      cl_check(clSetKernelArg(kernel_, static_cast<cl_uint>(bufs.size() + i), sizeof vars[i], &vars[i]), "clSetKernelArg");
     const Grid g = grid_for(launch_for(dims, vars), local_ids_, max_threads_, max_per_axis_);
     size_t global[3], local[3];
     for (int a = 0; a < 3; a++) {
@@ -147,15 +101,9 @@ class ClProgram : public Program {
       local[a] = static_cast<size_t>(g.threads[a]);
     }
     cl_event ev = nullptr;
-    check(clEnqueueNDRangeKernel(queue_, kernel_, 3, nullptr, global, local, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
+    cl_check(clEnqueueNDRangeKernel(queue_, kernel_, 3, nullptr, global, local, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
     // the queue runs in order: the last copy back ending means the kernel has ended too
-    cl_event done = ev;
-    clRetainEvent(done);
-    for (const auto& [i, image] : images) {
-      if (!writes_[i]) continue;
-      clReleaseEvent(done);
-      done = copy_image(queue_, static_cast<cl_mem>(bufs[i]->mem.get()), image.get(), image_shape(*bufs[i]), false);
-    }
+    cl_event done = images.copy_back(ev);
     cl_int waited = clFlush(queue_);  // polling alone would not submit the kernel
     try {
       wait_for_gpu([&] {
@@ -166,7 +114,7 @@ class ClProgram : public Program {
       });
     } catch (const Error&) {  // Ctrl-C: the kernel runs on, without us
       clReleaseEvent(ev);
-      clReleaseEvent(done);  // an image released here lives until the commands that use it end
+      clReleaseEvent(done);
       throw;
     }
     clReleaseEvent(done);
@@ -174,7 +122,7 @@ class ClProgram : public Program {
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
     clReleaseEvent(ev);
-    check(waited, "running the kernel");
+    cl_check(waited, "running the kernel");
     return static_cast<double>(end - start) * 1e-9;
   }
 
@@ -221,9 +169,9 @@ class ClDevice : public Device {
     device_ = found_devices[static_cast<size_t>(index)];
     cl_int err = CL_SUCCESS;
     context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
+    cl_check(err, "clCreateContext");
     queue_ = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
+    cl_check(err, "clCreateCommandQueue");
     description_ = fmt::format("{} ({}, driver {})", device_string(device_, CL_DEVICE_NAME),
                                device_string(device_, CL_DEVICE_VERSION), device_string(device_, CL_DRIVER_VERSION));
     const std::string ext = device_string(device_, CL_DEVICE_EXTENSIONS);
@@ -265,7 +213,8 @@ class ClDevice : public Device {
   // Without cl_khr_fp16 the kernel keeps half only in memory (core/render/opencl.h); its target's rules
   // already moved every op on half into float.
   std::string render(const UOpProgram& program) const override {
-    return render_opencl_for(program, fp16_ || !uses(program, DType::Float16), images_);
+    const bool native_half = fp16_ || !uses(program, DType::Float16);
+    return images_ ? render_qcom_for(program, native_half) : render_opencl_for(program, native_half);
   }
 
   BufferRef alloc(DType dtype, int64_t size) override {
@@ -281,14 +230,14 @@ class ClDevice : public Device {
 
   void copyin(const Buffer& dst, const void* src) override {
     if (dst.nbytes() == 0) return;
-    check(clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(dst.mem.get()), CL_TRUE, 0, static_cast<size_t>(dst.nbytes()),
+    cl_check(clEnqueueWriteBuffer(queue_, static_cast<cl_mem>(dst.mem.get()), CL_TRUE, 0, static_cast<size_t>(dst.nbytes()),
                                src, 0, nullptr, nullptr),
           "clEnqueueWriteBuffer");
   }
 
   void copyout(void* dst, const Buffer& src) override {
     if (src.nbytes() == 0) return;
-    check(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(src.mem.get()), CL_TRUE, 0, static_cast<size_t>(src.nbytes()),
+    cl_check(clEnqueueReadBuffer(queue_, static_cast<cl_mem>(src.mem.get()), CL_TRUE, 0, static_cast<size_t>(src.nbytes()),
                               dst, 0, nullptr, nullptr),
           "clEnqueueReadBuffer");
   }
@@ -300,10 +249,10 @@ class ClDevice : public Device {
     const std::string path = cached_file("opencl|" + description_ + "|" + source, ".clbin", [&](const std::string& dir) {
       built = build_source(source);
       size_t size = 0;
-      check(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
+      cl_check(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
       std::string binary(size, '\0');
       unsigned char* ptr = reinterpret_cast<unsigned char*>(binary.data());
-      check(clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
+      cl_check(clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
       std::ofstream(dir + "/kernel.clbin", std::ios::binary) << binary;
       return dir + "/kernel.clbin";
     }, cached);
@@ -345,7 +294,7 @@ class ClDevice : public Device {
     const char* text = source.c_str();
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
-    check(err, "clCreateProgramWithSource");
+    cl_check(err, "clCreateProgramWithSource");
     return build(p, source);
   }
 
@@ -370,7 +319,8 @@ class ClDevice : public Device {
 
 }  // namespace
 
-std::unique_ptr<Device> open_opencl(int index) { return std::make_unique<ClDevice>(index, false); }
-std::unique_ptr<Device> open_qcom(int index) { return std::make_unique<ClDevice>(index, true); }
+std::unique_ptr<Device> open_opencl_device(int index, bool images) { return std::make_unique<ClDevice>(index, images); }
+
+std::unique_ptr<Device> open_opencl(int index) { return open_opencl_device(index, false); }
 
 }  // namespace tr

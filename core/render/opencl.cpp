@@ -38,7 +38,9 @@ constexpr const char* kFp64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
 constexpr const char* kRoundHalfFromDouble =
     "float tr_round_half_d(double x) { ushort h; vstore_half_rte(x, 0, (half*)&h); return vload_half(0, (const half*)&h); }\n";
 
-CStyleLanguage opencl(bool native_half, bool images) {
+}  // namespace
+
+CStyleLanguage opencl_language(bool native_half) {
   CStyleLanguage lang{
       .name = "OpenCL",
       .half_prelude = native_half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : kRoundHalf,
@@ -81,14 +83,6 @@ CStyleLanguage opencl(bool native_half, bool images) {
       .local_align = "__attribute__((aligned(16))) ",
       .bitcast = [](DType, DType to, const std::string& x) { return fmt::format("as_{}({})", opencl_type(to), x); },
   };
-  if (images) {
-    // a texel is four floats; a buffer of more than a row's texels wraps onto the next rows
-    const std::string coord = fmt::format("(int2)((({{idx}})/4)%{0},(({{idx}})/4)/{0})", kImageWidth);
-    lang.image_param = "{access} image2d_t {name}";
-    lang.image_load = "read_imagef({buf}, tr_sampler, " + coord + ")";
-    lang.image_store = "write_imagef({buf}, " + coord + ", {val});";
-    lang.image_prelude = "__constant sampler_t tr_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;\n";
-  }
   if (!native_half) {
     lang.half_storage = "half";
     lang.half_load = "vload_half({1}, {0})";
@@ -99,15 +93,11 @@ CStyleLanguage opencl(bool native_half, bool images) {
   return lang;
 }
 
-}  // namespace
+std::string render_opencl(const UOpProgram& p) { return render_opencl_for(p, true); }
 
-std::string render_opencl(const UOpProgram& p) { return render_opencl_for(p, true, false); }
-std::string render_qcom(const UOpProgram& p) { return render_opencl_for(p, true, true); }
-
-std::string render_opencl_for(const UOpProgram& p, bool native_half, bool images) {
-  static const std::array<CStyleLanguage, 4> langs{opencl(false, false), opencl(false, true), opencl(true, false),
-                                                   opencl(true, true)};
-  return render_cstyle(langs[(native_half ? 2 : 0) + (images ? 1 : 0)], p);
+std::string render_opencl_for(const UOpProgram& p, bool native_half) {
+  static const std::array<CStyleLanguage, 2> langs{opencl_language(false), opencl_language(true)};
+  return render_cstyle(langs[native_half ? 1 : 0], p);
 }
 
 }  // namespace tr

@@ -61,7 +61,7 @@ TEST(Rules, HalfOnlyInMemoryComputesInFloat) {
   const UOpProgram p = codegen(k, memory_only, "memory_only");
   EXPECT_FALSE(touches_half(p.uops)) << print_uops(p.uops);
   // each op's result rounds back to half, as half arithmetic would round it
-  const std::string src = render_opencl_for(p, false, false);
+  const std::string src = render_opencl_for(p, false);
   EXPECT_NE(src.find("tr_round_half("), std::string::npos) << src;
   EXPECT_NE(src.find("vload_half("), std::string::npos) << src;
   EXPECT_EQ(src.find("half "), std::string::npos) << "no half variable: " << src;

@@ -18,7 +18,7 @@
 #include "core/opt/heuristic.h"
 #include "core/opt/opt_table.h"
 #include "core/render/cstyle.h"
-#include "core/render/opencl.h"
+#include "core/render/qcom.h"
 #include "core/render/render.h"
 #include "core/render/wgsl.h"
 #include "devices/shims/gpu_shim.h"
