@@ -1,7 +1,7 @@
 // The bfloat16 pass alone (core/codegen/bfloat16.cpp) on a graph built by hand: bfloat16 values move as
 // their 16 bits, an op on them computes in float from those bits, and its result is rounded back to
 // 16 bits (ties to even, NaN kept a NaN) before it is stored.
-#include "tests/codegen/pass_testing.h"
+#include "tests/codegen/passes/pass_testing.h"
 
 namespace tr {
 namespace {

@@ -1,7 +1,7 @@
 // The loops pass alone (core/codegen/loops.cpp): a kernel's dims become loops (RANGE) on a CPU and launch
 // ids (SPECIAL) on a GPU, a dim an opt unrolls stays a loop for the expand pass, and the AST becomes a
 // load, an accumulator with its ASSIGN, and the store.
-#include "tests/codegen/pass_testing.h"
+#include "tests/codegen/passes/pass_testing.h"
 
 namespace tr {
 namespace {

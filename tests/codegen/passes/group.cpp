@@ -1,7 +1,7 @@
 // The group pass alone (core/codegen/group.cpp), after loops and expand: a GROUP's threads each leave
 // their partial result in local memory, every thread combines its group's partials, and only the
 // group's first thread stores.
-#include "tests/codegen/pass_testing.h"
+#include "tests/codegen/passes/pass_testing.h"
 
 namespace tr {
 namespace {

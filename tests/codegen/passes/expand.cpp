@@ -1,7 +1,7 @@
 // The expand pass alone (core/codegen/expand.cpp), on what the loops pass made of a kernel: an UPCAST's
 // loop becomes vector lanes where the target has vectors and the lanes are contiguous, and copies where
 // it has none; an UNROLL's loop becomes copies combined inside the reduce.
-#include "tests/codegen/pass_testing.h"
+#include "tests/codegen/passes/pass_testing.h"
 
 namespace tr {
 namespace {
