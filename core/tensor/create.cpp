@@ -89,9 +89,11 @@ Tensor Tensor::linspace(ConstValue start, ConstValue stop, int64_t steps, DType 
   if (steps == 1) return full({1}, start, dtype, device);
   const double s0 = as_double(start), s1 = as_double(stop);
   const double step = steps > 1 ? (s1 - s0) / static_cast<double>(steps - 1) : 0.0;
-  return arange(int64_t{0}, steps, int64_t{1}, DType::Float64, device)
-      .mul(full({}, step, DType::Float64, device).expand({steps}))
-      .add(full({}, s0, DType::Float64, device).expand({steps}))
+  // tinygrad 0.14's: start + arange(steps) * step in the default float, then the dtype asked for (so
+  // no backend needs float64 for it)
+  return arange(int64_t{0}, steps, int64_t{1}, DType::Float32, device)
+      .mul(full({}, step, DType::Float32, device).expand({steps}))
+      .add(full({}, s0, DType::Float32, device).expand({steps}))
       .cast(dtype);
 }
 

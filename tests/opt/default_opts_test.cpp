@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/codegen/codegen.h"
+#include "core/render/render.h"
 #include "tests/default_opts_testing.h"
 #include "tests/kernel_testing.h"
 #include "tests/random_program.h"
@@ -36,6 +38,23 @@ TEST(DefaultOpts, TheirOptsAreAcceptedOnEveryTargetForTheCoursesKernels) {
   expect_default_opts_accepted(input({2, 3, 16, 16}).conv2d(input({8, 3, 3, 3})), "conv2d");
   const Tensor q = input({2, 4, 32, 16}), k = input({2, 4, 32, 16}), v = input({2, 4, 32, 16});
   expect_default_opts_accepted(q.scaled_dot_product_attention(k, v), "attention");
+}
+
+// The kernel of the first line of `print(linspace(-2, 2, 256).reshape(256, 1).sum(axis=1))` renders for
+// every backend with the default opts of its target (its device's where it opens here, else the
+// backend's nominal one): apply_opt once refused them on every GPU, and linspace computed in float64,
+// which Metal and WGSL lack, where tinygrad 0.14 computes in the default float.
+TEST(DefaultOpts, TheLinspaceSumRendersForEveryBackend) {
+  const Kernel k = testing::only_kernel(Tensor::linspace(int64_t{-2}, int64_t{2}, 256).reshape({256, 1}).sum(std::vector<int>{1}));
+  for (const std::string& b : backends()) {
+    const Target t = backend_info(b).gpu ? backend_info(b).nominal : cpu_target(Isa::Avx512, 2, {});
+    const LoweredKernel l = lower_kernel(default_opts(k, t), t, [&](const UOpProgram& p) { return render(b, p); }, "r_256");
+    EXPECT_NE(l.source.find("r_256"), std::string::npos) << b;
+  }
+  // tinygrad's values: start + i * step, each in float32
+  const float step = static_cast<float>(4.0 / 255);
+  const std::vector<double> got = testing::values(Tensor::linspace(int64_t{-2}, int64_t{2}, 256));
+  for (const int i : {1, 100, 254}) EXPECT_EQ(static_cast<float>(got[static_cast<size_t>(i)]), -2.0f + static_cast<float>(i) * step) << i;
 }
 
 // Random programs: shapes, dtypes, op chains, movement ops and reduces (tests/random_program.h).
