@@ -1,6 +1,6 @@
 // The neural-net methods of Tensor with tinygrad 0.14's parameters and defaults: activations,
 // convolution and pooling, interpolate, attention, normalisation and the losses. The engine does
-// the work (core/tensor_*.cpp); this file binds the arguments and names a bad one with a caret.
+// the work (core/tensor/*.cpp); this file binds the arguments and names a bad one with a caret.
 #include <cmath>
 
 #include "repl/convert.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The engine's C++ API: a Tensor is a handle on a lazy node. Operations follow tinygrad's Tensor
 // (names, defaults, broadcasting and dtype promotion); every one is built from the primitives of
-// core/ops.h. Errors throw tr::Error.
+// core/ir/ops.h. Errors throw tr::Error.
 //
 // A Tensor is a reference, as a Python Tensor object is: copies share one state (the node and the
 // gradient), so assign() and backward() change what every copy sees. Every operation makes a new

@@ -204,7 +204,7 @@ const std::vector<Case>& cases() {
          const Tensor y = Tensor::zeros({x[0].shape()[0], x[0].shape()[2]}, DType::Int32);
          return x[0].log_softmax(1).nll_loss(y, std::nullopt, std::nullopt, Tensor::Reduction::Sum);
        }},
-      // tensor functions (core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort, tensor_einsum)
+      // tensor functions (core/tensor/: layout, logic, index, scan, sort, einsum)
       {"stack", 2, [](auto& x) { return stack({x[0], x[1].exp()}, -1).square(); }},
       {"split", 1, [](auto& x) { return split(x[0], 1, 1)[1].mul(chunk(x[0], 2, 2)[0].sum(std::vector<int>{2}, true)); }},
       {"roll", 1, [](auto& x) { return roll(x[0], {1, -2}, std::vector<int>{0, 2}).mul(x[0]); }},

@@ -188,8 +188,8 @@ TEST(ProgramCollection, CoversSpecSection2) {
   for (const char* m : members) EXPECT_NE(all.find(m), std::string::npos) << "no program uses " << m;
 }
 
-// The tensor functions of core/tensor_layout, tensor_logic, tensor_index, tensor_scan, tensor_sort,
-// tensor_einsum, tensor_hyperbolic, tensor_copysign, tensor_div_rounding, tensor_moments, tensor_select and tensor_own_buffer,
+// The tensor functions of core/tensor/: layout, logic, index, scan, sort,
+// einsum, hyperbolic, copysign, div_rounding, moments, select and own_buffer,
 // and the bitwise operators: each used by some program, so the peer check covers it.
 TEST(ProgramCollection, CoversTheTensorFunctions) {
   std::string all;

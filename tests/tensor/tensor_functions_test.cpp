@@ -1,5 +1,5 @@
-// tinygrad's tensor functions beyond the core ops (core/tensor_layout, tensor_logic, tensor_index,
-// tensor_scan, tensor_sort, tensor_einsum, tensor_select and the rest of SPEC section 2) on the CPU device, under NOOPT and the default opts: values
+// tinygrad's tensor functions beyond the core ops (core/tensor/: layout, logic, index,
+// scan, sort, einsum, select and the rest of SPEC section 2) on the CPU device, under NOOPT and the default opts: values
 // worked out here by hand or by plain loops, every result also against the reference evaluator,
 // shapes, dtypes, empty tensors, negative dims, and the errors of bad arguments.
 #include <gtest/gtest.h>
