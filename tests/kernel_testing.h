@@ -41,6 +41,12 @@ inline Kernel only_kernel(const Tensor& x) {
   return Kernel::from_ast(items.back().ast);
 }
 
+// k with these opts applied in order.
+inline Kernel with_opts(Kernel k, const std::vector<Opt>& opts, const Target& target) {
+  for (const Opt& o : opts) k = apply_opt(k, o, target);
+  return k;
+}
+
 // Whether uop `buf` of p is local memory (a DEFINE_LOCAL).
 inline bool is_local(const UOpProgram& p, int buf) { return p.uops[static_cast<size_t>(buf)].kind == UOpKind::DefineLocal; }
 

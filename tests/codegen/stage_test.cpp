@@ -23,11 +23,6 @@ Kernel matmul(int64_t m, int64_t k, int64_t n) {
   return testing::only_kernel(testing::realized_random({m, k}, 1).matmul(testing::realized_random({k, n}, 2)));
 }
 
-Kernel with(Kernel k, const std::vector<Opt>& opts, const Target& t) {
-  for (const Opt& o : opts) k = apply_opt(k, o, t);
-  return k;
-}
-
 TEST(Stage, UnrollsTheReduceDimAndMarksItsAxis) {
   const Kernel k = apply_opt(matmul(64, 48, 40), {OptOp::Stage, 2, 8}, kGpu);
   EXPECT_EQ(k.stage_axis, 2);
@@ -69,7 +64,7 @@ TEST(Stage, AMatmulsTilesGoThroughLocalMemory) {
   small.local_memory = 3 << 10;
   for (const auto& [doubled, t] : {std::pair{false, kGpu}, std::pair{true, kGpu}, std::pair{true, small}}) {
     const bool halves = doubled && t.local_memory == kGpu.local_memory;
-    Kernel k = with(matmul(64, 64, 256), opts, t);
+    Kernel k = testing::with_opts(matmul(64, 64, 256), opts, t);
     const auto reduce = std::find_if(k.dims.begin(), k.dims.end(), [](const Dim& d) { return d.role == DimRole::Reduce; });
     if (doubled) k = apply_opt(k, {OptOp::Double, static_cast<int>(reduce - k.dims.begin()), 2}, t);
     const UOpProgram p = codegen(k, t, "r_staged");
@@ -102,7 +97,7 @@ TEST(Stage, AMatmulsTilesGoThroughLocalMemory) {
 // vector. A's tile is as in x @ w.
 TEST(Stage, ATransposedOperandsTileLiesAlongTheVector) {
   const Tensor x = testing::realized_random({64, 64}, 1), w = testing::realized_random({64, 64}, 2);
-  const Kernel k = with(testing::only_kernel(x.matmul(w.T())), {{OptOp::Upcast, 1, 4}, {OptOp::Stage, 3, 8}, {OptOp::Local, 1, 16}, {OptOp::Local, 0, 4}}, kGpu);
+  const Kernel k = testing::with_opts(testing::only_kernel(x.matmul(w.T())), {{OptOp::Upcast, 1, 4}, {OptOp::Stage, 3, 8}, {OptOp::Local, 1, 16}, {OptOp::Local, 0, 4}}, kGpu);
   const testing::LocalTraffic local = testing::local_traffic(codegen(k, kGpu, "r_linear"));
   // A: 4 threads' rows by 8 steps; B: 8 steps by (16 threads x 4 columns + 4); its 512 elements by 64
   // threads, 4 at a time, 4 stores each
@@ -115,7 +110,7 @@ TEST(Stage, ATransposedOperandsTileLiesAlongTheVector) {
 // memory (nothing staged, and the kernel is the unrolled one).
 TEST(Stage, LoadsNoTwoThreadsShareStayInGlobalMemory) {
   const Kernel k = testing::only_kernel(testing::realized_random({64, 64}, 3).sum(std::vector<int>{1}));
-  const Kernel staged = with(k, {{OptOp::Stage, 1, 8}, {OptOp::Local, 0, 16}}, kGpu);
+  const Kernel staged = testing::with_opts(k, {{OptOp::Stage, 1, 8}, {OptOp::Local, 0, 16}}, kGpu);
   EXPECT_EQ(count(codegen(staged, kGpu, "r_rows"), UOpKind::DefineLocal), 0);
 }
 

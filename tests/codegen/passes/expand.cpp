@@ -16,7 +16,7 @@ UGraph loops_then_expand(const Kernel& k, const Target& t) {
 TEST(ExpandPass, AnUpcastBecomesVectorLanesWhereTheTargetHasVectors) {
   // an element-wise kernel of 4x16 is one dim of 64, of which the upcast takes 4
   const Tensor y = realized_random({4, 16}, 3).add(realized_random({4, 16}, 4));
-  const Kernel k = with_opts(y, {{OptOp::Upcast, 0, 4}}, kPassGpu);
+  const Kernel k = with_opts(only_kernel(y), {{OptOp::Upcast, 0, 4}}, kPassGpu);
   Lowering low{k, kPassGpu};
   const UGraph before = lower_loops(low);
   const UGraph after = expand(before, low);
@@ -29,7 +29,7 @@ TEST(ExpandPass, AnUpcastBecomesVectorLanesWhereTheTargetHasVectors) {
 
 TEST(ExpandPass, AnUpcastBecomesCopiesWithoutVectors) {
   const Tensor y = realized_random({4, 16}, 5).exp2();
-  const UGraph g = loops_then_expand(with_opts(y, {{OptOp::Upcast, 0, 4}}, kScalarCpu), kScalarCpu);
+  const UGraph g = loops_then_expand(with_opts(only_kernel(y), {{OptOp::Upcast, 0, 4}}, kScalarCpu), kScalarCpu);
   EXPECT_EQ(count_kind(g, UOpKind::Load), 4);
   EXPECT_EQ(count_kind(g, UOpKind::Store), 4);
   EXPECT_EQ(count_nodes(g, [](const UOp& u) { return u.vec > 1; }), 0);
@@ -37,7 +37,7 @@ TEST(ExpandPass, AnUpcastBecomesCopiesWithoutVectors) {
 
 TEST(ExpandPass, AnUnrollBecomesCopiesCombinedInsideTheReduce) {
   const Tensor rows = realized_random({4, 8}, 6).sum(std::vector<int>{1});
-  const UGraph g = loops_then_expand(with_opts(rows, {{OptOp::Unroll, 1, 4}}, kScalarCpu), kScalarCpu);
+  const UGraph g = loops_then_expand(with_opts(only_kernel(rows), {{OptOp::Unroll, 1, 4}}, kScalarCpu), kScalarCpu);
   EXPECT_EQ(count_kind(g, UOpKind::Load), 4);
   EXPECT_EQ(count_kind(g, UOpKind::Range), 2);  // rows and the reduce's 2 steps
   EXPECT_EQ(count_kind(g, UOpKind::DefineAcc), 1);

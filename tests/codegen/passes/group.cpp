@@ -9,7 +9,7 @@ namespace {
 using namespace tr::testing;
 
 TEST(GroupPass, PartialsGoThroughLocalMemoryAndTheFirstThreadStores) {
-  const Kernel k = with_opts(realized_random({4, 64}, 7).sum(std::vector<int>{1}), {{OptOp::Group, 1, 16}}, kPassGpu);
+  const Kernel k = with_opts(only_kernel(realized_random({4, 64}, 7).sum(std::vector<int>{1})), {{OptOp::Group, 1, 16}}, kPassGpu);
   Lowering low{k, kPassGpu};
   const UGraph expanded = expand(lower_loops(low), low);
   const UGraph g = group(expanded, low);

@@ -10,7 +10,7 @@ using namespace tr::testing;
 
 TEST(LoopsPass, DimsBecomeLoopsOnTheCpuAndLaunchIdsOnTheGpu) {
   const Tensor rows = realized_random({4, 8}, 1).sum(std::vector<int>{1});
-  const Kernel k = with_opts(rows, {}, kScalarCpu);
+  const Kernel k = only_kernel(rows);
   Lowering cpu{k, kScalarCpu};
   const UGraph g = lower_loops(cpu);
   EXPECT_EQ(count_kind(g, UOpKind::Range), 2);  // the 4 rows and the reduce of 8
@@ -22,7 +22,7 @@ TEST(LoopsPass, DimsBecomeLoopsOnTheCpuAndLaunchIdsOnTheGpu) {
   EXPECT_EQ(count_kind(g, UOpKind::Store), 1);
   EXPECT_EQ(cpu.dim_vars.size(), k.dims.size());
 
-  const Kernel on_gpu = with_opts(rows, {}, kPassGpu);
+  const Kernel on_gpu = only_kernel(rows);
   Lowering gpu{on_gpu, kPassGpu};
   const UGraph h = lower_loops(gpu);
   EXPECT_EQ(count_kind(h, UOpKind::Special), 1);  // the rows are a launch id
@@ -30,7 +30,7 @@ TEST(LoopsPass, DimsBecomeLoopsOnTheCpuAndLaunchIdsOnTheGpu) {
 }
 
 TEST(LoopsPass, AnUnrolledDimStaysALoopForTheExpandPass) {
-  const Kernel k = with_opts(realized_random({4, 8}, 2).sum(std::vector<int>{1}), {{OptOp::Unroll, 1, 4}}, kScalarCpu);
+  const Kernel k = with_opts(only_kernel(realized_random({4, 8}, 2).sum(std::vector<int>{1})), {{OptOp::Unroll, 1, 4}}, kScalarCpu);
   Lowering low{k, kScalarCpu};
   const UGraph g = lower_loops(low);
   EXPECT_EQ(count_kind(g, UOpKind::Range), 3);  // rows, the reduce's 2 steps and its unrolled 4

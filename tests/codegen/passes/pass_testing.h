@@ -6,7 +6,6 @@
 #include <functional>
 
 #include "core/codegen/lowering.h"
-#include "core/opt/apply_opt.h"
 #include "tests/kernel_testing.h"
 
 namespace tr::testing {
@@ -19,13 +18,6 @@ inline int count_nodes(const UGraph& g, const std::function<bool(const UOp&)>& p
 }
 inline int count_kind(const UGraph& g, UOpKind kind) {
   return count_nodes(g, [&](const UOp& u) { return u.kind == kind; });
-}
-
-// A kernel with these opts applied in order.
-inline Kernel with_opts(const Tensor& x, const std::vector<Opt>& opts, const Target& target) {
-  Kernel k = only_kernel(x);
-  for (const Opt& o : opts) k = apply_opt(k, o, target);
-  return k;
 }
 
 // A GPU with workgroups, local memory and 4-wide vectors, and a CPU without vector instructions.
