@@ -33,7 +33,7 @@ UGraph group(UGraph g, const Lowering& low) {
     if (g[n].kind == UOpKind::Assign) reduces.emplace(n, static_cast<int>(reduces.size()));
     accs += g[n].kind == UOpKind::DefineAcc;
   }
-  Lowering with_range = low;  // its vars gain each RANGE over the partials once the output graph has its bounds
+  Lowering with_range = low;  // it binds each RANGE over the partials once the output graph has its bounds
   // a reduce's loop over the partials of its group: a loop of its own, so that one reduce's combine
   // can follow another's walk of the rows
   const auto range_of = [&](int u) {
@@ -54,11 +54,11 @@ UGraph group(UGraph g, const Lowering& low) {
                                          .srcs = {temp, index_node(out, low, slot(member, vec)), out.add(moved)}}));
       UOp r = range_of(it->second);
       r.srcs = {out.cnst(int64_t{0}, DType::Int32), out.cnst(group_size, DType::Int32)};
-      with_range.vars[uop_name(r)] = r;
+      const ExprRef m = with_range.bind(r, group_size);
       const int acc = out.add(UOp{.kind = UOpKind::DefineAcc, .dtype = moved.dtype, .vec = vec,
                                   .value = out[moved.srcs[0]].value, .number = accs + static_cast<int>(it->second)});
       const int load = out.add(UOp{.kind = UOpKind::Load, .dtype = moved.dtype, .vec = vec,
-                                   .srcs = {temp, index_node(out, with_range, slot(var(uop_name(r), 0, group_size - 1), vec))}});
+                                   .srcs = {temp, index_node(out, with_range, slot(m, vec))}});
       const int body = out.alu(out[moved.srcs[1]].alu, moved.dtype, {acc, load}, vec);
       return out.add(UOp{.kind = UOpKind::Assign, .dtype = moved.dtype, .vec = vec, .srcs = {acc, body, out.add(r)}});
     }

@@ -13,7 +13,6 @@
 namespace tr {
 namespace {
 
-constexpr DType kIndex = DType::Int32;
 
 // The op that folds each value into a reduce's accumulator.
 Op reduce_combine(Op op) {
@@ -96,12 +95,6 @@ class Loops {
 
   int index(const ExprRef& e) { return index_node(g_, low_, e); }
 
-  // A variable for a SPECIAL or RANGE: its name is the UOp's, its bounds the UOp's values.
-  ExprRef variable(const UOp& u, int64_t size) {
-    const std::string name = uop_name(u);
-    low_.vars[name] = u;
-    return var(name, 0, size - 1);
-  }
 
   void define_globals() {
     std::map<int, DType> bufs;
@@ -112,17 +105,11 @@ class Loops {
       globals_[idx] = g_.add(UOp{.kind = UOpKind::DefineGlobal, .dtype = t, .ptr = true, .buffer = idx, .writes = idx == 0});
   }
 
-  int var_index(const ExprRef& v) const {
-    for (size_t i = 0; i < k_.vars.size(); i++)
-      if (k_.vars[i]->name == v->name) return static_cast<int>(i);
-    fail("value", "the kernel has no Variable {}", v->name);
-  }
-
   void define_vars() {
     for (const ExprRef& v : k_.vars) {
       const UOp u{.kind = UOpKind::DefineVar, .dtype = kIndex, .size = v->max, .number = static_cast<int>(vars_.size()),
                   .name = v->name};
-      low_.vars[v->name] = u;
+      low_.user_vars.push_back(u);
       vars_.push_back(g_.add(u));
     }
   }
@@ -138,7 +125,7 @@ class Loops {
       for (size_t d = 0; d < k_.dims.size(); d++) {
         if (k_.dims[d].role != DimRole::Thread) continue;
         const UOp core{.kind = UOpKind::Special, .dtype = kIndex, .size = k_.dims[d].size, .launch = LaunchKind::Core};
-        low_.dim_vars[d] = variable(core, core.size);
+        low_.dim_vars[d] = low_.bind(core, core.size);
         low_.dims.global[0] = core.size;
       }
       return;
@@ -158,7 +145,7 @@ class Loops {
         if (const ExprRef& sym = k_.dims[group[0]].sym) {
           const Affine f = affine_of(sym);
           low_.dims.global[axis] = size / k_.dims[group[0]].size;
-          low_.dims.global_var[axis] = var_index(size_variable(sym));
+          low_.dims.global_var[axis] = user_var_index(k_, size_variable(sym));
           low_.dims.global_scale[axis] = f.scale;
           low_.dims.global_offset[axis] = f.offset;
         }
@@ -166,7 +153,7 @@ class Loops {
           if (k_.dims[group[g]].sym)
             fail("shape", "the symbolic dim {} shares a launch id with an outer dim; a GPU kernel takes it outermost",
                  render(k_.dims[group[g]].sym));
-        const ExprRef v = variable(id, size);
+        const ExprRef v = low_.bind(id, size);
         int64_t inner = size;
         for (size_t d : group) {
           inner /= k_.dims[d].size;
@@ -207,7 +194,7 @@ class Loops {
         const int hi = k_.dims[d].sym ? index(k_.dims[d].sym) : g_.cnst(size, kIndex);
         const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), hi},
                     .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
-        walks_[p][d] = variable(r, size);
+        walks_[p][d] = low_.bind(r, size);
         if (p == 0) low_.dim_vars[d] = walks_[p][d];
         if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_[p].push_back(g_.add(r));
       }
@@ -288,26 +275,6 @@ class Loops {
 };
 
 }  // namespace
-
-int index_node(UGraph& g, const Lowering& low, const ExprRef& e) {
-  const auto chain = [&](Op op, DType t) {
-    int acc = index_node(g, low, e->srcs[0]);
-    for (size_t i = 1; i < e->srcs.size(); i++) acc = g.alu(op, t, {acc, index_node(g, low, e->srcs[i])});
-    return acc;
-  };
-  const auto with_const = [&](Op op, DType t) { return g.alu(op, t, {index_node(g, low, e->srcs[0]), g.cnst(e->value, kIndex)}); };
-  switch (e->op) {
-    case ExprOp::Const: return g.cnst(e->value, kIndex);
-    case ExprOp::Var: return g.add(low.vars.at(e->name));
-    case ExprOp::Add: return chain(Op::Add, kIndex);
-    case ExprOp::And: return chain(Op::And, DType::Bool);
-    case ExprOp::Mul: return with_const(Op::Mul, kIndex);
-    case ExprOp::Div: return with_const(Op::IDiv, kIndex);
-    case ExprOp::Mod: return with_const(Op::Mod, kIndex);
-    case ExprOp::Lt: return with_const(Op::CmpLt, DType::Bool);
-  }
-  return -1;
-}
 
 UGraph lower_loops(Lowering& low) { return Loops(low).run(); }
 

@@ -1,7 +1,6 @@
 #pragma once
 // What the lowering passes share about one kernel: the kernel, the target, and how the kernel's dims
 // became launch ids and loops, so that a later pass can index with the same variables.
-#include <map>
 #include <string>
 #include <vector>
 
@@ -11,14 +10,23 @@
 
 namespace tr {
 
+inline constexpr DType kIndex = DType::Int32;  // the type of index arithmetic in kernels
+
 struct Lowering {
   const Kernel& k;
   const Target& target;
   std::vector<ExprRef> dim_vars{};      // per kernel dim: its value in terms of ids and loop variables
-  std::map<std::string, UOp> vars{};    // each variable's SPECIAL or RANGE, by the variable's name
+  std::vector<UOp> user_vars{};         // the DEFINE_VAR of each of the kernel's Variables, in k.vars' order
+  std::vector<UOp> bound{};             // the SPECIAL or RANGE each index variable stands for (its Expr::node)
   LaunchDims dims{};
   bool store_walks_rows = false;        // the store is inside the last walk of the rows (a softmax's)
+
+  // A new index variable standing for u (a SPECIAL or RANGE of `size` values), named as u prints.
+  ExprRef bind(const UOp& u, int64_t size);
 };
+
+// Which of the kernel's Variables v is (a user's Variable is known by its name).
+int user_var_index(const Kernel& k, const ExprRef& v);
 
 // An index expression as nodes of g (its variables become their SPECIALs and RANGEs).
 int index_node(UGraph& g, const Lowering& low, const ExprRef& e);

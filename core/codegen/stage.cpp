@@ -24,7 +24,6 @@
 namespace tr {
 namespace {
 
-constexpr DType kIndex = DType::Int32;
 
 // The value of index node n where the nodes of `at` have their values and every other variable is 0.
 int64_t evaluate(const UGraph& g, int n, const std::map<int, int64_t>& at, std::map<int, int64_t>& done) {

@@ -73,7 +73,6 @@ bool reads_along(const AstRef& x, int axis) {
 
 namespace {
 
-constexpr DType kIndex = DType::Int32;
 
 class TensorCores {
  public:

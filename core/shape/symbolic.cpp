@@ -26,7 +26,7 @@ ExprRef node(ExprOp op, int64_t value, int64_t min, int64_t max, std::vector<Exp
 
 bool same(const ExprRef& a, const ExprRef& b) {
   if (a == b) return true;
-  return a->op == b->op && a->value == b->value && a->name == b->name &&
+  return a->op == b->op && a->value == b->value && a->name == b->name && a->node == b->node &&
          std::equal(a->srcs.begin(), a->srcs.end(), b->srcs.begin(), b->srcs.end(), same);
 }
 
@@ -104,11 +104,13 @@ void check_divisor(const char* op, int64_t b) {
 
 ExprRef cnst(int64_t v) { return node(ExprOp::Const, v, v, v, {}); }
 
-ExprRef var(std::string name, int64_t min, int64_t max) {
+ExprRef var(std::string name, int64_t min, int64_t max) { return node_var(-1, std::move(name), min, max); }
+
+ExprRef node_var(int node, std::string name, int64_t min, int64_t max) {
   if (min > max) fail("value", "variable {} has empty bounds [{}, {}]", name, min, max);
   // A loop of one iteration is its only value.
   if (min == max) return cnst(min);
-  return std::make_shared<const Expr>(Expr{ExprOp::Var, 0, std::move(name), min, max, {}});
+  return std::make_shared<const Expr>(Expr{ExprOp::Var, 0, std::move(name), min, max, {}, node});
 }
 
 ExprRef add(const ExprRef& a, const ExprRef& b) {
@@ -210,6 +212,7 @@ bool same_expr(const ExprRef& a, const ExprRef& b) { return same(a, b); }
 size_t expr_hash(const ExprRef& e) {
   size_t h = hash_mix(static_cast<size_t>(e->op), std::hash<int64_t>{}(e->value));
   h = hash_mix(h, std::hash<std::string>{}(e->name));
+  h = hash_mix(h, std::hash<int>{}(e->node));
   for (const ExprRef& s : e->srcs) h = hash_mix(h, expr_hash(s));
   return h;
 }

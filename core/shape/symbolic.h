@@ -20,10 +20,14 @@ struct Expr {
   std::string name;          // Var
   int64_t min = 0, max = 0;  // inclusive bounds of the value
   std::vector<ExprRef> srcs; // Add: terms (at most one Const, last); And: conditions; Mul/Div/Mod/Lt: one
+  // Var: the node of the lowering it stands for (a SPECIAL or RANGE, core/codegen/lowering.h), so that two
+  // loops printed alike stay apart; -1 for a user's Variable, which its name identifies
+  int node = -1;
 };
 
 ExprRef cnst(int64_t v);
 ExprRef var(std::string name, int64_t min, int64_t max);
+ExprRef node_var(int node, std::string name, int64_t min, int64_t max);
 ExprRef add(const ExprRef& a, const ExprRef& b);
 ExprRef add(const ExprRef& a, int64_t b);
 ExprRef mul(const ExprRef& a, int64_t b);

@@ -37,5 +37,22 @@ TEST(LoopsPass, AnUnrolledDimStaysALoopForTheExpandPass) {
   EXPECT_EQ(count_kind(g, UOpKind::Load), 1);
 }
 
+// A launch id and a loop can print alike (both gidx0 here): the index variables that stand for them
+// must still be two, each turning back into its own node.
+TEST(LoopsPass, IndexVariablesStandForTheirNodeNotTheirName) {
+  const Kernel k = only_kernel(realized_random({4, 8}, 3).sum(std::vector<int>{1}));
+  Lowering low{k, kScalarCpu};
+  const UOp id{.kind = UOpKind::Special, .dtype = kIndex, .size = 4, .launch = LaunchKind::Global, .number = 0};
+  const UOp loop{.kind = UOpKind::Range, .dtype = kIndex, .range = RangeKind::Loop, .number = 0};
+  ASSERT_EQ(uop_name(id), uop_name(loop));
+  const ExprRef a = low.bind(id, 4), b = low.bind(loop, 8);
+  EXPECT_FALSE(same_expr(a, b));
+  UGraph g;
+  const int from_a = index_node(g, low, a), from_b = index_node(g, low, b);
+  EXPECT_NE(from_a, from_b);
+  EXPECT_EQ(g[from_a].kind, UOpKind::Special);
+  EXPECT_EQ(g[from_b].kind, UOpKind::Range);
+}
+
 }  // namespace
 }  // namespace tr
