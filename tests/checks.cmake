@@ -9,7 +9,8 @@
 #    tests/peer/prelude.py print the same values as tinyrepl (skipped, with the reason, when tinygrad
 #    cannot be imported; this test installs nothing). tinygrad's side of each program is kept in the
 #    test cache, which ./scripts/test shares between its plain and sanitizer builds.
-target_compile_definitions(repl_programs_test PRIVATE TINYREPL_PROGRAMS="${CMAKE_CURRENT_SOURCE_DIR}/programs")
+target_compile_definitions(repl_programs_test PRIVATE TINYREPL_PROGRAMS="${CMAKE_CURRENT_SOURCE_DIR}/programs"
+                                                     TINYREPL_EXAMPLES="${CMAKE_SOURCE_DIR}/scripts/examples")
 
 find_package(Python3 COMPONENTS Interpreter)
 

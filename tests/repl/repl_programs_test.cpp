@@ -27,20 +27,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> program_names() {
+// The .tg files of a folder, by name without the extension, sorted.
+std::vector<std::string> tg_names(const fs::path& dir) {
   std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(TINYREPL_PROGRAMS))
+  for (const auto& entry : fs::directory_iterator(dir))
     if (entry.path().extension() == ".tg") out.push_back(entry.path().stem().string());
   std::sort(out.begin(), out.end());
   return out;
 }
 
-std::string read_program(const std::string& name) {
-  std::ifstream in(fs::path(TINYREPL_PROGRAMS) / (name + ".tg"));
+std::vector<std::string> program_names() { return tg_names(TINYREPL_PROGRAMS); }
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
+
+std::string read_program(const std::string& name) { return read_file(fs::path(TINYREPL_PROGRAMS) / (name + ".tg")); }
 
 struct Checked {
   int tensors = 0;  // printed tensors compared with the reference
@@ -84,10 +89,13 @@ void check_print(const PrintEvent& e, Checked& c) {
   }
 }
 
-Checked run_program_file(const std::string& name) {
-  const std::string source = read_program(name);
+enum class Printed : uint8_t { CheckedWithTheReference, Shown };
+
+Checked run_program_file(const std::string& name, const std::string& source, Printed printed) {
   Checked c;
-  Session session([&c](const PrintEvent& e) { check_print(e, c); });
+  Session session([&c, printed](const PrintEvent& e) {
+    if (printed == Printed::CheckedWithTheReference) check_print(e, c);
+  });
   std::vector<Stmt> stmts;
   try {
     stmts = parse_program(source);
@@ -114,20 +122,26 @@ Checked run_program_file(const std::string& name) {
   return c;
 }
 
-class ProgramFiles : public ::testing::TestWithParam<std::string> {};
-
-void expect_agrees(const std::string& name, bool noopt) {
+// Runs the program; with the default opts on, each kernel it ran must have default opts that every
+// target accepts (tests/default_opts_testing.h).
+Checked run_checking_default_opts(const std::string& name, const std::string& source, bool noopt, Printed printed) {
   const Settings saved = settings();
   settings().noopt = noopt;
   const size_t first_run = history().count();
-  const Checked c = run_program_file(name);
+  const Checked c = run_program_file(name, source, printed);
   settings() = saved;
-  // the default opts of each kernel it ran are accepted on every target (tests/default_opts_testing.h)
   for (const RunRecord& r : history().since(first_run))
     if (!noopt && !r.is_copy && r.kernel.ast) tr::testing::expect_default_opts_accepted(r.kernel.ast, name + ": " + r.kernel.name);
   std::string report;
   for (const std::string& f : c.failures) report += "\n  " + f;
   EXPECT_TRUE(c.failures.empty()) << name << (noopt ? " (NOOPT)" : "") << ":" << report;
+  return c;
+}
+
+class ProgramFiles : public ::testing::TestWithParam<std::string> {};
+
+void expect_agrees(const std::string& name, bool noopt) {
+  const Checked c = run_checking_default_opts(name, read_program(name), noopt, Printed::CheckedWithTheReference);
   EXPECT_GT(c.tensors, 0) << name << " prints no tensor: it checks nothing against the reference";
 }
 
@@ -135,6 +149,19 @@ TEST_P(ProgramFiles, AgreesWithReference) { expect_agrees(GetParam(), false); }
 TEST_P(ProgramFiles, AgreesWithReferenceNoopt) { expect_agrees(GetParam(), true); }
 
 INSTANTIATE_TEST_SUITE_P(Collection, ProgramFiles, ::testing::ValuesIn(program_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The example scripts (scripts/examples/*.tg), whose asserts CTest also replays through the program
+// (tests/cli.cmake), run here in the process for what only the process sees: the default opts of their
+// kernels on every target. Their meta commands only show things and are skipped; what they print is not
+// compared with the reference evaluator, which cannot read the buffers their training steps assign.
+class ExampleFiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExampleFiles, ItsDefaultOptsHoldOnEveryTarget) {
+  run_checking_default_opts(GetParam(), read_file(fs::path(TINYREPL_EXAMPLES) / (GetParam() + ".tg")), false, Printed::Shown);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scripts, ExampleFiles, ::testing::ValuesIn(tg_names(TINYREPL_EXAMPLES)),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // Whether word occurs in text as a name of its own: not part of a longer name and not after a '.'
