@@ -121,7 +121,7 @@ void add_argless(Table& t) {
 void add_binary(Table& t) {
   const std::pair<const char*, Binary> ops[] = {
       {"add", &Tensor::add}, {"sub", &Tensor::sub},         {"mul", &Tensor::mul},
-      {"pow", &Tensor::pow}, {"maximum", &Tensor::maximum}, {"minimum", &Tensor::minimum}, {"eq", &Tensor::eq},
+      {"maximum", &Tensor::maximum}, {"minimum", &Tensor::minimum}, {"eq", &Tensor::eq},
       {"ne", &Tensor::ne},   {"lt", &Tensor::lt},           {"le", &Tensor::le},           {"gt", &Tensor::gt},
       {"ge", &Tensor::ge},   {"dot", &Tensor::dot},         {"matmul", &Tensor::matmul},
   };
@@ -132,6 +132,9 @@ void add_binary(Table& t) {
       return (l.*op)(r);
     };
   }
+  t["pow"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
+    return power(x, bind(call, {{"x", kRequired}})["x"].value);
+  };
 }
 
 void add_casts(Table& t) {

@@ -21,7 +21,7 @@ TensorBinary tensor_op(BinaryOp op) {
     case BinaryOp::FloorDiv: return &Tensor::floordiv;
     case BinaryOp::Mod: return &Tensor::mod;
     case BinaryOp::MatMul: return &Tensor::matmul;
-    case BinaryOp::Pow: return &Tensor::pow;
+    case BinaryOp::Pow: break;  // a number may be a constant power: see power()
     case BinaryOp::BitAnd: return &Tensor::logical_and;
     case BinaryOp::BitOr: return &Tensor::logical_or;
     case BinaryOp::BitXor: return &Tensor::bitwise_xor;
@@ -152,6 +152,13 @@ std::pair<Tensor, Tensor> tensor_operands(const Value& a, const Value& b, std::s
   fail("type", "unsupported operand types for {}: '{}' and '{}'", op, type_name(a), type_name(b));
 }
 
+Tensor power(const Value& a, const Value& b) {
+  if (const Tensor* x = a.get_if<Tensor>(); x && is_number(b)) return x->pow(to_const(b));
+  if (const Tensor* y = b.get_if<Tensor>(); y && is_number(a)) return y->rpow(to_const(a));
+  const auto [x, y] = tensor_operands(a, b, "**");
+  return x.pow(y);
+}
+
 Tensor select(const Tensor& cond, const Value& a, const Value& b) {
   // two numbers: the first takes its Python type's dtype, the second joins it by the scalar rule
   const Value first =
@@ -163,6 +170,7 @@ Tensor select(const Tensor& cond, const Value& a, const Value& b) {
 Value apply_binary(BinaryOp op, const Value& a, const Value& b) {
   if (a.is<Tensor>() || b.is<Tensor>()) {
     if (op == BinaryOp::LShift || op == BinaryOp::RShift) return shifted(op, a, b);
+    if (op == BinaryOp::Pow) return power(a, b);
     const auto [x, y] = tensor_operands(a, b, spelling(op));
     return (x.*tensor_op(op))(y);
   }

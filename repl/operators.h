@@ -21,6 +21,10 @@ bool truthy(const Value& v);
 // tensor or a number; `op` names the operation in the error otherwise.
 std::pair<Tensor, Tensor> tensor_operands(const Value& a, const Value& b, std::string_view op);
 
+// a ** b with a tensor on at least one side: a number on the other side is a constant power
+// (Tensor::pow(ConstValue)) or base (Tensor::rpow), as tinygrad's rules rewrite those.
+Tensor power(const Value& a, const Value& b);
+
 // cond.where(a, b) with numbers allowed for a and b, typed as tinygrad types them.
 Tensor select(const Tensor& cond, const Value& a, const Value& b);
 

@@ -170,46 +170,58 @@ Tensor Tensor::bitwise_xor(const Tensor& y) const {
   return a.binary(Op::Xor, b);
 }
 
+// b ** e as tinygrad 0.14 lowers its POW (xpow): exp2(e * log2|b|); a negative base gives nan for an
+// exponent that is not an integer (as a cast to int32 says) unless the base is -inf, and the negated
+// value for an odd one; x ** 0 is 1 for every x.
 Tensor Tensor::pow(const Tensor& y) const {
   const auto [base, e] = broadcasted(*this, y);
   const Tensor fb = as_float(base), fe = as_float(e);
-  // b ** e = exp(e * log|b|), with the sign of a negative base fixed for odd integer exponents
-  const Tensor mag = fb.abs().log().mul(fe).exp();
-  const Tensor negative = fb.lt(c(fb, 0.0));
-  const Tensor odd = fe.mul(c(fe, 0.5)).trunc().mul(c(fe, 2.0)).ne(fe);
-  const Tensor integral = fe.trunc().eq(fe);
+  const Tensor ret = fb.abs().log2().mul(fe).exp2();
+  const Tensor non_int = fe.ne(fe.cast(DType::Int32).cast(fe.dtype()));
+  const Tensor odd = fe.abs().cast(DType::Int32).mod(c(fe.cast(DType::Int32), int64_t{2})).cast(DType::Bool);
   const double inf = std::numeric_limits<double>::infinity();
-  // C99's pow (numpy's too) where exp(e * log|b|) is nan or has the wrong sign: a negative base with a
-  // fractional exponent is nan unless it is -inf (then |b| ** e); x ** 0 and 1 ** y are 1 even for nan,
-  // and (-1) ** ±inf is 1
-  const Tensor fractional = fb.eq(c(fb, -inf)).where(mag, c(fe, std::nan("")));
-  Tensor ret = negative.where(integral.where(odd.where(mag.neg(), mag), fractional), mag);
-  const Tensor one = fe.eq(c(fe, 0.0))
-                         .logical_or(fb.eq(c(fb, 1.0)))
-                         .logical_or(fb.eq(c(fb, -1.0)).logical_and(fe.abs().eq(c(fe, inf))));
-  ret = one.where(c(ret, 1.0), ret);
-  return is_float(base.dtype()) ? ret : ret.round().cast(base.dtype());
+  const Tensor negative = non_int.where(fb.ne(c(fb, -inf)).where(c(ret, std::nan("")), ret), odd.where(ret.neg(), ret));
+  const Tensor out = fe.eq(c(fe, 0.0)).where(c(ret, 1.0), fb.lt(c(fb, 0.0)).where(negative, ret));
+  // an integer base with a tensor exponent: tinygrad truncates the float power (3 ** 5 is 242 there);
+  // rounding keeps every exactly representable power exact
+  return is_float(base.dtype()) ? out : out.round().cast(base.dtype());
 }
 
+namespace {
+
+// x ** e for x already of the result's dtype (see Tensor::pow(ConstValue)).
+Tensor const_power(const Tensor& x, double e) {
+  if (e < 0) return const_power(x.reciprocal(), -e);
+  if (e == 0) return x.ones_like();
+  if (std::trunc(e - 0.5) + 0.5 == e) return const_power(x, e - 0.5).mul(x.sqrt());
+  if (std::trunc(e) != e) return x.pow(c(x, e));
+  const double half = std::floor(e / 2);
+  const Tensor y = const_power(x, half);
+  const Tensor squared = half > 0 ? y.mul(y) : y;
+  if (std::fmod(e, 2) == 0) return squared;
+  return half > 0 ? squared.mul(x) : x;
+}
+
+}  // namespace
+
+// x ** c for a number c, as tinygrad 0.14's symbolic rules rewrite a constant power: x ** -c is
+// (1 / x) ** c, x ** 0 is 1, a half-integer c is x ** (c - 0.5) * sqrt(x), and an integer c is squares
+// and products (exact for integers, and x * x for x ** 2); any other c takes the general power.
 Tensor Tensor::pow(const ConstValue& exponent) const {
+  const Tensor x = broadcasted(*this, scalar_like(*this, exponent)).first;
   const double e = as_double(exponent);
-  if (e == 0) return ones_like();
-  if (e < 0 && std::trunc(e) == e) return reciprocal().pow(ConstValue{-e});
-  if (e > 0 && e <= 64 && std::trunc(e) == e) {
-    // square-and-multiply keeps integer powers exact, as tinygrad does
-    const auto n = static_cast<int64_t>(e);
-    const Tensor half = n / 2 > 0 ? pow(ConstValue{n / 2}).square() : ones_like();
-    return n % 2 ? (n / 2 > 0 ? half.mul(*this) : *this) : half;
-  }
-  if (e > 0 && e < 64 && std::trunc(e - 0.5) + 0.5 == e) return pow(ConstValue{std::trunc(e - 0.5)}).mul(sqrt());
-  return pow(scalar_like(*this, exponent));
+  if (!is_float(x.dtype()) && e < 0) fail("type", "an integer tensor to a negative power needs a float base (x.float() ** {})", e);
+  return const_power(x, e);
 }
 
+// c ** x for a number c: 1 for c = 1, exp2(x * log2(c)) for c > 0, and the general power otherwise.
 Tensor Tensor::rpow(const ConstValue& base) const {
-  const double b = as_double(base);
-  if (b == 1) return mul(scalar_like(*this, 1.0)).ones_like();  // 1 ** nan and 1 ** inf are 1
-  if (b > 0) return mul(scalar_like(*this, std::log(b))).exp();
-  return scalar_like(*this, base).expand(shape()).pow(*this);
+  const auto [b, x] = broadcasted(scalar_like(*this, base), *this);
+  const double v = as_double(base);
+  if (v == 1) return b;
+  if (v <= 0) return b.pow(x);
+  const Tensor out = x.mul(c(as_float(x), std::log2(v))).exp2();
+  return is_float(b.dtype()) ? out : out.round().cast(b.dtype());
 }
 
 }  // namespace tr

@@ -463,8 +463,17 @@ TEST_P(Ops, PowSpecialCases) {
   const Tensor i = tensor({-3, -1, 0, 2, 5}, I32);
   EXPECT_EQ(i.pow(tensor({3, 3, 3, 3, 3}, I32)).dtype(), I32);
   EXPECT_TRUE(has_values(i.pow(tensor({3, 3, 3, 3, 3}, I32)), {-27, -1, 0, 8, 125}));
-  // a constant exponent multiplies exactly
+  // a constant exponent multiplies exactly, in the operands' promoted dtype, as tinygrad's rules rewrite it
   EXPECT_TRUE(has_values(i.pow(ConstValue{int64_t{2}}), {9, 1, 0, 4, 25}));
+  EXPECT_EQ(values(tensor({2}, I32).pow(ConstValue{int64_t{30}})), std::vector<double>{1073741824});
+  EXPECT_EQ(values(tensor({10}, DType::Int64).pow(ConstValue{int64_t{15}})), std::vector<double>{1e15});
+  EXPECT_EQ(tensor({3}, DType::UInt8).pow(ConstValue{int64_t{7}}).dtype(), DType::UInt8);
+  EXPECT_EQ(values(tensor({3}, DType::UInt8).pow(ConstValue{int64_t{7}})), std::vector<double>{139});  // 2187 wraps
+  EXPECT_EQ(i.pow(ConstValue{2.0}).dtype(), F32);
+  EXPECT_THROW(i.pow(ConstValue{int64_t{-1}}), Error);  // tinygrad: "base needs to be float"
+  EXPECT_TRUE(has_values(i.rpow(ConstValue{int64_t{3}}), {0, 0, 1, 9, 243}));  // exact, where tinygrad truncates 242.99998
+  const Tensor f = tensor({1234.5, -3}, F32);
+  EXPECT_EQ(values(f.pow(ConstValue{int64_t{2}}).eq(f.mul(f))), (std::vector<double>{1, 1}));
   EXPECT_TRUE(has_values(tensor({4, 9, 2.25}).pow(ConstValue{0.5}), {2, 3, 1.5}));
   EXPECT_TRUE(has_values(tensor({4, 0.5}).pow(ConstValue{-1.0}), {0.25, 2}));
   EXPECT_TRUE(has_values(tensor({4, 0.25}).pow(ConstValue{1.5}), {8, 0.125}));
