@@ -193,7 +193,7 @@ class Expander {
   // An ALU or CAST over vector sources: one vector op where the target applies it to whole vectors.
   int alu(const UOp& u, const std::vector<int>& srcs) {
     const bool whole = u.kind == UOpKind::Alu && low_.target.vector_alu &&
-                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || u.alu == Op::Max ||
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || u.alu == Op::Max || u.alu == Op::MaxNan ||
                         u.alu == Op::Exp2 || u.alu == Op::Log2 || u.alu == Op::Sin || u.alu == Op::Sqrt);
     if (whole) {
       std::vector<int> vs;

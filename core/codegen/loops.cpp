@@ -24,11 +24,11 @@ Op reduce_combine(Op op) {
     case Op::Const: case Op::Arange: case Op::Copy:
     case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
     case Op::Cast: case Op::Bitcast:
-    case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
+    case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::MaxNan: case Op::CmpLt: case Op::CmpNe:
     case Op::And: case Op::Or: case Op::Xor:
     case Op::Where: case Op::MulAcc: case Op::View: case Op::Contiguous: case Op::Assign: case Op::Multi: break;
   }
-  return Op::Max;
+  return Op::MaxNan;
 }
 
 // The value the accumulator starts from: the identity of the op that folds into it.

@@ -9,7 +9,7 @@ Pat any(int slot) { return Pat{.slot = slot}; }
 Pat cnst(int slot) { return Pat{.is = Pat::Is::Const, .slot = slot}; }
 Pat is(double v) { return Pat{.is = Pat::Is::ConstValue, .value = v}; }
 Pat alu(Op op, std::vector<Pat> srcs, int slot = -1) {
-  const bool commutative = op == Op::Add || op == Op::Mul || op == Op::And || op == Op::Or || op == Op::Max;
+  const bool commutative = op == Op::Add || op == Op::Mul || op == Op::And || op == Op::Or || op == Op::Max || op == Op::MaxNan;
   return Pat{.is = Pat::Is::Alu, .alu = op, .commutative = commutative && srcs.size() == 2, .srcs = std::move(srcs), .slot = slot};
 }
 

@@ -69,7 +69,7 @@ std::vector<std::optional<Tensor>> source_gradients(const LazyRef& node, const T
         if (axis || i == 0) out[i] = pieces[i];
       return out;
     }
-    case Op::MulAcc: break;  // made only by the lowering, never in a lazy graph
+    case Op::MulAcc: case Op::MaxNan: break;  // made only by the lowering, never in a lazy graph
     // no gradient flows through integer arithmetic, comparisons, bitwise ops, rounding or a bitcast
     case Op::Bitcast:
     case Op::Trunc:

@@ -20,6 +20,7 @@ ConstValue float_op(Op op, DType out, double a, double b) {
     case Op::Add: return round_to(out, a + b);
     case Op::Mul: return round_to(out, a * b);
     case Op::Max: return a < b ? b : a;
+    case Op::MaxNan: return a < b || std::isnan(b) ? b : a;
     case Op::CmpLt: return a < b;
     case Op::CmpNe: return a != b;
     case Op::IDiv: case Op::Mod: case Op::And: case Op::Or: case Op::Xor: break;  // integer ops
@@ -45,7 +46,7 @@ ConstValue int_op(Op op, DType out, int64_t a, int64_t b) {
       if (b == 0 || b == -1) return int64_t{0};
       if (is_unsigned(out)) return wrap_to(out, static_cast<int64_t>(ua % ub));
       return wrap_to(out, a % b);
-    case Op::Max: return a < b ? b : a;
+    case Op::Max: case Op::MaxNan: return a < b ? b : a;
     case Op::CmpLt: return is_unsigned(out) ? ua < ub : a < b;
     case Op::CmpNe: return a != b;
     case Op::And: return wrap_to(out, a & b);

@@ -21,6 +21,7 @@ std::string_view op_name(Op op) {
     case Op::IDiv: return "IDIV";
     case Op::Mod: return "MOD";
     case Op::Max: return "MAX";
+    case Op::MaxNan: return "MAX_NAN";
     case Op::CmpLt: return "CMPLT";
     case Op::CmpNe: return "CMPNE";
     case Op::And: return "AND";

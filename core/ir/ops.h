@@ -15,7 +15,10 @@ enum class Op : uint8_t {
   Neg, Exp2, Log2, Sin, Sqrt, Recip, Trunc, Cast,
   Bitcast,  // the same bits read as another dtype of the same item size
   // binary
-  Add, Mul, IDiv, Mod, Max, CmpLt, CmpNe, And, Or, Xor,
+  Add, Mul, IDiv, Mod,
+  Max,     // tinygrad's MAX, a < b ? b : a: a nan in a wins, a nan in b is skipped (relu(nan) is 0)
+  MaxNan,  // MAX where a nan on either side wins: the combine of a max reduce, made only by the lowering
+  CmpLt, CmpNe, And, Or, Xor,
   // ternary
   Where,
   MulAcc,  // a*b+c rounded once: made only by the lowering's rule for a reduce's sum of products (rules_mulacc.cpp)

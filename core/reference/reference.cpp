@@ -111,7 +111,7 @@ class Evaluator {
       // elementwise: below, one element at a time (exec_alu refuses MulAcc, which no lazy graph holds)
       case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
       case Op::Cast: case Op::Bitcast:
-      case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
+      case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::MaxNan: case Op::CmpLt: case Op::CmpNe:
       case Op::And: case Op::Or: case Op::Xor:
       case Op::Where: case Op::MulAcc: break;
     }
@@ -129,7 +129,7 @@ class Evaluator {
   Values reduce(const LazyNode& n) {
     const LazyRef& src = n.srcs[0];
     const Values& in = eval(src);
-    const Op combine = n.op == Op::Sum ? Op::Add : n.op == Op::Prod ? Op::Mul : Op::Max;
+    const Op combine = n.op == Op::Sum ? Op::Add : n.op == Op::Prod ? Op::Mul : Op::MaxNan;
     Values out(prod(n.shape));
     std::vector<bool> started(out.size(), false);
     for (int64_t i = 0; i < static_cast<int64_t>(in.size()); i++) {

@@ -45,11 +45,11 @@ std::string render_c(const UOpProgram& p) {
       .core_barrier = "core_sync(core_ctx);",
       .vector_arith = true,
       // GCC's C has no ?: on vectors; this loop compiles to a compare and a masked move
-      .vector_max = "max_{type}({a},{b})",
-      .vector_max_decl = [](DType t, int n) {
+      .vector_max = "{fn}_{type}({a},{b})",
+      .vector_max_decl = [](DType t, int n, const std::string& fn, const std::string& takes_b) {
         const std::string v = c_vector_type(t, n);
-        return fmt::format("static inline {0} max_{0}({0} a, {0} b) {{ {0} r; for (int i = 0; i < {1}; i++) r[i] = a[i] < b[i] ? "
-                           "b[i] : a[i]; return r; }}\n", v, n);
+        return fmt::format("static inline {0} {2}_{0}({0} a, {0} b) {{ {0} r; for (int i = 0; i < {1}; i++) r[i] = {3} ? "
+                           "b[i] : a[i]; return r; }}\n", v, n, fn, takes_b);
       },
       // a loop over the lanes, which GCC compiles to one call of glibc's vector function (libmvec:
       // _ZGVeN16v_exp2f for 16 floats with AVX-512), declared so by the simd attribute; sqrt is an

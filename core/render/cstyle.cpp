@@ -141,7 +141,7 @@ class Renderer {
   bool per_lane(const UOp& u) const {
     if (u.vec == 1 || (u.kind != UOpKind::Alu && u.kind != UOpKind::Cast)) return false;
     const bool whole = lang_.vector_arith && u.kind == UOpKind::Alu && !promotes(u.dtype) &&
-                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || (u.alu == Op::Max && whole_max()) ||
+                       (u.alu == Op::Add || u.alu == Op::Mul || u.alu == Op::Neg || ((u.alu == Op::Max || u.alu == Op::MaxNan) && whole_max()) ||
                         (math_name(u.alu) && !lang_.vector_math.empty()));
     return !whole;
   }
@@ -154,11 +154,18 @@ class Renderer {
     // for its column and its row
     if ((u.kind == UOpKind::Load || u.kind == UOpKind::Store) && at == 1 && (packed(u.srcs[0]) || image(u.srcs[0]))) return 2;
     if (u.kind != UOpKind::Alu) return 1;
-    if (u.alu == Op::Max) return 2;
+    if (u.alu == Op::Max || u.alu == Op::MaxNan) return 2;
     if ((u.alu == Op::IDiv || u.alu == Op::Mod) && at == 1 && !nonzero_const(u.srcs[1])) return 2;
     return 1;
   }
   bool whole_max() const { return !lang_.vector_max.empty(); }
+  // A MAX_NAN on floats: b is taken where it is a nan too, so that a nan on either side wins.
+  static bool propagates_nan(const UOp& u) { return u.alu == Op::MaxNan && is_float(u.dtype); }
+  // When MAX(a, b) is b.
+  static std::string max_takes_b(bool nan, const std::string& a, const std::string& b) {
+    return nan ? fmt::format("(({0}<{1})|({1}!={1}))", a, b) : fmt::format("({}<{})", a, b);
+  }
+  static const char* max_fn(bool nan) { return nan ? "max_nan" : "max"; }
   // The math function an op is, or null.
   static const char* math_name(Op op) {
     return op == Op::Exp2 ? "exp2" : op == Op::Log2 ? "log2" : op == Op::Sin ? "sin" : op == Op::Sqrt ? "sqrt" : nullptr;
@@ -224,13 +231,15 @@ class Renderer {
   std::string preamble() const {
     bool half = false, dbl = false;
     std::vector<MatrixUnit> units;
-    std::set<std::pair<DType, int>> vectors, maxes;
+    std::set<std::pair<DType, int>> vectors;
+    std::set<std::tuple<DType, int, bool>> maxes;
     std::set<std::tuple<std::string, DType, int>> maths;
     for (const UOp& u : u_) {
       half = half || u.dtype == DType::Float16;
       dbl = dbl || u.dtype == DType::Float64;
       if (u.vec > 1 && !u.ptr) vectors.emplace(u.dtype, u.vec);
-      if (u.vec > 1 && u.kind == UOpKind::Alu && u.alu == Op::Max && !per_lane(u)) maxes.emplace(u.dtype, u.vec);
+      if (u.vec > 1 && u.kind == UOpKind::Alu && (u.alu == Op::Max || u.alu == Op::MaxNan) && !per_lane(u))
+        maxes.emplace(u.dtype, u.vec, propagates_nan(u));
       if (u.vec > 1 && u.kind == UOpKind::Alu && math_name(u.alu) && !per_lane(u)) maths.emplace(math_name(u.alu), u.dtype, u.vec);
       if (u.kind == UOpKind::Wmma && std::find(units.begin(), units.end(), u.unit) == units.end()) units.push_back(u.unit);
     }
@@ -243,8 +252,8 @@ class Renderer {
       vtype(t, n);  // fails here for a vector the language lacks
       if (lang_.vector_decl) out += lang_.vector_decl(t, n);
     }
-    for (const auto& [t, n] : maxes)
-      if (lang_.vector_max_decl) out += lang_.vector_max_decl(t, n);
+    for (const auto& [t, n, nan] : maxes)
+      if (lang_.vector_max_decl) out += lang_.vector_max_decl(t, n, max_fn(nan), max_takes_b(nan, "a[i]", "b[i]"));
     for (const auto& [fn, t, n] : maths)
       if (lang_.vector_math_decl) out += lang_.vector_math_decl(fn, t, n);
     for (const MatrixUnit& m : units) out += lang_.wmma_decl(m, wmma_fn(m));
@@ -403,11 +412,16 @@ class Renderer {
         return ternary(fmt::format("({}==0)", s[1]), "0", fmt::format("({}{}{})", s[0], sym, s[1]));
       }
       case Op::Max:
+      case Op::MaxNan: {
         // on bools as or, which every language has for them (WGSL orders no bools)
         if (t == DType::Bool) return fmt::format("({}|{})", s[0], s[1]);
+        const bool nan = propagates_nan(u);
         if (u.vec > 1 && whole_max())
-          return fmt::format(fmt::runtime(lang_.vector_max), fmt::arg("a", s[0]), fmt::arg("b", s[1]), fmt::arg("type", vtype(u)));
-        return ternary(fmt::format("({}<{})", s[0], s[1]), s[1], s[0]);
+          return fmt::format(fmt::runtime(lang_.vector_max), fmt::arg("a", s[0]), fmt::arg("b", s[1]),
+                             fmt::arg("takes_b", max_takes_b(nan, s[0], s[1])), fmt::arg("type", vtype(u)),
+                             fmt::arg("fn", max_fn(nan)));
+        return ternary(max_takes_b(nan, s[0], s[1]), s[1], s[0]);
+      }
       case Op::CmpLt:
         if (u_[u.srcs[0]].dtype == DType::Bool) return fmt::format("((!{})&{})", s[0], s[1]);
         return fmt::format("({}<{})", s[0], s[1]);

@@ -46,10 +46,11 @@ struct CStyleLanguage {
   std::string int64_suffix = "ll";
   std::string uint64_suffix = "ull";
   bool vector_arith = false;   // + * and unary - work lane by lane on the vector types
-  // MAX of two whole vectors, {a} < {b} ? {b} : {a} in each lane ({type}: the vector type); empty where
-  // it goes lane by lane. vector_max_decl: what a kernel declares before using it for one type.
+  // MAX (or MAX_NAN) of two whole vectors, {takes_b} ? {b} : {a} in each lane ({type}: the vector
+  // type; {fn}: max or max_nan); empty where it goes lane by lane. vector_max_decl: what a kernel declares
+  // before using it for one type, given the function's name and its condition on lanes a[i] and b[i].
   std::string vector_max{};
-  std::function<std::string(DType, int n)> vector_max_decl{};
+  std::function<std::string(DType, int n, const std::string& fn, const std::string& takes_b)> vector_max_decl{};
   // exp2, log2, sin or sqrt ({fn}) of a whole vector {x} of {type}; empty where they go lane by lane.
   // vector_math_decl: what a kernel declares before using one for one type.
   std::string vector_math{};

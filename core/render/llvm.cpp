@@ -358,10 +358,13 @@ class LlvmRenderer {
         inst(fmt::format("{} = select {} {}, {} {}, {} {}", r, reg_type(DType::Bool, u.vec), is0, T, zero, T, q));
         return r;
       }
-      case Op::Max: {
+      case Op::Max:
+      case Op::MaxNan: {
+        // b when it is larger or, for MAX_NAN on floats, a nan: a nan on either side then wins
         const std::string lt = binary(f ? "fcmp olt" : unsigned_compare(in) ? "icmp ult" : "icmp slt", IT, s[0], s[1]);
+        const std::string takes_b = f && u.alu == Op::MaxNan ? binary("or", reg_type(DType::Bool, u.vec), lt, binary("fcmp uno", IT, s[1], s[1])) : lt;
         const std::string t = fresh();
-        inst(fmt::format("{} = select {} {}, {} {}, {} {}", t, reg_type(DType::Bool, u.vec), lt, T, s[1], T, s[0]));
+        inst(fmt::format("{} = select {} {}, {} {}, {} {}", t, reg_type(DType::Bool, u.vec), takes_b, T, s[1], T, s[0]));
         return t;
       }
       case Op::CmpLt: return binary(f ? "fcmp olt" : unsigned_compare(in) ? "icmp ult" : "icmp slt", IT, s[0], s[1]);

@@ -54,7 +54,7 @@ CStyleLanguage opencl_language(bool native_half) {
       .uint64_suffix = "ul",
       .vector_arith = true,
       // a vector condition selects lane by lane
-      .vector_max = "(({a}<{b})?{b}:{a})",
+      .vector_max = "({takes_b}?{b}:{a})",
       // the built-in math functions take vectors
       .vector_math = "{fn}({x})",
       .type = [native_half](DType t) { return t == DType::Float16 && !native_half ? "float" : opencl_type(t); },

@@ -375,10 +375,13 @@ class PtxRenderer {
         wrap(r, t);
         return r;
       }
-      case Op::Max: {
+      case Op::Max:
+      case Op::MaxNan: {
         if (b) return op("or.pred", t, s);
+        // b when it is larger or, for MAX_NAN on floats, a nan: a nan on either side then wins
         const std::string lt = op(fmt::format("setp.lt.{}", I), DType::Bool, s);
-        return op(fmt::format("selp.{}", bits(t)), t, {s[1], s[0], lt});
+        const std::string takes_b = f && u.alu == Op::MaxNan ? op("or.pred", DType::Bool, {lt, op(fmt::format("setp.nan.{}", I), DType::Bool, {s[1], s[1]})}) : lt;
+        return op(fmt::format("selp.{}", bits(t)), t, {s[1], s[0], takes_b});
       }
       case Op::CmpLt:
         if (b) return op("and.pred", t, {op("not.pred", t, {s[0]}), s[1]});

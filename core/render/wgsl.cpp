@@ -138,7 +138,7 @@ std::string render_wgsl(const UOpProgram& p) {
       .nan = "nan_f32()",
       .barrier = "workgroupBarrier();",
       .vector_arith = true,
-      .vector_max = "select({a},{b},{a}<{b})",
+      .vector_max = "select({a},{b},{takes_b})",
       .vector_math = "{fn}({x})",
       .type = wgsl_type,
       // workgroup ids, and the thread in the workgroup; a kernel without local ids runs one thread per

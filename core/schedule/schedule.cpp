@@ -271,7 +271,7 @@ class Scheduler {
         // of a view, so neither reaches here; no lazy graph holds MulAcc.
         case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc:
         case Op::Cast: case Op::Bitcast:
-        case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::CmpLt: case Op::CmpNe:
+        case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::MaxNan: case Op::CmpLt: case Op::CmpNe:
         case Op::And: case Op::Or: case Op::Xor:
         case Op::Where: case Op::MulAcc: case Op::Copy: case Op::View: break;
       }

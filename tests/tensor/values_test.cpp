@@ -101,6 +101,39 @@ TEST(NonFinitePow, FollowsTinygradOnEveryDevice) {
   }
 }
 
+// A nan anywhere in a max or min reduce wins, as numpy's does and tinygrad's max of [nan, 1.] does: in a
+// short reduce the upcast unrolls and a long one with accumulators in vector lanes, on every device
+// that opens, with and without opts, each equal to the reference evaluator. Element-wise maximum stays
+// tinygrad's a < b ? b : a, which skips a nan b (so relu(nan) is 0).
+TEST(NanInMaxAndMin, WinsOnEveryDevice) {
+  const double nan = std::nan("");
+  for (const Opts o : {Opts::Noopt, Opts::Default}) {
+    const ScopedOpts opts(o);
+    for (const char* dev : {"CPU", "LLVM", "OPENCL"}) {
+      if (!device_status(dev).empty()) continue;
+      const auto same = [&](const Tensor& t, const std::vector<double>& want) {
+        const std::vector<double> got = values(t);
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); i++)
+          EXPECT_TRUE(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))
+              << dev << " [" << i << "] " << got[i] << " want " << want[i];
+        EXPECT_TRUE(matches_reference(t)) << dev;
+      };
+      same(tensor({nan, 1.0}).to(dev).max(), {nan});
+      same(tensor({1.0, nan}).to(dev).max(), {nan});
+      same(tensor({nan, nan}).to(dev).max(), {nan});
+      same(tensor({1.0, nan, 2.0}).to(dev).min(), {nan});
+      std::vector<double> rows(64 * 64, 1.0);
+      rows[31 * 64 + 16] = nan;
+      const Tensor m = tensor(rows, {64, 64}).to(dev);
+      same(m.max(), {nan});
+      same(m.max(std::vector<int>{1}).shrink({Range{30, 33}}), {1.0, nan, 1.0});
+      same(m.min(std::vector<int>{0}).shrink({Range{15, 18}}), {1.0, nan, 1.0});
+      same(tensor({1.0, nan}).to(dev).maximum(tensor({nan, 1.0}).to(dev)), {1.0, nan});
+    }
+  }
+}
+
 // Each + and * rounds (no fused multiply-add): x - mean is exact here, so std is exactly 1.
 TEST(Std, RowsOfOneTwoThreeAreExactlyOne) {
   const Tensor m = tensor({1, 2, 3, 4, 5, 6}, {2, 3});
