@@ -272,8 +272,10 @@ bool mentions(const ExprRef& e, const std::string& name) {
 }  // namespace
 
 int64_t prod(const Shape& s) {
+  if (std::find(s.begin(), s.end(), 0) != s.end()) return 0;
   int64_t p = 1;
-  for (const int64_t x : s) p *= x;
+  for (const int64_t x : s)
+    if (__builtin_mul_overflow(p, x, &p)) fail("shape", "shape {} has more elements than a 64-bit count holds", shape_str(s));
   return p;
 }
 

@@ -14,6 +14,8 @@ namespace tr {
 using Shape = std::vector<int64_t>;
 using Range = std::pair<int64_t, int64_t>;  // [begin, end)
 
+// The element count; a shape whose count a 64-bit integer cannot hold is refused, so that no size
+// check downstream sees a wrapped count.
 int64_t prod(const Shape& s);
 std::string shape_str(const Shape& s);  // "(2, 3)", "(4,)", "()"
 Shape contiguous_strides(const Shape& s);

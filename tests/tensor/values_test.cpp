@@ -171,6 +171,16 @@ TEST(Indices, TensorsOf2To31ElementsAreRefusedBeforeAnythingRuns) {
   EXPECT_EQ(as_int(a.shrink({Range{2147483646, 2147483647}}).item()), 2147483646);
 }
 
+// A shape of 2^64 elements or more is refused where it is made; its count never wraps to a small
+// number that would pass the size checks (ones(2^32, 2^32) once had numel() 0 and sum 0).
+TEST(Indices, ACountPast64BitsIsRefusedWhereTheShapeIsMade) {
+  EXPECT_TRUE(throws([] { Tensor::ones({int64_t{1} << 32, int64_t{1} << 32}); }, "shape", "more elements than a 64-bit count holds"));
+  EXPECT_TRUE(throws([] { Tensor::ones({int64_t{1} << 31}).reshape({int64_t{1} << 31, 1}).expand({int64_t{1} << 31, int64_t{1} << 33}); },
+                     "shape", "64-bit count"));
+  EXPECT_EQ(Tensor::ones({int64_t{1} << 40, int64_t{1} << 40, 0}).numel(), 0);  // nothing to count
+  EXPECT_EQ(Tensor::ones({int64_t{1} << 31, int64_t{1} << 31}).numel(), int64_t{1} << 62);
+}
+
 // The session's generator advances with each call without seed=; manual_seed starts it again.
 TEST(Generator, AdvancesAndManualSeedRestarts) {
   manual_seed(0);
