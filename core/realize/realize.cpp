@@ -449,7 +449,7 @@ Realization realize(const std::vector<LazyRef>& outs) {
     for (const LazyRef& n : item.outputs) check_alloc(checked_numel(n->shape), n->dtype);
   check_index_width(schedule);
   give_empty_buffers(outs, schedule);
-  last() = Realization{schedule, {}, (now_us() - t0) / 1000.0};
+  last() = Realization{schedule, {}, (now_us() - t0) / 1000.0, last().number + 1};
   const ProgressScope progress;
   const int kernels = static_cast<int>(std::count_if(schedule.begin(), schedule.end(), [](const ScheduleItem& i) {
     return i.kind != ScheduleItem::Kind::Copy;

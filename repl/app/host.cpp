@@ -226,7 +226,10 @@ void Host::reset() {
 
 void Host::on_run(const RunRecord& r) {
   const Realization& now = last_realization();
-  if (now.runs.size() == 1) {  // the first record of a realize: its schedule has just been made
+  // the first record of a realize: its schedule has just been made (a host copy that read_back
+  // records after a realize belongs to no new one)
+  if (now.number != reported_) {
+    reported_ = now.number;
     reporter_->schedule(now, at_);
     if (new_statement_) current_ = Realization{};
     new_statement_ = false;

@@ -86,6 +86,7 @@ class Host {
   Realization last_;
   Realization current_;        // what this statement has run so far
   bool new_statement_ = true;  // current_ belongs to an earlier statement
+  uint64_t reported_ = 0;      // the number of the last realize whose schedule was reported
   bool fresh_runs_ = false;    // a realize ran since look_at_runs
   Location at_;
   SourceRef running_;  // the source of the top-level statement running

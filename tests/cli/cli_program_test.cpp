@@ -351,6 +351,22 @@ TEST_F(CliJson, AStartUpErrorIsAnEventToo) {
 
 // Found by the session fuzzer: a byte that is not UTF-8 in a line whose error --json reports ended the
 // program (nlohmann::json refuses to write it); it becomes U+FFFD and the run ends as any error does.
+// Each realize's schedule is one event, however many host copies follow it: a slice printed after a
+// realize, and .item(), once gave two schedule events (and :kernels two kernels) for the one that ran.
+TEST_F(CliJson, EachRealizeIsOneScheduleEvent) {
+  const TempDir dir;
+  const std::string path = dir.write("slices.tg", "x = (arange(8) * 2).realize()\nprint(x[:3])\nprint(x[1].item())\n");
+  const auto events = events_of({"run", "--json", path});
+  EXPECT_EQ(status, 0);
+  const auto schedules = only(events, "schedule");
+  ASSERT_EQ(schedules.size(), 3u);
+  for (size_t i = 0; i < schedules.size(); i++) {
+    EXPECT_EQ(schedules[i]["line"], i + 1);
+    EXPECT_EQ(schedules[i]["kernels"], 1);
+  }
+  EXPECT_EQ(only(events, "kernel").size(), 3u);
+}
+
 TEST(CliJsonEvents, BytesThatAreNotUtf8AreReplaced) {
   const Result r = run_here({"--json", "-e", ":\xf4x\nprint(1)"});
   EXPECT_EQ(r.status, 2) << r.err;
