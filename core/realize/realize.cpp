@@ -36,6 +36,12 @@ Realization& last() {
   return r;
 }
 
+// A new realization: its runs are recorded into last() from here on.
+void begin_realization(std::vector<ScheduleItem> schedule, double schedule_ms) {
+  static uint64_t count = 0;
+  last() = Realization{std::move(schedule), {}, schedule_ms, ++count};
+}
+
 std::function<void(const RunRecord&)>& listener() {
   static std::function<void(const RunRecord&)> l;
   return l;
@@ -325,7 +331,7 @@ double now_us() {
 std::vector<Launch>* capture_launches(std::vector<Launch>* into) { return std::exchange(capture(), into); }
 
 void record_runs(std::vector<RunRecord> runs) {
-  last() = {};
+  begin_realization({}, 0);
   last().runs.reserve(runs.size());
   for (RunRecord& r : runs) record(std::move(r));
 }
@@ -449,7 +455,7 @@ Realization realize(const std::vector<LazyRef>& outs) {
     for (const LazyRef& n : item.outputs) check_alloc(checked_numel(n->shape), n->dtype);
   check_index_width(schedule);
   give_empty_buffers(outs, schedule);
-  last() = Realization{schedule, {}, (now_us() - t0) / 1000.0, last().number + 1};
+  begin_realization(schedule, (now_us() - t0) / 1000.0);
   const ProgressScope progress;
   const int kernels = static_cast<int>(std::count_if(schedule.begin(), schedule.end(), [](const ScheduleItem& i) {
     return i.kind != ScheduleItem::Kind::Copy;

@@ -20,7 +20,7 @@ struct Realization {
   std::vector<ScheduleItem> schedule;
   std::vector<RunRecord> runs;
   double schedule_ms = 0;
-  uint64_t number = 0;  // which realize of this process made it (1, 2, ...): a new schedule has a new number
+  uint64_t number = 0;  // which realize (or replay of recorded runs) of this process made it: 1, 2, ...
 };
 
 // Schedules and runs what is needed for outs; an empty schedule when all are realized.

@@ -227,8 +227,8 @@ void Host::reset() {
 void Host::on_run(const RunRecord& r) {
   const Realization& now = last_realization();
   // the first record of a realize: its schedule has just been made (a host copy that read_back
-  // records after a realize belongs to no new one)
-  if (now.number != reported_) {
+  // records after a realize is none of its runs)
+  if (!now.runs.empty() && now.number != reported_) {
     reported_ = now.number;
     reporter_->schedule(now, at_);
     if (new_statement_) current_ = Realization{};
