@@ -119,8 +119,9 @@ ElementFormat element_format(DType t, const std::vector<ConstValue>& shown) {
     return [f = FloatFormat(numpy_float(t), doubles)](const ConstValue& v) { return f(as_double(v)); };
   }
   int width = 0;
-  for (const ConstValue& v : shown) width = std::max(width, as_size(fmt::format("{}", as_int(v)).size()));
-  return [width](const ConstValue& v) { return fmt::format("{:>{}}", as_int(v), width); };
+  const auto text = [t](const ConstValue& v) { return format_scalar(v, t); };
+  for (const ConstValue& v : shown) width = std::max(width, as_size(text(v).size()));
+  return [width, text](const ConstValue& v) { return fmt::format("{:>{}}", text(v), width); };
 }
 
 // numpy's _formatArray: nested brackets with a hanging indent, rows wrapped at the line width.
@@ -204,7 +205,8 @@ class ArrayLayout {
 std::string format_scalar(const ConstValue& v, DType t) {
   if (t == DType::Bool) return as_int(v) ? "True" : "False";
   if (is_float(t)) return python_float(as_double(v), numpy_float(t));
-  return fmt::format("{}", as_int(v));
+  // a uint64 holds its value in the int64's bits
+  return t == DType::UInt64 ? fmt::format("{}", static_cast<uint64_t>(as_int(v))) : fmt::format("{}", as_int(v));
 }
 
 std::string format_array(const HostArray& a) {

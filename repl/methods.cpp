@@ -67,8 +67,17 @@ std::vector<Range> padding_of(const Arg& a, int ndim) {
   return out;
 }
 
+// An element as a .tg value: a uint64 from 2^63 up has no 64-bit signed int to be, and is refused
+// rather than read back negative.
+Value element_value(const ConstValue& c, DType t) {
+  if (t == DType::UInt64 && as_int(c) < 0)
+    fail("value", "the uint64 value {} does not fit the 64-bit signed ints of .tg (print the tensor to see it)",
+         static_cast<uint64_t>(as_int(c)));
+  return from_const(c);
+}
+
 Value to_list(const HostArray& a, size_t axis, int64_t& next) {
-  if (axis == a.shape.size()) return from_const(a.values[static_cast<size_t>(next++)]);
+  if (axis == a.shape.size()) return element_value(a.values[static_cast<size_t>(next++)], a.dtype);
   List out;
   for (int64_t i = 0; i < a.shape[axis]; i++) out.items.push_back(to_list(a, axis + 1, next));
   return out;
@@ -278,7 +287,7 @@ void add_control(Table& t) {
   };
   t["item"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     bind(call, {});
-    return from_const(x.item());
+    return element_value(x.item(), x.dtype());
   };
   t["tolist"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     bind(call, {});

@@ -32,6 +32,8 @@ nlohmann::json json_data(const HostArray& a) {
       out.push_back(as_int(v) != 0);
     } else if (is_float(a.dtype)) {
       out.push_back(json_float(as_double(v), a.dtype));
+    } else if (a.dtype == DType::UInt64) {
+      out.push_back(static_cast<uint64_t>(as_int(v)));  // its value, held in the int64's bits
     } else {
       out.push_back(as_int(v));
     }

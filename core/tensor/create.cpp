@@ -26,6 +26,10 @@ DType dtype_of(const ConstValue& v) {
   return DType::Float32;
 }
 
+// The range of an integer dtype, in 128 bits so that uint64's maximum fits.
+__int128 int_min(DType t) { return is_unsigned(t) ? 0 : -(static_cast<__int128>(1) << (8 * itemsize(t) - 1)); }
+__int128 int_max(DType t) { return (static_cast<__int128>(1) << (8 * itemsize(t) - (is_unsigned(t) ? 0 : 1))) - 1; }
+
 Tensor broadcast_scalar(const LazyRef& scalar, const Shape& shape) {
   return Tensor(scalar).reshape(Shape(shape.size(), 1)).expand(shape);
 }
@@ -74,11 +78,22 @@ Tensor Tensor::arange(ConstValue start, ConstValue stop, ConstValue step, std::o
                       const std::string& device) {
   const bool all_int = !std::holds_alternative<double>(start) && !std::holds_alternative<double>(stop) &&
                        !std::holds_alternative<double>(step);
-  const DType t = dtype.value_or(all_int ? DType::Int32 : DType::Float32);
-  if (const auto m = replicated_on(device, [&](const std::string& d) { return arange(start, stop, step, t, d); })) return *m;
   const double s0 = as_double(start), s1 = as_double(stop), ds = as_double(step);
   if (ds == 0) fail("value", "arange step must not be zero");
-  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((s1 - s0) / ds)));
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((s1 - s0) / ds)));
+  DType t = dtype.value_or(all_int ? DType::Int32 : DType::Float32);
+  if (all_int) {
+    // tinygrad's bounds, [start, stop - step] (the other way for a negative step), in 128 bits: an int
+    // range past int32 takes int64, and one that the dtype asked for cannot hold is refused
+    const __int128 a = as_int(start), b = as_int(stop), d = as_int(step);
+    const __int128 lo = d > 0 ? a : b - d, hi = d > 0 ? b - d : a;
+    const auto holds = [&](DType x) { return !is_int(x) || (int_min(x) <= lo && hi <= int_max(x)); };
+    if (!dtype && !holds(t)) t = DType::Int64;
+    if (!holds(t)) fail("value", "arange [{}, {}) is not representable in dtype {}", as_int(start), as_int(stop), name(t));
+    const __int128 count = (b - a + d + (d > 0 ? -1 : 1)) / d;  // the ceiling of (b - a) / d
+    n = count > 0 ? static_cast<int64_t>(count) : 0;
+  }
+  if (const auto m = replicated_on(device, [&](const std::string& d) { return arange(start, stop, step, t, d); })) return *m;
   const LazyRef idx = make_node(Op::Arange, t, {n}, resolve_device(device), {});
   const Tensor i(idx);
   return i.mul(full({}, step, t, i.device()).expand({n})).add(full({}, start, t, i.device()).expand({n}));

@@ -76,6 +76,12 @@ TEST(Format, ZeroDimensional) {
   EXPECT_EQ(format_scalar(-kInf, DType::Float32), "-inf");
 }
 
+// A uint64 holds its value in an int64's bits: from 2^63 up it prints as the unsigned number.
+TEST(Format, Uint64FromTwoToTheSixtyThreeUp) {
+  EXPECT_EQ(format_array(HostArray{DType::UInt64, {2}, {int64_t{-1}, int64_t{5}}}), "[18446744073709551615                    5]");
+  EXPECT_EQ(format_array(HostArray{DType::UInt64, {}, {std::numeric_limits<int64_t>::min()}}), "9223372036854775808");
+}
+
 TEST(Format, FloatsPositional) {
   EXPECT_EQ(f32({1, 2, 3}), "[1. 2. 3.]");
   EXPECT_EQ(f32({0.1, 0.25, -3.5}), "[ 0.1   0.25 -3.5 ]");

@@ -1064,6 +1064,23 @@ TEST_P(Ops, Arange) {
       matches_reference(Tensor::arange(int64_t{3}, int64_t{40}, int64_t{7}).reshape({-1, 2}).sum(std::vector<int>{1})));
 }
 
+// tinygrad's dtype for an int arange: int32 while [start, stop - step] fits it, else int64; a dtype
+// asked for that cannot hold the range is an error, not values wrapped.
+TEST(Arange, AnIntRangePastInt32IsInt64) {
+  const int64_t big = int64_t{1} << 40, step = int64_t{1} << 38;
+  const Tensor wide = Tensor::arange(int64_t{0}, big, step);
+  EXPECT_EQ(wide.dtype(), DType::Int64);
+  EXPECT_EQ(values(wide), (std::vector<double>{0, 1.0 * step, 2.0 * step, 3.0 * step}));
+  const Tensor across = Tensor::arange(int64_t{2147483646}, int64_t{2147483649});
+  EXPECT_EQ(across.dtype(), DType::Int64);
+  EXPECT_EQ(values(across), (std::vector<double>{2147483646, 2147483647, 2147483648}));
+  EXPECT_EQ(Tensor::arange(int64_t{-2147483648}, int64_t{-2147483646}).dtype(), I32);
+  EXPECT_EQ(Tensor::arange(int64_t{0}, int64_t{2147483647}).dtype(), I32);
+  EXPECT_EQ(Tensor::arange(int64_t{0}, int64_t{3000000000}, int64_t{1000000000}).shape(), Shape{3});
+  EXPECT_TRUE(throws([] { Tensor::arange(int64_t{0}, int64_t{300}, int64_t{1}, U8); }, "value", "not representable in dtype uint8"));
+  EXPECT_EQ(values(Tensor::arange(int64_t{0}, int64_t{256}, int64_t{1}, U8).max()), std::vector<double>{255});
+}
+
 TEST_P(Ops, LinspaceEyeFull) {
   EXPECT_TRUE(has_values(Tensor::linspace(int64_t{0}, int64_t{1}, 5), {0, 0.25, 0.5, 0.75, 1}));
   EXPECT_TRUE(has_values(Tensor::linspace(-1.0, 2.0, 4), {-1, 0, 1, 2}));
