@@ -54,7 +54,7 @@ class CpuDevice : public HostMemoryDevice {
       std::string log;
       // libmvec: glibc's vector math functions, which the C renderer's vector exp2, log2 and sin call
       const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.c -lm -lmvec", compiler_, flags, dir, dir);
-      if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", compiler_, log, full);
+      if (run_command(cmd, log, dir) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", compiler_, log, full);
       return dir + "/kernel.so";
     }, cached, [&](const std::string& so) { return load_shared_object(so, pool_, program); });
   }

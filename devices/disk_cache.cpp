@@ -1,17 +1,21 @@
 #include "devices/disk_cache.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <vector>
 
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,68 +75,163 @@ const std::string& private_dir() {
   return dir.path();
 }
 
-// An entry ends with a trailer: kSumMark, then the FNV-1a hash of the bytes before it (little endian),
-// written with the entry, so that bytes changed on disk are found before anything loads them. A
-// loader that maps files (dlopen) ignores bytes after the ELF's last section; those that read bytes
-// take cached_bytes().
-constexpr std::string_view kSumMark = "tr-sum1\n";
-constexpr size_t kTrailer = kSumMark.size() + sizeof(uint64_t);
+// An entry is the bytes as built, then the key they were built from, then a trailer: kSumMark, the
+// key's length and the FNV-1a hash of bytes and key (8 bytes each, little endian). Bytes changed on disk
+// and an entry that another key's kernel took the name of (files swapped, a hash collision) are found
+// before anything loads them. A loader that maps files (dlopen) ignores bytes after the ELF's last
+// section; those that read bytes take cached_bytes().
+constexpr std::string_view kSumMark = "tr-sum2\n";
+constexpr size_t kTrailer = kSumMark.size() + 2 * sizeof(uint64_t);
+// No kernel's entry comes near this: a larger file is not one this cache wrote, and is not read.
+constexpr uintmax_t kMaxEntryBytes = uintmax_t{1} << 30;
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+void put_u64(std::string& out, uint64_t v) {
+  for (size_t i = 0; i < sizeof v; i++, v >>= 8) out += static_cast<char>(v & 0xff);
+}
+uint64_t get_u64(std::string_view bytes) {
+  uint64_t v = 0;
+  for (size_t i = sizeof v; i-- > 0;) v = (v << 8) | static_cast<unsigned char>(bytes[i]);
+  return v;
 }
 
-std::string trailer(const std::string& payload) {
-  uint64_t h = fnv1a(payload);
-  std::string out(kSumMark);
-  for (size_t i = 0; i < sizeof h; i++, h >>= 8) out += static_cast<char>(h & 0xff);
+std::string entry_bytes(const std::string& payload, const std::string& key) {
+  std::string out = payload + key;
+  const uint64_t sum = fnv1a(out);
+  out += kSumMark;
+  put_u64(out, key.size());
+  put_u64(out, sum);
   return out;
 }
 
-// Why the entry's bytes are not those written, or "" when they are.
-std::string damage(const std::string& path) {
-  const std::string bytes = read_all(path);
-  if (bytes.size() < kTrailer || std::string_view(bytes).substr(bytes.size() - kTrailer, kSumMark.size()) != kSumMark)
-    return "it has no checksum: cut short or overwritten";
-  const std::string payload = bytes.substr(0, bytes.size() - kTrailer);
-  if (bytes.substr(payload.size()) != trailer(payload)) return "its bytes do not match its checksum";
-  return "";
+// What an entry file holds: its bytes as built when it is intact and was written for key, else why
+// it is not (`absent` when there is no file).
+struct EntryRead {
+  std::string payload;
+  std::string why;
+  bool absent = false;
+};
+
+EntryRead bad(std::string why) { return {.payload = {}, .why = std::move(why), .absent = false}; }
+
+EntryRead read_entry(const std::string& path, const std::string& key) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {.payload = {}, .why = "absent", .absent = true};
+  // a fifo would block the read, a link to /dev/zero never end it, a folder fail it
+  if (!S_ISREG(st.st_mode)) return bad("it is not a regular file");
+  if (static_cast<uintmax_t>(st.st_size) > kMaxEntryBytes) return bad("it is larger than any kernel's entry");
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  in.read(bytes.data(), st.st_size);
+  if (in.gcount() != st.st_size) return bad("it could not be read whole");
+  const std::string_view b(bytes);
+  if (b.size() < kTrailer || b.substr(b.size() - kTrailer, kSumMark.size()) != kSumMark)
+    return bad("it has no checksum: cut short or overwritten");
+  const uint64_t key_size = get_u64(b.substr(b.size() - 2 * sizeof(uint64_t)));
+  if (key_size > b.size() - kTrailer) return bad("its bytes do not match its checksum");
+  const size_t body = b.size() - kTrailer;
+  if (fnv1a(bytes.substr(0, body)) != get_u64(b.substr(b.size() - sizeof(uint64_t))))
+    return bad("its bytes do not match its checksum");
+  if (b.substr(body - key_size, key_size) != key) return bad("it holds another kernel than its name says");
+  bytes.resize(body - key_size);
+  return {.payload = std::move(bytes), .why = {}, .absent = false};
 }
 
-// Copies made into dir under name, with its trailer: first next to it, then a rename, which is atomic
-// within one folder.
-bool store(const std::string& made, const std::string& dir, const std::string& path) {
+// The size limit of the cache folder: TINYREPL_CACHE_LIMIT, a number of bytes with an optional K, M or
+// G; 512M when unset or not such a number (with one warning).
+uintmax_t cache_limit() {
+  static const uintmax_t limit = [] {
+    constexpr uintmax_t kDefault = uintmax_t{512} << 20;
+    const char* text = std::getenv("TINYREPL_CACHE_LIMIT");
+    if (!text || !*text) return kDefault;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(text, &end, 10);
+    const std::string unit(end);
+    const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+    if (end == text || shift < 0 || n == 0) {
+      std::cerr << "tinyrepl: warning: TINYREPL_CACHE_LIMIT=" << text << " is not a size such as 200M: the cache keeps 512M\n";
+      return kDefault;
+    }
+    return static_cast<uintmax_t>(n) << shift;
+  }();
+  return limit;
+}
+
+// Keeps the folder under its limit: the entries least recently used (a hit sets an entry's time) go
+// first, down to nine tenths of it, so that not every store scans again. Staging files an hour old
+// are left by processes that were killed mid-store.
+void evict(const std::string& dir) {
+  struct Entry {
+    fs::path path;
+    fs::file_time_type used;
+    uintmax_t bytes;
+  };
+  std::vector<Entry> all;
+  uintmax_t total = 0;
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::error_code stat_ec;
+    if (!e.is_regular_file(stat_ec)) continue;
+    const Entry x{e.path(), e.last_write_time(stat_ec), e.file_size(stat_ec)};
+    if (stat_ec) continue;
+    if (x.path.filename().string().starts_with(".tmp.")) {
+      if (now - x.used > std::chrono::hours(1)) fs::remove(x.path, stat_ec);
+      continue;
+    }
+    total += x.bytes;
+    all.push_back(x);
+  }
+  if (total <= cache_limit()) return;
+  std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& x : all) {
+    if (total <= cache_limit() / 10 * 9) break;
+    if (fs::remove(x.path, ec)) total -= x.bytes;
+  }
+}
+
+// The entry for key, built from the file made: first written next to its place, then renamed, which
+// is atomic within one folder.
+bool store(const std::string& made, const std::string& key, const std::string& dir, const std::string& path) {
   std::string staging = fmt::format("{}/.tmp.XXXXXX", dir);
   const int fd = ::mkstemp(staging.data());
   if (fd < 0) return false;
   ::close(fd);
-  const std::string payload = read_all(made);
   {
+    std::ifstream in(made, std::ios::binary);
+    const std::string payload{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     std::ofstream out(staging, std::ios::binary | std::ios::trunc);
-    out << payload << trailer(payload);
+    out << entry_bytes(payload, key);
     out.flush();
-    if (out && ::rename(staging.c_str(), path.c_str()) == 0) return true;
+    if (out && ::rename(staging.c_str(), path.c_str()) == 0) {
+      evict(dir);
+      return true;
+    }
   }
   std::error_code ec;
   fs::remove(staging, ec);
   return false;
 }
 
-// The entry at path when its checksum holds; a damaged one is dropped, with one warning.
-bool intact(const std::string& path) {
-  if (!fs::exists(path)) return false;
-  const std::string why = damage(path);
-  if (why.empty()) return true;
-  drop_damaged(path, why);
+// Whether the entry at path is intact and key's: a hit counts as a use for eviction; anything else
+// there is dropped, with one warning.
+bool intact(const std::string& path, const std::string& key) {
+  const EntryRead r = read_entry(path, key);
+  if (r.why.empty()) {
+    ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+    return true;
+  }
+  if (!r.absent) drop_damaged(path, r.why);
   return false;
 }
 
 }  // namespace
 
 std::string cached_bytes(const std::string& path) {
-  std::string bytes = read_all(path);
-  bytes.resize(bytes.size() >= kTrailer ? bytes.size() - kTrailer : 0);
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (bytes.size() < kTrailer) return "";
+  const uint64_t key_size = get_u64(std::string_view(bytes).substr(bytes.size() - 2 * sizeof(uint64_t)));
+  bytes.resize(bytes.size() - kTrailer - std::min<uint64_t>(key_size, bytes.size() - kTrailer));
   return bytes;
 }
 
@@ -157,7 +256,7 @@ std::string usable_cache_dir() {
 std::optional<std::string> cached_text(const std::string& key) {
   const std::string dir = usable_cache_dir();
   const std::string path = dir + "/" + entry_name(key, ".txt");
-  if (dir.empty() || !intact(path)) return std::nullopt;
+  if (dir.empty() || !intact(path, key)) return std::nullopt;
   return cached_bytes(path);
 }
 
@@ -167,7 +266,7 @@ void cache_text(const std::string& key, const std::string& text) {
   const TempDir work;
   const std::string made = work.path() + "/text";
   std::ofstream(made, std::ios::binary) << text;
-  if (!store(made, dir, dir + "/" + entry_name(key, ".txt")))
+  if (!store(made, key, dir, dir + "/" + entry_name(key, ".txt")))
     warn_once(said_unwritable, fmt::format("cannot write into the cache folder {} (read-only or full): BEAM's choices "
                                            "are not kept", dir));
 }
@@ -177,29 +276,32 @@ std::string cached_file(const std::string& key, const std::string& ext,
   const std::string name = entry_name(key, ext);
   const std::string dir = usable_cache_dir();
   const std::string path = dir.empty() ? "" : dir + "/" + name;
-  cached = !path.empty() && intact(path);
+  cached = !path.empty() && intact(path, key);
   if (cached) return path;
   const std::string kept = private_dir() + "/" + name;
-  if (intact(kept)) return kept;
+  if (intact(kept, key)) return kept;
   const TempDir work;
   const std::string made = build(work.path());
-  if (!dir.empty() && store(made, dir, path)) return path;
+  if (!dir.empty() && store(made, key, dir, path)) return path;
   if (!dir.empty())
     warn_once(said_unwritable, fmt::format("cannot write into the cache folder {} (read-only or full): kernels are "
                                            "compiled without the cache", dir));
-  if (!store(made, private_dir(), kept)) fail("device", "cannot keep the compiled {} in {}", name, private_dir());
+  if (!store(made, key, private_dir(), kept)) fail("device", "cannot keep the compiled {} in {}", name, private_dir());
   return kept;
 }
 
 void drop_damaged(const std::string& path, const std::string& why) {
   warn_once(said_damaged, fmt::format("the compile cache's {} is damaged ({}): compiled again", path, why));
   std::error_code ec;
-  fs::remove(path, ec);
+  struct stat st {};
+  // a folder in an entry's place goes with what it holds; a link goes, never what it points to
+  if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fs::remove_all(path, ec);
+  else fs::remove(path, ec);
 }
 
 // The command runs in its own process group, so that Ctrl-C reaches this process alone, which ends
 // the compiler (the shell and all it started) when the interrupt flag goes up.
-int run_command(const std::string& cmd, std::string& output) {
+int run_command(const std::string& cmd, std::string& output, const std::string& tmpdir) {
   int out[2];
   if (::pipe(out) != 0) fail("device", "cannot run `{}`: no pipe", cmd);
   posix_spawn_file_actions_t actions;
@@ -212,8 +314,15 @@ int run_command(const std::string& cmd, std::string& output) {
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+  // the environment, with TMPDIR in place of the caller's where one is given
+  const std::string tmp_var = "TMPDIR=" + tmpdir;
+  std::vector<char*> env;
+  for (char** e = environ; *e; e++)
+    if (tmpdir.empty() || !std::string_view(*e).starts_with("TMPDIR=")) env.push_back(*e);
+  if (!tmpdir.empty()) env.push_back(const_cast<char*>(tmp_var.c_str()));
+  env.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), environ);
+  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   ::close(out[1]);

@@ -24,8 +24,11 @@ uint64_t fnv1a(const std::string& text);
 std::string cached_file(const std::string& key, const std::string& ext,
                         const std::function<std::string(const std::string& workdir)>& build, bool& cached);
 
-// Each entry is written with a checksum of its bytes, checked before cached_file returns it: an entry
-// changed on disk (cut short, overwritten, a bit flipped) is removed and built again, with one warning.
+// Each entry is written with its key and a checksum of its bytes, checked before cached_file returns
+// it: an entry changed on disk (cut short, overwritten, a bit flipped), one holding another key's
+// kernel, and anything in its place that is not a regular file (a fifo, a link, a folder) are removed
+// and built again, with one warning. The folder keeps under TINYREPL_CACHE_LIMIT (512M by default):
+// past it, the entries least recently used go.
 // The bytes of an entry as built, without its checksum: for loaders that read the file (OpenCL's
 // binaries, CUDA's images); dlopen maps the file itself and never reads the checksum at its end.
 std::string cached_bytes(const std::string& path);
@@ -69,7 +72,9 @@ class TempDir {
   std::string path_;
 };
 
-// Runs a shell command; returns its exit status and fills `output` with what it printed.
-int run_command(const std::string& cmd, std::string& output);
+// Runs a shell command; returns its exit status and fills `output` with what it printed. With a tmpdir,
+// the command's TMPDIR is that folder: a compiler's own temporary files then go where the caller
+// removes them, also when Ctrl-C stops the compiler half way.
+int run_command(const std::string& cmd, std::string& output, const std::string& tmpdir = "");
 
 }  // namespace tr

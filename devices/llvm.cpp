@@ -90,7 +90,7 @@ class LlvmDevice : public HostMemoryDevice {
       std::ofstream(dir + "/kernel.ll") << full;
       std::string log;
       const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.ll -lm", clang_, flags_, dir, dir);
-      if (run_command(cmd, log) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", clang_, log, full);
+      if (run_command(cmd, log, dir) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", clang_, log, full);
       return dir + "/kernel.so";
     }, cached, [&](const std::string& so) { return load_shared_object(so, pool_, program); });
   }

@@ -177,7 +177,7 @@ class ShimDevice : public HostMemoryDevice {
       std::ofstream(dir + "/kernel.cpp") << full;
       std::string log;
       const std::string cmd = fmt::format("{} {} -I{} -o {}/kernel.so {}/kernel.cpp", compiler_, flags, lang_.include_dir, dir, dir);
-      if (run_command(cmd, log) != 0) fail("compile", "the {} shim's {} failed:\n{}\nsource:\n{}", lang_.name, compiler_, log, full);
+      if (run_command(cmd, log, dir) != 0) fail("compile", "the {} shim's {} failed:\n{}\nsource:\n{}", lang_.name, compiler_, log, full);
       return dir + "/kernel.so";
     }, cached);
     const LoadedEntry loaded = load_entry(so);

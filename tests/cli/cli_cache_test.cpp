@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "core/runtime/device.h"
 #include "tests/cli_testing.h"
@@ -42,8 +46,8 @@ class CacheHome {
   std::string old_;
 };
 
-Result run_script(const std::string& device = "CPU") {
-  return run_binary({"--device", device, "--debug", "2", "-"}, kScript);
+Result run_script(const std::string& device = "CPU", const std::vector<std::string>& env = {}) {
+  return run_binary({"--device", device, "--debug", "2", "-"}, kScript, env);
 }
 
 int count(const std::string& text, const std::string& what) {
@@ -150,6 +154,91 @@ TEST_P(CliCacheBitFlip, AFlippedBitIsFoundByTheChecksumAndCompiledAgain) {
 
 INSTANTIATE_TEST_SUITE_P(EveryLoader, CliCacheBitFlip, ::testing::Values("CPU", "LLVM", "OPENCL", "CUDA"),
                          [](const auto& info) { return info.param; });
+
+// Each entry holds the key it was built for: two entries' files swapped (both intact) would run each
+// other's kernels; they are found and compiled again.
+TEST(CliCache, EntriesSwappedAreFoundByTheirKeys) {
+  const TempDir home;
+  const CacheHome cache(home.path().string());
+  ASSERT_EQ(run_script().status, 0);
+  std::vector<fs::path> so;
+  for (const fs::path& p : entries(home.path().string()))
+    if (p.extension() == ".so") so.push_back(p);
+  ASSERT_GE(so.size(), 2u);
+  const fs::path aside = home.file("aside");
+  fs::rename(so[0], aside);
+  fs::rename(so[1], so[0]);
+  fs::rename(aside, so[1]);
+  const Result r = run_script();
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* v : kValues) EXPECT_CONTAINS(r.out, v);
+  EXPECT_EQ(count(r.err, "warning:"), 1) << r.err;
+  EXPECT_CONTAINS(r.err, "holds another kernel than its name says");
+  const Result again = run_script();
+  EXPECT_EQ(again.err, "");
+  EXPECT_EQ(count(again.out, "(cached)"), kernel_lines(again.out, "CPU")) << again.out;
+}
+
+// What is not a regular file in an entry's place is never read: a fifo would block the run, a link to
+// /dev/zero read until memory ran out, a folder fail every run. Each is replaced by the entry.
+TEST(CliCache, AFifoALinkOrAFolderInAnEntrysPlaceIsReplaced) {
+  for (const std::string kind : {"fifo", "link", "folder"}) {
+    const TempDir home;
+    const CacheHome cache(home.path().string());
+    ASSERT_EQ(run_script().status, 0);
+    for (const fs::path& p : entries(home.path().string())) {
+      fs::remove(p);
+      if (kind == "fifo") {
+        ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+      }
+      if (kind == "link") fs::create_symlink("/dev/zero", p);
+      if (kind == "folder") fs::create_directories(p / "inside");
+    }
+    const Result r = run_script();
+    EXPECT_EQ(r.status, 0) << kind << ": " << r.err;
+    for (const char* v : kValues) EXPECT_CONTAINS(r.out, v);
+    EXPECT_EQ(count(r.err, "warning:"), 1) << kind << ": " << r.err;
+    EXPECT_CONTAINS(r.err, "not a regular file");
+    const Result again = run_script();
+    EXPECT_EQ(again.err, "") << kind;
+    EXPECT_EQ(count(again.out, "(cached)"), kernel_lines(again.out, "CPU")) << kind << ": " << again.out;
+  }
+}
+
+// TINYREPL_CACHE_LIMIT bounds the folder: past it the entries least recently used go first (a hit
+// counts as a use), down to nine tenths of the limit.
+TEST(CliCache, ALimitEvictsTheEntriesLeastRecentlyUsed) {
+  const TempDir home;
+  const CacheHome cache(home.path().string());
+  ASSERT_EQ(run_script().status, 0);
+  std::vector<fs::path> before = entries(home.path().string());
+  ASSERT_GE(before.size(), 3u);
+  // a hit makes an entry the most recently used
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  for (const fs::path& p : before) fs::last_write_time(p, long_ago);
+  ASSERT_EQ(run_script().status, 0);
+  for (const fs::path& p : before) {
+    EXPECT_GT(fs::last_write_time(p), long_ago) << p;
+  }
+  // the oldest goes first: with room for a little more than all, one new kernel evicts the one made
+  // oldest (and as many more as take the folder under nine tenths of the limit)
+  uintmax_t total = 0;
+  for (const fs::path& p : before) total += fs::file_size(p);
+  fs::last_write_time(before[1], long_ago);
+  const std::string limit = fmt::format("TINYREPL_CACHE_LIMIT={}", total + 100);
+  const Result r = run_binary({"--device", "CPU", "-"}, "print((arange(16).float() * 7 - 2).max())\n", {limit});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "103.0");
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(fs::exists(before[1])) << "the least recently used entry stays";
+  uintmax_t after = 0;
+  for (const fs::path& p : entries(home.path().string())) after += fs::file_size(p);
+  EXPECT_LE(after, (total + 100) / 10 * 9);
+  // a limit that is not a size is said once, and the default kept
+  const Result bad = run_binary({"--device", "CPU", "-"}, "print((arange(16).float() * 5).max())\n", {"TINYREPL_CACHE_LIMIT=lots"});
+  EXPECT_EQ(bad.status, 0);
+  EXPECT_CONTAINS(bad.err, "TINYREPL_CACHE_LIMIT=lots is not a size");
+}
 
 TEST(CliCache, ACacheFolderThatCannotBeWrittenRunsUncachedWithOneWarning) {
   const TempDir home;

@@ -14,6 +14,7 @@
 #include "core/base/error.h"
 #include "core/opt/heuristic.h"
 #include "core/render/render.h"
+#include "devices/disk_cache.h"
 #include "devices/gpu_launch.h"
 #include "tests/kernel_testing.h"
 #include "tests/plugin_testing.h"
@@ -131,6 +132,20 @@ TEST(Llvm, AClangErrorShowsItsMessageAndTheSource) {
   const auto compile = [&] { device("LLVM").compile(p, render("llvm", p), cached); };
   EXPECT_TRUE(testing::throws(compile, "compile", "error:"));
   EXPECT_TRUE(testing::throws(compile, "compile", "source:\ndefine void @bad name("));
+}
+
+// A compile runs with TMPDIR in the compile's own folder, which is removed on every way out (Ctrl-C
+// included): gcc's and clang's temporary files go there, not into /tmp where a stopped compiler once
+// left them.
+TEST(HostCompilers, TheCompilersTemporaryFilesGoIntoTheCompilesFolder) {
+  const TempDir work;
+  std::string made;
+  ASSERT_EQ(run_command("mktemp", made, work.path()), 0);
+  EXPECT_TRUE(made.starts_with(work.path() + "/")) << made;
+  std::string inherited;
+  ASSERT_EQ(run_command("printf %s \"$TMPDIR\"", inherited), 0);
+  const char* tmpdir = std::getenv("TMPDIR");
+  EXPECT_EQ(inherited, tmpdir ? tmpdir : "");
 }
 
 // The host compilers' flags follow the Target's instruction set (isa_compiler_flags), never -march=native:
