@@ -128,6 +128,7 @@ class Renderer {
   std::vector<std::string> r_;  // how each UOp's value is spelled: a name or an inlined expression
   const std::vector<int64_t> divisors_;  // per UOp, a number that divides its index value
   std::vector<int> uses_;
+  std::vector<int> nesting_;  // per UOp, how deeply its inlined expression nests other inlined ones (0: a name)
   std::vector<std::string> params_;
   std::string body_;
   bool streamed_ = false;  // a Store streamed: the kernel ends with the language's fence
@@ -180,6 +181,7 @@ class Renderer {
 
   void count_uses() {
     uses_.assign(u_.size(), 0);
+    nesting_.assign(u_.size(), 0);
     for (const UOp& u : u_)
       for (size_t k = 0; k < u.srcs.size(); k++) uses_[u.srcs[k]] += repeats(u, k) * (per_lane(u) ? u.vec : 1);
   }
@@ -351,11 +353,18 @@ class Renderer {
     }
   }
 
-  // A value: inlined into its one reader, or named when read more often (or when it is a vector).
+  // A value: inlined into its one reader, or named when read more often, when it is a vector, or when
+  // it would nest inlined expressions more than kMaxInlineDepth deep: a long chain of single-use ops
+  // (x * 1.001 + 0.5, 130 times) otherwise became one expression of 260 nested brackets, which PoCL's
+  // clang refuses past 256.
   void value(int i, const std::string& expr) {
+    constexpr int kMaxInlineDepth = 16;
     const UOp& u = u_[i];
-    if (uses_[i] <= 1 && u.vec == 1) {
+    int depth = 1;
+    for (const int s : u.srcs) depth = std::max(depth, nesting_[s] + 1);
+    if (uses_[i] <= 1 && u.vec == 1 && depth <= kMaxInlineDepth) {
       r_[i] = expr;
+      nesting_[i] = depth;
       return;
     }
     r_[i] = fresh("alu");

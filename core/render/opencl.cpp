@@ -43,6 +43,9 @@ constexpr const char* kRoundHalfFromDouble =
 CStyleLanguage opencl_language(bool native_half) {
   CStyleLanguage lang{
       .name = "OpenCL",
+      // each + and * rounds on its own, as on the CPU (-ffp-contract=off) and in the reference: OpenCL C
+      // contracts a * b + c into one fma by default, and a chain of them drifted an ulp from the CPU's
+      .prelude = "#pragma OPENCL FP_CONTRACT OFF\n",
       .half_prelude = native_half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : kRoundHalf,
       .double_prelude = native_half ? kFp64 : std::string(kFp64) + kRoundHalfFromDouble,
       .kernel_prefix = "__kernel void ",

@@ -61,7 +61,7 @@ TEST(CliMeta, AstUopsAndSourceOfKernelK) {
   EXPECT_CONTAINS(r.out, "DEFINE_GLOBAL  : ptr.float");
   // a CPU kernel's GPU tab shows it lowered for that GPU, and says so
   EXPECT_CONTAINS(r.out, "// opencl\n// lowered for ");
-  EXPECT_CONTAINS(r.out, "(this kernel ran on CPU)\n__kernel void r_4_4");
+  EXPECT_CONTAINS(r.out, "(this kernel ran on CPU)\n#pragma OPENCL FP_CONTRACT OFF\n__kernel void r_4_4");
   EXPECT_CONTAINS(r.out, "// cuda\n");
   EXPECT_CONTAINS(r.out, "extern \"C\" __global__ void");
   EXPECT_CONTAINS(r.out, "// c\n");

@@ -236,5 +236,38 @@ TEST(BackendTabs, AGpuLanguageShowsACpuKernelLoweredForAGpu) {
   EXPECT_TRUE(lowering_for_backend(k, "c").note.empty());
 }
 
+// A chain of 130 single-use ops (x * 1.001 + 0.5 over and over) renders for every backend with its
+// expressions nested at most 16 deep (it was one expression of 260 brackets, which PoCL refused), and
+// gives the same bits on every device that opens as the reference: no backend contracts a * b + c.
+TEST(LongChains, RenderWithBoundedNestingAndRoundAlikeEverywhere) {
+  const auto deepest = [](const std::string& src) {
+    int depth = 0, most = 0;
+    for (const char c : src) {
+      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+      most = std::max(most, depth);
+    }
+    return most;
+  };
+  const auto chain = [](const Tensor& x) {
+    Tensor y = x;
+    for (int i = 0; i < 130; i++) y = y.mul(Tensor::scalar_like(y, 1.001)).add(Tensor::scalar_like(y, 0.5));
+    return y;
+  };
+  const ScopedOpts opts(Opts::Default);
+  chain(tensor({1.0, 2.0})).realize();
+  const KernelRecord& k = last_realization().runs.back().kernel;
+  for (const std::string& b : backends()) {
+    const std::string src = render(b, lowering_for_backend(k, b).program);
+    if (b == "llvm" || b == "ptx") continue;  // one instruction a line: nothing nests
+    EXPECT_LE(deepest(src), 40) << b << ":\n" << src;
+  }
+  const std::vector<double> want = values(chain(tensor({1.0, 2.0})));
+  EXPECT_TRUE(matches_reference(chain(tensor({1.0, 2.0}))));
+  for (const char* dev : {"LLVM", "OPENCL"}) {
+    if (!device_status(dev).empty()) continue;
+    EXPECT_EQ(values(chain(tensor({1.0, 2.0}).to(dev))), want) << dev;
+  }
+}
+
 }  // namespace
 }  // namespace tr
