@@ -1,6 +1,5 @@
 #include "repl/app/host.h"
 
-#include <algorithm>
 #include <cctype>
 #include <new>
 
@@ -11,6 +10,7 @@
 #include "repl/app/meta.h"
 #include "repl/app/text_reporter.h"
 #include "repl/diagnostic.h"
+#include "repl/line_index.h"
 #include "repl/parser.h"
 #include "repl/source_error.h"
 #include "repl/value_format.h"
@@ -26,20 +26,10 @@ std::unique_ptr<Reporter> make_reporter(const HostConfig& config, std::ostream& 
   return std::make_unique<TextReporter>(out, err, config.bar, config.color);
 }
 
-size_t offset_of(std::string_view source, Span span) {
-  size_t pos = 0;
-  for (int line = 1; line < span.line; line++) {
-    const size_t nl = source.find('\n', pos);
-    if (nl == std::string_view::npos) return source.size();
-    pos = nl + 1;
-  }
-  return std::min(source.size(), pos + static_cast<size_t>(std::max(span.col, 1) - 1));
-}
-
 // Statement i's text: from its first token to the next statement's, without the separators.
-std::string statement_text(std::string_view source, const std::vector<Stmt>& stmts, size_t i) {
-  const size_t begin = offset_of(source, stmts[i].span);
-  const size_t end = i + 1 < stmts.size() ? offset_of(source, stmts[i + 1].span) : source.size();
+std::string statement_text(std::string_view source, const LineIndex& lines, const std::vector<Stmt>& stmts, size_t i) {
+  const size_t begin = lines.offset(stmts[i].span);
+  const size_t end = i + 1 < stmts.size() ? lines.offset(stmts[i + 1].span) : source.size();
   std::string_view t = source.substr(begin, end - begin);
   while (!t.empty() && (std::isspace(static_cast<unsigned char>(t.back())) || t.back() == ';')) t.remove_suffix(1);
   return std::string(t);
@@ -99,10 +89,11 @@ Status Host::run_source(std::string_view source, const std::string& file) {
     return Status::Error;
   }
   const SourceRef src = std::make_shared<const SourceText>(SourceText{file, std::string(source)});
+  const LineIndex lines(source);
   for (size_t i = 0; i < stmts.size(); i++) {
     const Status s = interrupted() ? interrupt(stmts[i].span, src) : execute(stmts[i], src);
     if (s != Status::Ok) return s;
-    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(source, stmts, i));
+    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(source, lines, stmts, i));
   }
   return Status::Ok;
 }
