@@ -124,6 +124,32 @@ TEST(Lexer, ErrorsCarryThePosition) {
   EXPECT_THROW(lex("12abc"), SourceError);
 }
 
+// Python's escapes, UTF-8 past ASCII; one Python does not know keeps its backslash, as Python keeps it.
+TEST(Lexer, StringLiteralsDecodePythonsEscapes) {
+  auto value = [](std::string_view src) { return lex(src).at(0).text; };
+  EXPECT_EQ(value(R"("\x41\t\n\r\\\'\"")"), "A\t\n\r\\'\"");
+  EXPECT_EQ(value(R"('\0\101\7a\18')"), std::string("\0A\7a\1" "8", 6));
+  EXPECT_EQ(value(R"('\a\b\f\v')"), "\a\b\f\v");
+  EXPECT_EQ(value(R"("\u00e9\U0001F600\xe9\x7f")"), "\u00e9\U0001F600\u00e9\x7f");
+  EXPECT_EQ(value(R"("\d\ \q\8")"), R"(\d\ \q\8)");
+  // a raw string keeps every backslash, the one before its quote included
+  EXPECT_EQ(value(R"(r"\x41\n\"")"), R"(\x41\n\")");
+  EXPECT_EQ(value(R"(R'\\')"), R"(\\)");
+  EXPECT_EQ(value(R"(u'\x41')"), "A");
+  EXPECT_EQ(texts(lex("r + 'a'")), (std::vector<std::string>{"r", "+", "a", "END"}));
+}
+
+TEST(Lexer, BadEscapesAndPrefixesAreErrorsAtTheirPlace) {
+  EXPECT_EQ(syntax_error(R"(s = 'ab\x4' + 1)"), R"(1:8+3 truncated \xXX escape)");
+  EXPECT_EQ(syntax_error(R"(s = "\u12g4")"), R"(1:6+4 truncated \uXXXX escape)");
+  EXPECT_EQ(syntax_error(R"(s = "\U00110000")"), R"(1:6+10 illegal Unicode character \U00110000)");
+  EXPECT_EQ(syntax_error(R"(s = "\N{BULLET}")"),
+            R"(1:6+2 \N{...} escapes (Unicode character names) are not supported; write the character or \u)");
+  EXPECT_EQ(syntax_error(R"(s = f"{x}")"), "1:5+1 f-strings are not supported");
+  EXPECT_EQ(syntax_error(R"(s = rb'x')"), "1:5+2 bytes literals are not supported");
+  EXPECT_EQ(syntax_error("s = r'abc\\'\nt = 1"), "1:5+7 unterminated string literal");
+}
+
 TEST(Lexer, NeedsMoreInputWhileABracketIsOpen) {
   EXPECT_TRUE(needs_more_input("x = tensor([1, 2,"));
   EXPECT_TRUE(needs_more_input("f(\n"));
