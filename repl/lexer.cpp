@@ -18,6 +18,10 @@ constexpr std::array<std::string_view, 45> kOperators{
     "//",  "<<",  ">>",  "<=",  ">=",  "==", "!=", "+",  "-",  "*",  "/",  "%",  "@",  "&",
     "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";"};
 
+// Brackets, each closing one where its opening one is.
+constexpr std::string_view kOpening = "([{";
+constexpr std::string_view kClosing = ")]}";
+
 // Python's tab stops: a tab moves the indentation to the next multiple of 8.
 constexpr int kTabWidth = 8;
 
@@ -44,14 +48,14 @@ class Lexer {
 
   std::vector<Token> run() {
     while (pos_ < src_.size()) {
-      if (line_start_ && depth_ == 0) indentation();
+      if (line_start_ && open_.empty()) indentation();
       if (pos_ < src_.size()) step();
     }
     for (size_t i = 1; i < indents_.size(); i++) tokens_.push_back(Token{TokenKind::Dedent, "", here(0)});
     push(TokenKind::End, "", 0);
     return std::move(tokens_);
   }
-  int depth() const { return depth_; }
+  bool bracket_open() const { return !open_.empty(); }
 
  private:
   char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
@@ -69,7 +73,7 @@ class Lexer {
   }
 
   bool at_statement_start() const {
-    if (depth_ != 0 || tokens_.empty()) return depth_ == 0;
+    if (!open_.empty() || tokens_.empty()) return open_.empty();
     const Token& last = tokens_.back();
     return last.kind == TokenKind::Newline || last.kind == TokenKind::Indent || last.kind == TokenKind::Dedent ||
            last.is_op(";") || last.is_op(":");
@@ -129,7 +133,7 @@ class Lexer {
   }
 
   void newline() {
-    if (depth_ == 0) {
+    if (open_.empty()) {
       line_start_ = true;
       if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline) {
         tokens_.push_back(Token{TokenKind::Newline, "\n", here(1)});
@@ -293,11 +297,24 @@ class Lexer {
     }
   }
 
+  // A closing bracket must match the innermost open one: a wrong one is an error at once, so that a line
+  // REPL never waits for more lines after it.
+  void close(char c) {
+    if (open_.empty()) fail_at(here(1), "syntax", "unmatched '{}'", c);
+    const Token& opening = open_.back();
+    if (kClosing[kOpening.find(opening.text[0])] != c) {
+      const std::string where = opening.span.line == line_ ? "" : fmt::format(" on line {}", opening.span.line);
+      fail_at(here(1), "syntax", "closing parenthesis '{}' does not match opening parenthesis '{}'{}", c, opening.text,
+              where);
+    }
+    open_.pop_back();
+  }
+
   void op() {
     for (std::string_view o : kOperators) {
       if (src_.substr(pos_, o.size()) != o) continue;
-      if (o == "(" || o == "[" || o == "{") depth_++;
-      if ((o == ")" || o == "]" || o == "}") && depth_ > 0) depth_--;
+      if (o == "(" || o == "[" || o == "{") open_.push_back(Token{TokenKind::Op, std::string(o), here(1)});
+      if (o == ")" || o == "]" || o == "}") close(o[0]);
       push(TokenKind::Op, std::string(o), static_cast<int>(o.size()));
       return;
     }
@@ -310,7 +327,7 @@ class Lexer {
   size_t pos_ = 0;
   int line_ = 1;
   int col_ = 1;
-  int depth_ = 0;
+  std::vector<Token> open_;  // the brackets open here, outermost first
   bool line_start_ = true;
   std::vector<int> indents_{0};  // the widths of the enclosing blocks' indentation, outermost first
   std::vector<Token> tokens_;
@@ -332,16 +349,12 @@ bool ends_with_blank_line(std::string_view source) {
 
 std::vector<Token> lex(std::string_view source) { return Lexer(source).run(); }
 
-bool needs_more_input(std::string_view source) {
+InputEnd input_end(std::string_view source) {
   Lexer lexer(source);
-  std::vector<Token> toks;
-  try {
-    toks = lexer.run();
-  } catch (const SourceError&) {
-    return false;
-  }
-  if (lexer.depth() > 0) return true;
-  return opens_compound(toks.front()) && !ends_with_blank_line(source);
+  const std::vector<Token> toks = lexer.run();
+  return InputEnd{.bracket_open = lexer.bracket_open(),
+                  .block_open = opens_compound(toks.front()) && !ends_with_blank_line(source),
+                  .end = toks.back().span};
 }
 
 std::string describe(const Token& t) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "repl/lexer.h"
 #include "repl/source_error.h"
@@ -846,5 +847,21 @@ class Parser {
 std::vector<Stmt> parse_program(std::string_view source) { return Parser(source).program(); }
 
 ExprRef parse_expression(std::string_view source) { return Parser(source).lone_expression(); }
+
+bool needs_more_input(std::string_view source) {
+  InputEnd end;
+  try {
+    end = input_end(source);
+  } catch (const SourceError&) {
+    return false;  // a lexical error is shown at once
+  }
+  if (!end.bracket_open && !end.block_open) return false;
+  try {
+    parse_program(source);
+    return true;  // a block that a blank line has not ended yet
+  } catch (const SourceError& e) {
+    return std::pair(e.span().line, e.span().col) >= std::pair(end.end.line, end.end.col);
+  }
+}
 
 }  // namespace tr::repl

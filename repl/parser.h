@@ -10,6 +10,11 @@ namespace tr::repl {
 
 // Every statement of a script or of one interactive input.
 std::vector<Stmt> parse_program(std::string_view source);
+// True when a line REPL should read another line before running source, as Python's REPL decides: a
+// bracket is open or a compound statement has not ended, and the text has no error before its end. A
+// line that cannot go on with an open bracket (a wrong closing bracket, a statement where an argument
+// should come) ends the input at once, so that its error shows and the lines after it run on their own.
+bool needs_more_input(std::string_view source);
 // One expression and nothing else (a meta command's argument, for instance).
 ExprRef parse_expression(std::string_view source);
 

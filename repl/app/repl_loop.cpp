@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "repl/lexer.h"
+#include "repl/parser.h"
 
 namespace tr::repl {
 

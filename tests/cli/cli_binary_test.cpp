@@ -96,6 +96,17 @@ TEST(CliBinary, APipedSessionEchoesValuesAndOutlivesItsErrors) {
   EXPECT_EQ(r.err, "error: cannot reshape (3,) to (5,)\ny = x.reshape(5)\n      ^~~~~~~\n");
 }
 
+// As Python's REPL reads: a line that cannot continue an open bracket ends the input, whose error is
+// shown; a closing bracket of the wrong kind is an error at once; every later line runs.
+TEST(CliBinary, APipedSessionRunsEveryLineAfterABadBracket) {
+  const Result r =
+      run_binary({"--plain"}, "x = foo(1, 2\ny = 3\nprint(5)\nprint((1]\nprint(6)\nz = [1,\n 2]\nprint(z)\n");
+  EXPECT_EQ(r.out, "5\n6\n[1, 2]\n");
+  EXPECT_EQ(r.err,
+            "error: expected ')' to close '(' at 1:8\ny = 3\n^\n"
+            "error: closing parenthesis ']' does not match opening parenthesis '('\nprint((1]\n        ^\n");
+}
+
 // The binary on a pseudo-terminal, typed at as a person types.
 class Terminal {
  public:

@@ -158,6 +158,25 @@ TEST(Lexer, NeedsMoreInputWhileABracketIsOpen) {
   EXPECT_FALSE(needs_more_input("x = '(\n"));
 }
 
+// Python's REPL: an open bracket reads on only while the text can still be valid; a wrong closing
+// bracket, or a line that cannot continue the open one, ends the input, whose error is then shown.
+TEST(Lexer, AnOpenBracketReadsOnOnlyWhileTheNextLineCanContinueIt) {
+  EXPECT_TRUE(needs_more_input("x = foo(1, 2"));
+  EXPECT_FALSE(needs_more_input("x = foo(1, 2\ny = 3"));
+  EXPECT_TRUE(needs_more_input("x = foo(1,\n  2"));
+  EXPECT_TRUE(needs_more_input("x = foo(1,\n  # a comment"));
+  EXPECT_FALSE(needs_more_input("x = foo(1,\n  2\n)"));
+  EXPECT_FALSE(needs_more_input("print((1]"));
+  EXPECT_FALSE(needs_more_input("print((1],\n"));
+  EXPECT_FALSE(needs_more_input("x = [1, 2 3"));
+  EXPECT_TRUE(needs_more_input("x = [i for i in"));
+  // inside a block too: an error before the end is shown now, not after the blank line
+  EXPECT_TRUE(needs_more_input("for i in x:\n  y = f(i,"));
+  EXPECT_FALSE(needs_more_input("for i in x:\n  y = f(i,\n  z += 1"));
+  EXPECT_FALSE(needs_more_input("for i in x:\n  y = = i"));
+  EXPECT_TRUE(needs_more_input("for i in x:\n  y = i"));
+}
+
 TEST(Parser, ArithmeticPrecedence) {
   EXPECT_EQ(sexpr("1 + 2 * 3"), "(+ 1 (* 2 3))");
   EXPECT_EQ(sexpr("1 - 2 - 3"), "(- (- 1 2) 3)");
@@ -237,7 +256,11 @@ TEST(Parser, SyntaxErrorsSayWhatAndWhere) {
   EXPECT_EQ(syntax_error("x = 1 +"), "1:8+0 unexpected end of input");
   EXPECT_EQ(syntax_error("x = 1 +\ny"), "1:8+1 unexpected end of line");
   EXPECT_EQ(syntax_error("x y"), "1:3+1 unexpected token 'y'");
-  EXPECT_EQ(syntax_error("x = )"), "1:5+1 unexpected token ')'");
+  EXPECT_EQ(syntax_error("x = )"), "1:5+1 unmatched ')'");
+  // a closing bracket of the wrong kind is an error where it stands, as Python says it
+  EXPECT_EQ(syntax_error("print((1]"), "1:9+1 closing parenthesis ']' does not match opening parenthesis '('");
+  EXPECT_EQ(syntax_error("x = {'a': [1,\n 2)}"),
+            "2:3+1 closing parenthesis ')' does not match opening parenthesis '[' on line 1");
   EXPECT_EQ(syntax_error("x.1"), "1:2+2 unexpected token '.1'");
   EXPECT_EQ(syntax_error("f(a=1, 2)"), "1:8+1 positional argument follows keyword argument");
   EXPECT_EQ(syntax_error("f(a=1, a=2)"), "1:8+1 keyword argument repeated: 'a'");
