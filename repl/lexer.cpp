@@ -44,7 +44,7 @@ std::string_view unsupported_literal(std::string_view name) {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view src) : src_(src) {}
+  Lexer(std::string_view src, int first_line) : src_(src), line_(first_line) {}
 
   std::vector<Token> run() {
     while (pos_ < src_.size()) {
@@ -325,7 +325,7 @@ class Lexer {
 
   std::string_view src_;
   size_t pos_ = 0;
-  int line_ = 1;
+  int line_;
   int col_ = 1;
   std::vector<Token> open_;  // the brackets open here, outermost first
   bool line_start_ = true;
@@ -347,10 +347,10 @@ bool ends_with_blank_line(std::string_view source) {
 
 }  // namespace
 
-std::vector<Token> lex(std::string_view source) { return Lexer(source).run(); }
+std::vector<Token> lex(std::string_view source, int first_line) { return Lexer(source, first_line).run(); }
 
 InputEnd input_end(std::string_view source) {
-  Lexer lexer(source);
+  Lexer lexer(source, 1);
   const std::vector<Token> toks = lexer.run();
   return InputEnd{.bracket_open = lexer.bracket_open(),
                   .block_open = opens_compound(toks.front()) && !ends_with_blank_line(source),

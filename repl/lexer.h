@@ -24,8 +24,9 @@ struct Token {
 };
 
 // Throws SourceError (kind "syntax") at a bad character, a malformed number or an unterminated string.
-// The result always ends with an End token.
-std::vector<Token> lex(std::string_view source);
+// The result always ends with an End token. Spans count lines from first_line, the line of its file
+// that source starts at.
+std::vector<Token> lex(std::string_view source, int first_line = 1);
 
 // Where a line REPL stands at the end of source, by its tokens alone.
 struct InputEnd {

@@ -169,7 +169,7 @@ void bound_names(const std::vector<Stmt>& body, std::vector<std::string>& out) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view source) : toks_(lex(source)) {}
+  explicit Parser(std::string_view source, int first_line = 1) : toks_(lex(source, first_line)) {}
 
   std::vector<Stmt> program() {
     std::vector<Stmt> out;
@@ -844,7 +844,9 @@ class Parser {
 
 }  // namespace
 
-std::vector<Stmt> parse_program(std::string_view source) { return Parser(source).program(); }
+std::vector<Stmt> parse_program(std::string_view source, int first_line) {
+  return Parser(source, first_line).program();
+}
 
 ExprRef parse_expression(std::string_view source) { return Parser(source).lone_expression(); }
 

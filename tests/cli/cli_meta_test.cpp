@@ -18,10 +18,11 @@ using testing::Result;
 using testing::run_here;
 using testing::TempDir;
 
-// A session of these lines; errors must be exactly `errors` lines starting "error: ".
+// A piped session of these lines; errors must be exactly `errors` lines saying "error: ", and the
+// session exits with status 2 when there are any, as `run -` does.
 Result session(const std::string& input, int errors = 0) {
   Result r = run_here({}, input);
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, errors ? 2 : 0);
   int n = 0;
   for (size_t at = r.err.find("error: "); at != std::string::npos; at = r.err.find("error: ", at + 1)) n++;
   EXPECT_EQ(n, errors) << r.err;
