@@ -332,6 +332,7 @@ class Parser {
   }
 
   Stmt def() {
+    const Span start = peek().span;
     std::vector<ExprRef> decorators;
     while (accept_op("@")) {
       decorators.push_back(expr());
@@ -347,6 +348,7 @@ class Parser {
     auto d = std::make_shared<Def>();
     d->name = name.text;
     d->decorators = std::move(decorators);
+    d->start = start;
     parameters(*d, ")");
     expect_close(open, ")");
     {
@@ -536,6 +538,7 @@ class Parser {
     const Token& kw = next();
     auto d = std::make_shared<Def>();
     d->name = "<lambda>";
+    d->start = kw.span;
     parameters(*d, ":");
     if (!accept_op(":")) fail_at(peek().span, "syntax", "expected ':' after the lambda's parameters");
     ExprRef value = expr();

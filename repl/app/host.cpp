@@ -33,8 +33,9 @@ Span in_text(const SourceText& source, Span span) {
 
 // Statement i's text: from its first token to the next statement's, without the separators.
 std::string statement_text(const SourceText& source, const LineIndex& lines, const std::vector<Stmt>& stmts, size_t i) {
-  const size_t begin = lines.offset(in_text(source, stmts[i].span));
-  const size_t end = i + 1 < stmts.size() ? lines.offset(in_text(source, stmts[i + 1].span)) : source.text.size();
+  const size_t begin = lines.offset(in_text(source, text_start(stmts[i])));
+  const size_t end =
+      i + 1 < stmts.size() ? lines.offset(in_text(source, text_start(stmts[i + 1]))) : source.text.size();
   std::string_view t = std::string_view(source.text).substr(begin, end - begin);
   while (!t.empty() && (std::isspace(static_cast<unsigned char>(t.back())) || t.back() == ';')) t.remove_suffix(1);
   return std::string(t);

@@ -239,6 +239,18 @@ TEST(CliMeta, SaveWritesTheSuccessfulStatementsAndRunReplaysThem) {
   EXPECT_CONTAINS(r.err, "error: cannot open '" + dir.file("missing.tg") + "': No such file or directory\n");
 }
 
+// A def is saved whole, its decorators and its 'def' included, so that the file runs again.
+TEST(CliMeta, SaveKeepsADefWithItsDecorators) {
+  const TempDir dir;
+  const std::string saved = dir.file("f.tg");
+  const std::string defs = "@jit\ndef f(x):\n  return x * 2\n\ndef g(y): return y + 1\n\n";
+  const Result r = session(defs + "print(f(ones(2)), g(1))\n:save " + saved + "\n:reset\n:run " + saved + "\n");
+  EXPECT_EQ(read_file(saved), "@jit\ndef f(x):\n  return x * 2\ndef g(y): return y + 1\nprint(f(ones(2)), g(1))\n");
+  EXPECT_CONTAINS(r.out, "saved 3 statements to " + saved);
+  // the file's run prints again what the session printed
+  EXPECT_NE(r.out.find("[2. 2.] 2"), r.out.rfind("[2. 2.] 2")) << r.out;
+}
+
 TEST(CliMeta, AScriptRunFromASessionReportsItsOwnFileAndStops) {
   const TempDir dir;
   const std::string inner = dir.write("inner.tg", "p = 1\nq = p + tensor([1]) + tensor([1, 2, 3]) + ones(2)\nr = 3\n");

@@ -331,19 +331,20 @@ TEST(Diagnostic, SourceLine) {
   EXPECT_EQ(source_line("a\nbb", 4), "");
 }
 
-// The text of each statement of a script (what :save keeps) starts at the offset of its span.
+// The text of each statement of a script (what :save keeps) starts at the offset of its start, a def's
+// decorators included.
 TEST(Diagnostic, LineIndexGivesTheOffsetOfEachStatementsSpan) {
-  const std::string src = "x = 1; y = f(2,\n   3)\n\n  # note\nprint(x)\r\nz = [\n1]";
+  const std::string src = "x = 1; y = f(2,\n   3)\n\n  # note\nprint(x)\r\nz = [\n1]\n@d\ndef h(): pass\ndef k(): pass";
   const LineIndex lines(src);
   std::vector<std::string> starts;
-  for (const Stmt& s : parse_program(src)) starts.push_back(src.substr(lines.offset(s.span), 6));
-  EXPECT_EQ(starts, (std::vector<std::string>{"x = 1;", "y = f(", "print(", "z = [\n"}));
+  for (const Stmt& s : parse_program(src)) starts.push_back(src.substr(lines.offset(text_start(s)), 6));
+  EXPECT_EQ(starts, (std::vector<std::string>{"x = 1;", "y = f(", "print(", "z = [\n", "@d\ndef", "def k("}));
   EXPECT_EQ(lines.offset(Span{1, 1, 1}), 0u);
   EXPECT_EQ(lines.offset(Span{2, 4, 1}), src.find("3)"));
   EXPECT_EQ(lines.offset(Span{3, 1, 0}), src.find("\n\n") + 1);  // an empty line
   // past the end of a line, of the last line, or of the text: the text's end at most
-  EXPECT_EQ(lines.offset(Span{7, 50, 1}), src.size());
-  EXPECT_EQ(lines.offset(Span{8, 1, 1}), src.size());
+  EXPECT_EQ(lines.offset(Span{10, 50, 1}), src.size());
+  EXPECT_EQ(lines.offset(Span{11, 1, 1}), src.size());
   EXPECT_EQ(LineIndex("").offset(Span{1, 1, 1}), 0u);
   EXPECT_EQ(LineIndex("abc\n").offset(Span{2, 1, 1}), 4u);
 }
