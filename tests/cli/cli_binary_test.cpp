@@ -276,6 +276,30 @@ TEST(CliPlainRepl, CtrlCStopsAComputationAndKeepsEveryName) {
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
 }
 
+// A loop over a huge range starts at once (range makes no list of its ints), and Ctrl-C stops it, or a
+// comprehension or a max() over one, between two of its items; the names made before stay.
+TEST(CliPlainRepl, CtrlCStopsALoopOverALongRange) {
+  const TempDir home;
+  Terminal t({"--plain"}, home.path().string());
+  ASSERT_TRUE(t.wait_for(">>> "));
+  ASSERT_TRUE(t.answers("n = 0\r", ">>> "));
+  ASSERT_TRUE(t.answers("for i in range(10**15):\r", "... "));
+  ASSERT_TRUE(t.answers("  n += 1\r", "... "));
+  ASSERT_TRUE(t.answers("  if i == 1000: print('started')\r", "... "));
+  ASSERT_TRUE(t.answers("\r", "started\r\n"));
+  t.interrupt();
+  ASSERT_TRUE(t.prompt_within_a_second());
+  ASSERT_TRUE(t.answers("print(n > 1000)\r", "True\r\n"));
+  for (const std::string statement : {"xs = [i for i in range(10**15) if i < 0]", "m = max(range(10**15))"}) {
+    ASSERT_TRUE(t.answers("print('go'); " + statement + "\r", "go\r\n"));
+    t.interrupt();
+    ASSERT_TRUE(t.prompt_within_a_second()) << statement;
+  }
+  ASSERT_TRUE(t.answers("print(n > 1000)\r", "True\r\n"));
+  t.type(":quit\r");
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
 // A full sum split over the cores, whose cores wait for each other at a barrier before combining
 // their parts: Ctrl-C stops every core, waiting or not, and the next full sum runs (no core is left
 // at the barrier).
