@@ -1,6 +1,5 @@
 // List and tuple comprehensions: each runs in a scope of its own, as in Python 3, so its variables do
 // not leak into the names around it; it reads those names as a nested function would.
-#include "core/base/interrupt.h"
 #include "repl/iteration.h"
 #include "repl/operators.h"
 #include "repl/restore.h"
@@ -23,15 +22,15 @@ Value Session::comprehension(const Comprehension& c) {
 void Session::comprehend(const Comprehension& c, size_t clause, std::vector<Value>& out) {
   if (clause == c.clauses.size()) return out.push_back(evaluate(*c.element));
   const CompFor& f = c.clauses[clause];
-  for (const Value& item : iteration_items(evaluate(*f.iterable), f.iterable->span)) {
-    check_interrupt();
+  for_each_item(evaluate(*f.iterable), f.iterable->span, [&](const Value& item) {
     assign(*f.target, item);
     const bool kept = std::all_of(f.conditions.begin(), f.conditions.end(), [&](const ExprRef& cond) {
       const Value v = evaluate(*cond);
       return at(cond->span, [&] { return truthy(v); });
     });
     if (kept) comprehend(c, clause + 1, out);
-  }
+    return true;
+  });
 }
 
 }  // namespace tr::repl

@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <functional>
 
 #include "repl/symbolic_variable.h"
 #include "repl/indexing.h"
 
+#include <limits>
 #include <type_traits>
 
 #include "core/tensor/index.h"
@@ -91,8 +93,8 @@ Tensor index_plain(const Tensor& x, const std::vector<IndexItem>& items, Span sp
   return at(span, [&] { return getitem(x, indices.basic, indices.tensors); });
 }
 
-// Python's PySlice_AdjustIndices: the positions a slice visits in a sequence of n items.
-std::vector<int64_t> slice_positions(const Slice& s, int64_t n, Span span) {
+// Python's PySlice_AdjustIndices: the positions a slice visits in a sequence of n items, as a range.
+RangeValue slice_positions(const Slice& s, int64_t n, Span span) {
   const int64_t step = s.step.value_or(1);
   if (step == 0) fail_at(span, "value", "slice step cannot be zero");
   const auto clamp = [&](std::optional<int64_t> v, int64_t fallback) {
@@ -102,11 +104,37 @@ std::vector<int64_t> slice_positions(const Slice& s, int64_t n, Span span) {
     if (i >= n) return step < 0 ? n - 1 : n;
     return i;
   };
-  const int64_t start = clamp(s.start, step < 0 ? n - 1 : 0);
-  const int64_t stop = clamp(s.stop, step < 0 ? -1 : n);
-  std::vector<int64_t> out;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
-  return out;
+  return RangeValue{clamp(s.start, step < 0 ? n - 1 : 0), clamp(s.stop, step < 0 ? -1 : n), step};
+}
+
+// The position an int index names in a sequence of n items, counting from the end when negative.
+int64_t position(const IndexItem& item, int64_t n, std::string_view kind) {
+  const Value* v = std::get_if<Value>(&item.index);
+  if (!v || !v->is<int64_t>()) {
+    fail_at(item.span, "type", "{} indices must be integers or slices, not {}", kind, v ? type_name(*v) : "ellipsis");
+  }
+  const int64_t i = std::get<int64_t>(*v) < 0 ? std::get<int64_t>(*v) + n : std::get<int64_t>(*v);
+  if (i < 0 || i >= n) fail_at(item.span, "index", "{} index out of range", kind);
+  return i;
+}
+
+// r[i], or r[a:b:c] as Python gives it: the range of the ints at the slice's positions.
+Value index_range(const RangeValue& r, const std::vector<IndexItem>& items, Span span) {
+  if (items.size() != 1) fail_at(span, "type", "range indices must be one int or slice, not {} of them", items.size());
+  if (const Slice* s = std::get_if<Slice>(&items[0].index)) {
+    const RangeValue at = slice_positions(*s, r.size(), items[0].span);
+    int64_t step = 0;
+    if (__builtin_mul_overflow(r.step, at.step, &step))
+      fail_at(items[0].span, "value", "the slice's step times the range's is past a 64-bit int");
+    // a position past either end may name an int past every int64: the nearest int64 bounds the same ints
+    const auto value_at = [&](int64_t position) {
+      const __int128 v = __int128{r.start} + __int128{position} * r.step;
+      return static_cast<int64_t>(std::clamp<__int128>(v, std::numeric_limits<int64_t>::min(),
+                                                       std::numeric_limits<int64_t>::max()));
+    };
+    return RangeValue{value_at(at.start), value_at(at.stop), step};
+  }
+  return r.at(position(items[0], r.size(), "range object"));
 }
 
 template <typename Seq>
@@ -117,17 +145,12 @@ Value index_sequence(const Seq& seq, const std::vector<IndexItem>& items, Span s
   const IndexItem& item = items[0];
   const int64_t n = static_cast<int64_t>(seq.items.size());
   if (const Slice* s = std::get_if<Slice>(&item.index)) {
+    const RangeValue positions = slice_positions(*s, n, item.span);
     Seq out;
-    for (int64_t i : slice_positions(*s, n, item.span)) out.items.push_back(seq.items[static_cast<size_t>(i)]);
+    for (int64_t i = 0; i < positions.size(); i++) out.items.push_back(seq.items[static_cast<size_t>(positions.at(i))]);
     return out;
   }
-  const Value* v = std::get_if<Value>(&item.index);
-  if (!v || !v->is<int64_t>()) {
-    fail_at(item.span, "type", "{} indices must be integers or slices, not {}", kind, v ? type_name(*v) : "ellipsis");
-  }
-  const int64_t i = std::get<int64_t>(*v) < 0 ? std::get<int64_t>(*v) + n : std::get<int64_t>(*v);
-  if (i < 0 || i >= n) fail_at(item.span, "index", "{} index out of range", kind);
-  return seq.items[static_cast<size_t>(i)];
+  return seq.items[static_cast<size_t>(position(item, n, kind))];
 }
 
 }  // namespace
@@ -137,6 +160,7 @@ Value subscript_value(const Value& object, const std::vector<IndexItem>& items, 
     return symbolic_slices(items, span, [&](const std::vector<IndexItem>& its) { return index_plain(*t, its, span); });
   if (const Tuple* t = object.get_if<Tuple>()) return index_sequence(*t, items, span);
   if (const List* l = object.get_if<List>()) return index_sequence(*l, items, span);
+  if (const RangeValue* r = object.get_if<RangeValue>()) return index_range(*r, items, span);
   if (const Dict* d = object.get_if<Dict>()) {
     const Value* key = items.size() == 1 ? std::get_if<Value>(&items[0].index) : nullptr;
     const std::string* name = key ? key->get_if<std::string>() : nullptr;

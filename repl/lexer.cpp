@@ -18,6 +18,10 @@ constexpr std::array<std::string_view, 45> kOperators{
     "//",  "<<",  ">>",  "<=",  ">=",  "==", "!=", "+",  "-",  "*",  "/",  "%",  "@",  "&",
     "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";"};
 
+// Brackets, each closing one where its opening one is.
+constexpr std::string_view kOpening = "([{";
+constexpr std::string_view kClosing = ")]}";
+
 // Python's tab stops: a tab moves the indentation to the next multiple of 8.
 constexpr int kTabWidth = 8;
 
@@ -25,24 +29,38 @@ bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
+// What a prefix of Python's that .tg lacks makes of the string after it (bytes, f-strings, and their
+// raw forms); "" for a name that is no such prefix.
+std::string_view unsupported_literal(std::string_view name) {
+  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::string prefix;
+  for (char c : name) prefix += lower(c);
+  for (std::string_view bytes : {"b", "br", "rb"})
+    if (prefix == bytes) return "bytes literals";
+  for (std::string_view f : {"f", "fr", "rf"})
+    if (prefix == f) return "f-strings";
+  return "";
+}
+
 class Lexer {
  public:
-  explicit Lexer(std::string_view src) : src_(src) {}
+  Lexer(std::string_view src, int first_line) : src_(src), line_(first_line) {}
 
   std::vector<Token> run() {
     while (pos_ < src_.size()) {
-      if (line_start_ && depth_ == 0) indentation();
+      if (line_start_ && open_.empty()) indentation();
       if (pos_ < src_.size()) step();
     }
     for (size_t i = 1; i < indents_.size(); i++) tokens_.push_back(Token{TokenKind::Dedent, "", here(0)});
     push(TokenKind::End, "", 0);
     return std::move(tokens_);
   }
-  int depth() const { return depth_; }
+  bool bracket_open() const { return !open_.empty(); }
 
  private:
   char peek(size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
   Span here(int len) const { return Span{line_, col_, len}; }
+  Span ahead(size_t n, int len) const { return Span{line_, col_ + static_cast<int>(n), len}; }
 
   void advance(size_t n) {
     pos_ += n;
@@ -55,7 +73,7 @@ class Lexer {
   }
 
   bool at_statement_start() const {
-    if (depth_ != 0 || tokens_.empty()) return depth_ == 0;
+    if (!open_.empty() || tokens_.empty()) return open_.empty();
     const Token& last = tokens_.back();
     return last.kind == TokenKind::Newline || last.kind == TokenKind::Indent || last.kind == TokenKind::Dedent ||
            last.is_op(";") || last.is_op(":");
@@ -104,7 +122,7 @@ class Lexer {
     if (c == ':' && at_statement_start()) return meta_line();
     if (is_name_start(c)) return name();
     if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return number();
-    if (c == '"' || c == '\'') return string();
+    if (c == '"' || c == '\'') return string(0, false);
     op();
   }
 
@@ -115,7 +133,7 @@ class Lexer {
   }
 
   void newline() {
-    if (depth_ == 0) {
+    if (open_.empty()) {
       line_start_ = true;
       if (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline) {
         tokens_.push_back(Token{TokenKind::Newline, "\n", here(1)});
@@ -148,6 +166,11 @@ class Lexer {
     size_t n = 1;
     while (is_name_char(peek(n))) n++;
     const std::string text(src_.substr(pos_, n));
+    if (peek(n) == '"' || peek(n) == '\'') {
+      if (text == "r" || text == "R" || text == "u" || text == "U") return string(n, text == "r" || text == "R");
+      if (const std::string_view what = unsupported_literal(text); !what.empty())
+        fail_at(here(static_cast<int>(n)), "syntax", "{} are not supported", what);
+    }
     bool keyword = false;
     for (std::string_view kw : kKeywords) keyword = keyword || kw == text;
     push(keyword ? TokenKind::Keyword : TokenKind::Name, text, static_cast<int>(n));
@@ -179,17 +202,23 @@ class Lexer {
     fail_at(here(static_cast<int>(n)), "syntax", "invalid number literal '{}'", src_.substr(pos_, n));
   }
 
-  void string() {
-    const char quote = peek();
+  // A string literal whose quote follows `prefix` bytes of prefix letters (r or u); a raw one keeps
+  // its backslashes, though a backslash still stops the quote after it from ending the string.
+  void string(size_t prefix, bool raw) {
+    const char quote = peek(prefix);
     std::string value;
-    size_t n = 1;
+    size_t n = prefix + 1;
     for (;;) {
       const char c = peek(n);
       if (c == '\0' || c == '\n') fail_at(here(static_cast<int>(n)), "syntax", "unterminated string literal");
       if (c == quote) break;
       if (c == '\\' && peek(n + 1) != '\0' && peek(n + 1) != '\n') {
-        value += unescape(peek(n + 1));
-        n += 2;
+        if (raw) {
+          value += src_.substr(pos_ + n, 2);
+          n += 2;
+        } else {
+          n += escape(n, value);
+        }
         continue;
       }
       value += c;
@@ -198,24 +227,94 @@ class Lexer {
     push(TokenKind::String, std::move(value), static_cast<int>(n + 1));
   }
 
-  static std::string unescape(char c) {
-    switch (c) {
-      case 'n': return "\n";
-      case 't': return "\t";
-      case 'r': return "\r";
-      case '0': return std::string(1, '\0');
+  // Python's escape at the backslash `n` bytes ahead, appended to value (as UTF-8 past ASCII); returns
+  // how many bytes it spans. An escape Python does not know keeps its backslash, as Python keeps it.
+  size_t escape(size_t n, std::string& value) const {
+    const char e = peek(n + 1);
+    switch (e) {
+      case 'n': value += '\n'; return 2;
+      case 't': value += '\t'; return 2;
+      case 'r': value += '\r'; return 2;
+      case 'a': value += '\a'; return 2;
+      case 'b': value += '\b'; return 2;
+      case 'f': value += '\f'; return 2;
+      case 'v': value += '\v'; return 2;
       case '\\':
       case '\'':
-      case '"': return std::string(1, c);
-      default: return std::string{'\\', c};  // as Python keeps an unknown escape
+      case '"': value += e; return 2;
+      case 'x': return 2 + hex_escape(n, 2, value);
+      case 'u': return 2 + hex_escape(n, 4, value);
+      case 'U': return 2 + hex_escape(n, 8, value);
+      case 'N':
+        fail_at(ahead(n, 2), "syntax",
+                "\\N{{...}} escapes (Unicode character names) are not supported; write the character or \\u");
+      default: break;
     }
+    if (e >= '0' && e <= '7') {
+      size_t digits = 1;
+      while (digits < 3 && peek(n + 1 + digits) >= '0' && peek(n + 1 + digits) <= '7') digits++;
+      append_utf8(std::stoul(std::string(src_.substr(pos_ + n + 1, digits)), nullptr, 8), value);
+      return 1 + digits;
+    }
+    value += '\\';
+    value += e;
+    return 2;
+  }
+
+  // \x, \u or \U at the backslash `n` bytes ahead: exactly `digits` hex digits; returns digits.
+  size_t hex_escape(size_t n, size_t digits, std::string& value) const {
+    const char kind = peek(n + 1);
+    for (size_t i = 0; i < digits; i++) {
+      if (!std::isxdigit(static_cast<unsigned char>(peek(n + 2 + i)))) {
+        fail_at(ahead(n, static_cast<int>(2 + i)), "syntax", "truncated \\{}{} escape",
+                kind, std::string(digits, 'X'));
+      }
+    }
+    const unsigned long code = std::stoul(std::string(src_.substr(pos_ + n + 2, digits)), nullptr, 16);
+    if (code > 0x10FFFF) {
+      fail_at(ahead(n, static_cast<int>(2 + digits)), "syntax",
+              "illegal Unicode character \\{}{}", kind, src_.substr(pos_ + n + 2, digits));
+    }
+    append_utf8(code, value);
+    return digits;
+  }
+
+  static void append_utf8(unsigned long code, std::string& out) {
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else if (code < 0x10000) {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (code >> 18));
+      out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+
+  // A closing bracket must match the innermost open one: a wrong one is an error at once, so that a line
+  // REPL never waits for more lines after it.
+  void close(char c) {
+    if (open_.empty()) fail_at(here(1), "syntax", "unmatched '{}'", c);
+    const Token& opening = open_.back();
+    if (kClosing[kOpening.find(opening.text[0])] != c) {
+      const std::string where = opening.span.line == line_ ? "" : fmt::format(" on line {}", opening.span.line);
+      fail_at(here(1), "syntax", "closing parenthesis '{}' does not match opening parenthesis '{}'{}", c, opening.text,
+              where);
+    }
+    open_.pop_back();
   }
 
   void op() {
     for (std::string_view o : kOperators) {
       if (src_.substr(pos_, o.size()) != o) continue;
-      if (o == "(" || o == "[" || o == "{") depth_++;
-      if ((o == ")" || o == "]" || o == "}") && depth_ > 0) depth_--;
+      if (o == "(" || o == "[" || o == "{") open_.push_back(Token{TokenKind::Op, std::string(o), here(1)});
+      if (o == ")" || o == "]" || o == "}") close(o[0]);
       push(TokenKind::Op, std::string(o), static_cast<int>(o.size()));
       return;
     }
@@ -226,9 +325,9 @@ class Lexer {
 
   std::string_view src_;
   size_t pos_ = 0;
-  int line_ = 1;
+  int line_;
   int col_ = 1;
-  int depth_ = 0;
+  std::vector<Token> open_;  // the brackets open here, outermost first
   bool line_start_ = true;
   std::vector<int> indents_{0};  // the widths of the enclosing blocks' indentation, outermost first
   std::vector<Token> tokens_;
@@ -248,18 +347,14 @@ bool ends_with_blank_line(std::string_view source) {
 
 }  // namespace
 
-std::vector<Token> lex(std::string_view source) { return Lexer(source).run(); }
+std::vector<Token> lex(std::string_view source, int first_line) { return Lexer(source, first_line).run(); }
 
-bool needs_more_input(std::string_view source) {
-  Lexer lexer(source);
-  std::vector<Token> toks;
-  try {
-    toks = lexer.run();
-  } catch (const SourceError&) {
-    return false;
-  }
-  if (lexer.depth() > 0) return true;
-  return opens_compound(toks.front()) && !ends_with_blank_line(source);
+InputEnd input_end(std::string_view source) {
+  Lexer lexer(source, 1);
+  const std::vector<Token> toks = lexer.run();
+  return InputEnd{.bracket_open = lexer.bracket_open(),
+                  .block_open = opens_compound(toks.front()) && !ends_with_blank_line(source),
+                  .end = toks.back().span};
 }
 
 std::string describe(const Token& t) {

@@ -24,12 +24,19 @@ struct Token {
 };
 
 // Throws SourceError (kind "syntax") at a bad character, a malformed number or an unterminated string.
-// The result always ends with an End token.
-std::vector<Token> lex(std::string_view source);
+// The result always ends with an End token. Spans count lines from first_line, the line of its file
+// that source starts at.
+std::vector<Token> lex(std::string_view source, int first_line = 1);
 
-// True when source lexes cleanly but a line REPL should read another line: a bracket is open, or a
-// compound statement (def, for, while, if, a decorator) has begun and no blank line has ended it yet.
-bool needs_more_input(std::string_view source);
+// Where a line REPL stands at the end of source, by its tokens alone.
+struct InputEnd {
+  bool bracket_open = false;  // the next line goes on with the bracket
+  // a compound statement (def, for, while, if, with, a decorator) that no blank line has ended
+  bool block_open = false;
+  Span end;  // where the text ends: an error here says only that more is missing
+};
+// Throws SourceError as lex does.
+InputEnd input_end(std::string_view source);
 
 // "token 'foo'", "end of line", "end of input": how an error names a token.
 std::string describe(const Token& t);

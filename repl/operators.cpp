@@ -1,6 +1,7 @@
 #include "repl/operators.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/base/error.h"
 #include "core/tensor/logic.h"
@@ -51,6 +52,13 @@ bool same_sequence_kind(const Value& a, const Value& b) {
   return (a.is<Tuple>() && b.is<Tuple>()) || (a.is<List>() && b.is<List>());
 }
 
+// Python compares ranges as the sequences of ints they hold: range(0) == range(5, 2), range(1, 2, 7) == range(1, 2).
+bool same_ints(const RangeValue& a, const RangeValue& b) {
+  const int64_t n = a.size();
+  if (n != b.size()) return false;
+  return n == 0 || (a.start == b.start && (n == 1 || a.step == b.step));
+}
+
 bool values_equal(const Value& a, const Value& b) {
   if (a.is<Tensor>() || b.is<Tensor>()) return truthy(apply_compare(CompareOp::Eq, a, b));
   if (is_number(a) && is_number(b)) return number_compare(CompareOp::Eq, to_const(a), to_const(b));
@@ -64,6 +72,7 @@ bool values_equal(const Value& a, const Value& b) {
     return true;
   }
   if (a.index() != b.index()) return false;
+  if (const RangeValue* r = a.get_if<RangeValue>()) return same_ints(*r, std::get<RangeValue>(b));
   if (const Dict* d = a.get_if<Dict>()) {  // as Python's: the same keys with equal values, in any order
     const Dict& e = std::get<Dict>(b);
     if (d->keys.size() != e.keys.size()) return false;
@@ -91,13 +100,26 @@ bool sequence_order(CompareOp op, const std::vector<Value>& x, const std::vector
 // that a program compares this way); tuples, lists and dicts are values here, not objects.
 bool identical(const Value& a, const Value& b) {
   for (const Value* v : {&a, &b})
-    if (v->is<Tuple>() || v->is<List>() || v->is<Dict>())
+    if (v->is<Tuple>() || v->is<List>() || v->is<Dict>() || v->is<RangeValue>())
       fail("type", "'is' compares objects, and a {} here is a value: compare it with ==", type_name(*v));
   if (a.index() != b.index()) return false;
   if (const Tensor* t = a.get_if<Tensor>()) return t->same(std::get<Tensor>(b));
   if (const FunctionRef* f = a.get_if<FunctionRef>()) return *f == std::get<FunctionRef>(b);
   if (const ObjectRef* o = a.get_if<ObjectRef>()) return *o == std::get<ObjectRef>(b);
   return values_equal(a, b);
+}
+
+// `item in range(...)` without walking the range: an int (or a bool, or a float that is whole) that the
+// range's ints reach; Python's == finds nothing else there.
+bool range_holds(const RangeValue& r, const Value& item) {
+  if (!is_number(item)) return false;
+  const double d = as_double(to_const(item));
+  if (item.is<double>() && (std::trunc(d) != d || std::fabs(d) >= 9.2e18)) return false;
+  const int64_t x = item.is<double>() ? static_cast<int64_t>(d) : as_int(to_const(item));
+  const __int128 offset = __int128{x} - r.start;
+  if (offset % r.step != 0) return false;
+  const __int128 i = offset / r.step;
+  return i >= 0 && i < r.size();
 }
 
 // Python's `item in container`.
@@ -116,6 +138,7 @@ bool contains(const Value& container, const Value& item) {
     const std::string* key = item.get_if<std::string>();
     return key && dict_find(*d, *key);
   }
+  if (const RangeValue* r = container.get_if<RangeValue>()) return range_holds(*r, item);
   if (container.is<Tensor>()) fail("type", "'in' does not search a tensor: compare it, e.g. (x == v).sum() > 0");
   fail("type", "argument of type '{}' is not iterable", type_name(container));
 }
@@ -234,6 +257,7 @@ bool truthy(const Value& v) {
     bool operator()(const Dict& d) const { return !d.keys.empty(); }
     bool operator()(const FunctionRef&) const { return true; }
     bool operator()(const ObjectRef&) const { return true; }
+    bool operator()(const RangeValue& r) const { return r.size() > 0; }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "repl/lexer.h"
 #include "repl/source_error.h"
@@ -168,7 +169,7 @@ void bound_names(const std::vector<Stmt>& body, std::vector<std::string>& out) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view source) : toks_(lex(source)) {}
+  explicit Parser(std::string_view source, int first_line = 1) : toks_(lex(source, first_line)) {}
 
   std::vector<Stmt> program() {
     std::vector<Stmt> out;
@@ -331,6 +332,7 @@ class Parser {
   }
 
   Stmt def() {
+    const Span start = peek().span;
     std::vector<ExprRef> decorators;
     while (accept_op("@")) {
       decorators.push_back(expr());
@@ -346,6 +348,7 @@ class Parser {
     auto d = std::make_shared<Def>();
     d->name = name.text;
     d->decorators = std::move(decorators);
+    d->start = start;
     parameters(*d, ")");
     expect_close(open, ")");
     {
@@ -535,6 +538,7 @@ class Parser {
     const Token& kw = next();
     auto d = std::make_shared<Def>();
     d->name = "<lambda>";
+    d->start = kw.span;
     parameters(*d, ":");
     if (!accept_op(":")) fail_at(peek().span, "syntax", "expected ':' after the lambda's parameters");
     ExprRef value = expr();
@@ -843,8 +847,26 @@ class Parser {
 
 }  // namespace
 
-std::vector<Stmt> parse_program(std::string_view source) { return Parser(source).program(); }
+std::vector<Stmt> parse_program(std::string_view source, int first_line) {
+  return Parser(source, first_line).program();
+}
 
 ExprRef parse_expression(std::string_view source) { return Parser(source).lone_expression(); }
+
+bool needs_more_input(std::string_view source) {
+  InputEnd end;
+  try {
+    end = input_end(source);
+  } catch (const SourceError&) {
+    return false;  // a lexical error is shown at once
+  }
+  if (!end.bracket_open && !end.block_open) return false;
+  try {
+    parse_program(source);
+    return true;  // a block that a blank line has not ended yet
+  } catch (const SourceError& e) {
+    return std::pair(e.span().line, e.span().col) >= std::pair(end.end.line, end.end.col);
+  }
+}
 
 }  // namespace tr::repl

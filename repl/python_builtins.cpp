@@ -1,6 +1,7 @@
 #include "repl/python_builtins.h"
 
 #include <cmath>
+#include <optional>
 
 #include "repl/convert.h"
 #include "repl/iteration.h"
@@ -13,9 +14,6 @@ namespace {
 
 constexpr ParamKind kRequired = ParamKind::Required;
 constexpr ParamKind kRest = ParamKind::Rest;
-
-// range() makes its list at once: past this many items the list would not fit in memory.
-constexpr int64_t kMaxRange = int64_t{1} << 27;
 
 // A one-element tensor reads as its number, as Python's int(t) and float(t) read it.
 ConstValue number_of(const Arg& a, std::string_view fn) {
@@ -40,17 +38,18 @@ std::vector<Value> items_of(const Arg& a) { return iteration_items(a.value, a.sp
 Value extreme(const CallArgs& call, CompareOp better) {
   const Bound b = bind(call, {{"values", kRest}});
   if (b.rest().empty()) fail_at(call.span, "type", "{}() expected at least 1 argument, got 0", call.name);
-  std::vector<Value> values;
+  std::optional<Value> best;
+  const auto consider = [&](const Value& v) {
+    if (!best || at(call.span, [&] { return truthy(apply_compare(better, v, *best)); })) best = v;
+    return true;
+  };
   if (b.rest().size() == 1) {
-    values = items_of(b.rest()[0]);
+    for_each_item(b.rest()[0].value, b.rest()[0].span, consider);
   } else {
-    for (const Arg& a : b.rest()) values.push_back(a.value);
+    for (const Arg& a : b.rest()) consider(a.value);
   }
-  if (values.empty()) fail_at(call.span, "value", "{}() arg is an empty sequence", call.name);
-  Value best = values[0];
-  for (size_t i = 1; i < values.size(); i++)
-    if (at(call.span, [&] { return truthy(apply_compare(better, values[i], best)); })) best = values[i];
-  return best;
+  if (!best) fail_at(call.span, "value", "{}() arg is an empty sequence", call.name);
+  return *best;
 }
 
 }  // namespace
@@ -60,18 +59,14 @@ Value range_fn(const CallArgs& call, const PrintSink&) {
   const int64_t start = b.find("stop") ? to_int(b["start"]) : 0;
   const int64_t stop = to_int(b.find("stop") ? b["stop"] : b["start"]);
   const int64_t step = b.find("step") ? to_int(b["step"]) : 1;
-  if (step == 0) fail_at(b["step"].span, "value", "range() arg 3 must not be zero");
-  const long double count = std::ceil((static_cast<long double>(stop) - start) / step);
-  if (count > kMaxRange) fail_at(call.span, "value", "range() of {} items is too long (at most {})", count, kMaxRange);
-  List out;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.items.emplace_back(i);
-  return out;
+  return at(step == 0 ? b["step"].span : call.span, [&] { return make_range(start, stop, step); });
 }
 
 Value len_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"obj", kRequired}});
   const Value& v = b["obj"].value;
   if (const std::vector<Value>* items = sequence_items(v)) return static_cast<int64_t>(items->size());
+  if (const RangeValue* r = v.get_if<RangeValue>()) return r->size();
   if (const std::string* s = v.get_if<std::string>()) return static_cast<int64_t>(s->size());
   if (const Dict* d = v.get_if<Dict>()) return static_cast<int64_t>(d->keys.size());
   if (const Tensor* t = v.get_if<Tensor>()) {

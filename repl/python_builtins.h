@@ -1,6 +1,7 @@
 #pragma once
-// Python's own built-in functions on plain values: range, len, int, float, str, abs, min, max, round,
-// list, tuple, with Python's rules and messages. They sit in the same table as the tensor functions.
+// Python's own built-in functions on plain values: range (lazy, as Python's), len, int, float, str, abs,
+// min, max, round, list, tuple, with Python's rules and messages. They sit in the same table as the tensor
+// functions.
 #include "repl/arguments.h"
 #include "repl/print_event.h"
 

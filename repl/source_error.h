@@ -20,6 +20,9 @@ namespace tr::repl {
 struct SourceText {
   std::string file;  // "" for interactive input
   std::string text;
+  // The line of the file that the text starts at, where the spans of its statements count from: an
+  // input of a piped session is a piece of standard input.
+  int first_line = 1;
 };
 using SourceRef = std::shared_ptr<const SourceText>;
 

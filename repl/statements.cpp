@@ -95,14 +95,14 @@ Session::Flow Session::run(const Stmt& stmt) {
 
 Session::Flow Session::run_for(const For& f) {
   const Value iterable = evaluate(*f.iterable);
-  for (const Value& item : iteration_items(iterable, f.iterable->span)) {
-    check_interrupt();
+  Flow out = Flow::Next;
+  for_each_item(iterable, f.iterable->span, [&](const Value& item) {
     assign(*f.target, item);
     const Flow flow = run_block(*f.body);
-    if (flow == Flow::Break) break;
-    if (flow == Flow::Return) return flow;
-  }
-  return Flow::Next;
+    if (flow == Flow::Return) out = flow;
+    return flow != Flow::Break && flow != Flow::Return;
+  });
+  return out;
 }
 
 Session::Flow Session::run_with(const With& w) {
@@ -126,14 +126,16 @@ void Session::assign(const Expr& target, const Value& v) {
                                             ? std::get<TupleExpr>(target.node).items
                                             : std::get<ListExpr>(target.node).items;
   const std::vector<Value>* items = sequence_items(v);
-  if (!items) fail_at(target.span, "type", "cannot unpack non-iterable {} object", type_name(v));
-  if (items->size() > targets.size()) {
-    fail_at(target.span, "value", "too many values to unpack (expected {})", targets.size());
+  const RangeValue* range = v.get_if<RangeValue>();  // unpacked without a list of its ints, which may be many
+  if (!items && !range) fail_at(target.span, "type", "cannot unpack non-iterable {} object", type_name(v));
+  const size_t n = items ? items->size() : static_cast<size_t>(range->size());
+  if (n > targets.size()) fail_at(target.span, "value", "too many values to unpack (expected {})", targets.size());
+  if (n < targets.size()) {
+    fail_at(target.span, "value", "not enough values to unpack (expected {}, got {})", targets.size(), n);
   }
-  if (items->size() < targets.size()) {
-    fail_at(target.span, "value", "not enough values to unpack (expected {}, got {})", targets.size(), items->size());
+  for (size_t i = 0; i < targets.size(); i++) {
+    assign(*targets[i], items ? (*items)[i] : Value(range->at(static_cast<int64_t>(i))));
   }
-  for (size_t i = 0; i < targets.size(); i++) assign(*targets[i], (*items)[i]);
 }
 
 Value Session::make_function(const std::shared_ptr<const Def>& def) {

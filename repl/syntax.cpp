@@ -209,6 +209,11 @@ std::string block_sexpr(const Block& b) {
 
 }  // namespace
 
+Span text_start(const Stmt& s) {
+  const auto* def = std::get_if<std::shared_ptr<const Def>>(&s.node);
+  return def ? (*def)->start : s.span;
+}
+
 std::string to_sexpr(const Stmt& s) {
   struct {
     std::string operator()(const Assign& n) const {

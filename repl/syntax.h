@@ -199,6 +199,7 @@ struct Def {
   std::vector<DefParam> params;
   Block body;
   std::vector<ExprRef> decorators;  // outermost first, as written
+  Span start;                       // its first decorator's '@', or its 'def'
   // Every name the body binds (assignments, for targets, nested defs, parameters): Python makes them
   // local to the whole function, so reading one before it is bound is an error, not a global's value.
   // Names declared global or nonlocal are not among them.
@@ -223,6 +224,10 @@ std::string_view spelling(UnaryOp op);    // "-", "+", "not"
 std::string_view spelling(BinaryOp op);   // "+", "//", "@", "**"
 std::string_view spelling(CompareOp op);  // "<", "==", "is not", "in"
 std::string_view spelling(LogicOp op);    // "and"
+
+// Where a statement's text starts: its first token, which for a def is its first decorator or 'def' (the
+// statement's span is the def's name, which errors point at).
+Span text_start(const Stmt& s);
 
 // The tree as one fully bracketed line, e.g. "(+ 1 (* 2 3))": a parse made visible, for tests and dumps.
 // A block prints as "{s1; s2}".

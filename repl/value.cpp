@@ -1,5 +1,8 @@
 #include "repl/value.h"
 
+#include <limits>
+
+#include "core/base/error.h"
 #include "repl/nn.h"
 
 namespace tr::repl {
@@ -18,6 +21,7 @@ std::string_view type_name(const Value& v) {
     std::string_view operator()(const Dict&) const { return "dict"; }
     std::string_view operator()(const FunctionRef&) const { return "function"; }
     std::string_view operator()(const ObjectRef& o) const { return object_type(*o); }
+    std::string_view operator()(const RangeValue&) const { return "range"; }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }
@@ -32,6 +36,26 @@ ConstValue to_const(const Value& v) {
 
 Value from_const(const ConstValue& c) {
   return std::visit([](auto x) { return Value(x); }, c);
+}
+
+namespace {
+
+// How many ints a range holds, counted wide enough for any int64 bounds.
+__int128 range_count(int64_t start, int64_t stop, int64_t step) {
+  const __int128 distance = step > 0 ? __int128{stop} - start : __int128{start} - stop;
+  const __int128 stride = step > 0 ? __int128{step} : -__int128{step};
+  return distance <= 0 ? 0 : (distance + stride - 1) / stride;
+}
+
+}  // namespace
+
+int64_t RangeValue::size() const { return static_cast<int64_t>(range_count(start, stop, step)); }
+
+RangeValue make_range(int64_t start, int64_t stop, int64_t step) {
+  if (step == 0) fail("value", "range() arg 3 must not be zero");
+  if (range_count(start, stop, step) > std::numeric_limits<int64_t>::max())
+    fail("value", "range({}, {}, {}) holds more ints than a 64-bit length counts", start, stop, step);
+  return RangeValue{start, stop, step};
 }
 
 const std::vector<Value>* sequence_items(const Value& v) {

@@ -28,6 +28,15 @@ struct List {
 struct Tuple {
   std::vector<Value> items;
 };
+// Python's range: the ints from start towards stop by step, made one at a time as they are asked for
+// (a loop over range(10**9) holds no list of them). make_range makes one.
+struct RangeValue {
+  int64_t start = 0;
+  int64_t stop = 0;
+  int64_t step = 1;  // never 0
+  int64_t size() const;
+  int64_t at(int64_t i) const { return start + i * step; }  // the i-th int, 0 <= i < size()
+};
 // A dict with string keys (what **kwargs collects), in insertion order as Python's.
 struct Dict {
   std::vector<std::string> keys;
@@ -35,7 +44,7 @@ struct Dict {
 };
 
 using ValueVariant = std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Tuple, List, Dict,
-                                  FunctionRef, ObjectRef>;
+                                  FunctionRef, ObjectRef, RangeValue>;
 
 struct Value : ValueVariant {
   using ValueVariant::ValueVariant;
@@ -82,6 +91,9 @@ std::string_view type_name(const Value& v);
 bool is_number(const Value& v);
 ConstValue to_const(const Value& v);  // v must be a number
 Value from_const(const ConstValue& c);
+
+// range(start, stop, step); throws tr::Error for a step of 0, or for more ints than an int64 counts.
+RangeValue make_range(int64_t start, int64_t stop, int64_t step);
 
 // The items of a tuple or a list; null for any other value.
 const std::vector<Value>* sequence_items(const Value& v);

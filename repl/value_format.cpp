@@ -78,6 +78,10 @@ std::string repr_value(const Value& v) {
       if (const SymbolicVariable* v = std::get_if<SymbolicVariable>(&o->kind)) return variable_str(*v);
       return fmt::format("<{} object>", object_type(*o));
     }
+    std::string operator()(const RangeValue& r) const {
+      return r.step == 1 ? fmt::format("range({}, {})", r.start, r.stop)
+                         : fmt::format("range({}, {}, {})", r.start, r.stop, r.step);
+    }
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

@@ -59,6 +59,7 @@ nlohmann::json json_value(const Value& v) {
     }
     nlohmann::json operator()(const FunctionRef& f) const { return repr_value(f); }
     nlohmann::json operator()(const ObjectRef& o) const { return repr_value(o); }
+    nlohmann::json operator()(const RangeValue& r) const { return repr_value(r); }  // its ints may be too many to list
   } visitor;
   return std::visit(visitor, static_cast<const ValueVariant&>(v));
 }

@@ -1,7 +1,7 @@
 # Whole-program checks:
 #  - repl_programs_test: every tests/programs/*.tg prints values that the reference evaluator agrees with;
 #  - bad_input_session: tests/bad_input/session.tg piped into tinyrepl gives the expected error for each
-#    bad line, keeps the session's names, prints the final value and exits 0 (bad_input_deep_nesting:
+#    bad line, keeps the session's names, prints the final value and exits 2 (bad_input_deep_nesting:
 #    the same for deeply nested input and a long chain of ops);
 #  - random_sessions_*: random sessions of mostly bad statements (random_session/) end well, with no
 #    sanitizer report in the sanitizer build;

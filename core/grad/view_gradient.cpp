@@ -190,6 +190,8 @@ Tensor one_view_gradient(Tensor g, const View& view, int64_t n) {
 }  // namespace
 
 Tensor view_gradient(const Tensor& grad, const ShapeTracker& st, const Shape& base_shape) {
+  // an empty view reads no element of its base; the walk below takes every dim of a view to read some
+  if (prod(grad.shape()) == 0) return zeros_flat(grad, prod(base_shape)).reshape(base_shape);
   Tensor g = grad;
   const std::vector<View>& views = st.views();
   for (size_t i = views.size(); i-- > 0;) {

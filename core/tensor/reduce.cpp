@@ -95,7 +95,13 @@ Tensor Tensor::reduce(Op op, const Axes& axis, bool keepdim) const {
   if (is_multi()) {
     ret = multi_reduce(*this, op, axes, [&](const Tensor& s) { return s.reduce(op, axes, true); });
   } else if (reduced_count(shape(), axes) == 0) {
-    ret = full(kept, identity(op, dtype()), dtype(), device());
+    // The reduce's identity, read from a padding of the empty axes rather than made as a constant, so
+    // that the tensor stays in the graph, as it does in tinygrad's: a gradient reaches it (an empty one)
+    // and backward() fills its grad. A view is read through its own node, which a padding would skip.
+    std::vector<Range> padding(ndim(), Range{0, 0});
+    for (int a : axes)
+      if (shape()[a] == 0) padding[a].second = 1;
+    return (node()->is_view() ? contiguous() : *this).pad(padding, identity(op, dtype())).reduce(op, axes, keepdim);
   } else if (const auto split = split_axis(*this, axes, tr::prod(kept)); !split && axis_to_pad(*this, axes, tr::prod(kept))) {
     const int a = *axis_to_pad(*this, axes, tr::prod(kept));
     std::vector<Range> padding(ndim(), Range{0, 0});

@@ -116,8 +116,9 @@ std::string usage_text() {
        tinyrepl --help | --version
 
 On a terminal, `tinyrepl` is the curses TUI (panes for the kernels, AST, UOps, source and timings)
-in a build with it; otherwise, and with --plain, the plain REPL. With input from a pipe it reads the
-lines and prints each expression's value, as a Python shell does.
+in a build with it; otherwise, and with --plain, the plain REPL. With input from a pipe it runs every
+line and prints each expression's value, as a Python shell does; its errors and its exit status are
+those of `run -` (1: the first failure was an assert, 2: it was another error).
 
 options:
   --device NAME    default device for new tensors (CPU, LLVM, OPENCL, QCOM, CUDA, NV, WEBGPU, METAL; NAME:N is instance N,

@@ -65,7 +65,7 @@ const std::vector<Group>& function_groups() {
         {"einsum", "einsum(formula, *tensors)  e.g. 'bij,bjk->bik', '...', 'ii->i'"},
         {"meshgrid", "meshgrid(*tensors, indexing='ij')  'xy' swaps the first two dims"}}},
       {"Python's, on plain values",
-       {{"range", "range(stop) or range(start, stop, step=1)  a list of ints"},
+       {{"range", "range(stop) or range(start, stop, step=1)  a lazy range of ints; list(range(n)) makes the list"},
         {"len", "len(x)  items of a tuple, list or string; a tensor's first dim"},
         {"int", "int(x=0)  a number, a one-element tensor or a string to an int"},
         {"float", "float(x=0.0)  a number, a one-element tensor or a string to a float"},

@@ -1,6 +1,5 @@
 #include "repl/app/host.h"
 
-#include <algorithm>
 #include <cctype>
 #include <new>
 
@@ -11,6 +10,7 @@
 #include "repl/app/meta.h"
 #include "repl/app/text_reporter.h"
 #include "repl/diagnostic.h"
+#include "repl/line_index.h"
 #include "repl/parser.h"
 #include "repl/source_error.h"
 #include "repl/value_format.h"
@@ -26,21 +26,17 @@ std::unique_ptr<Reporter> make_reporter(const HostConfig& config, std::ostream& 
   return std::make_unique<TextReporter>(out, err, config.bar, config.color);
 }
 
-size_t offset_of(std::string_view source, Span span) {
-  size_t pos = 0;
-  for (int line = 1; line < span.line; line++) {
-    const size_t nl = source.find('\n', pos);
-    if (nl == std::string_view::npos) return source.size();
-    pos = nl + 1;
-  }
-  return std::min(source.size(), pos + static_cast<size_t>(std::max(span.col, 1) - 1));
+// A span of source (whose lines are its file's) with the lines of source's own text.
+Span in_text(const SourceText& source, Span span) {
+  return Span{span.line - source.first_line + 1, span.col, span.len};
 }
 
 // Statement i's text: from its first token to the next statement's, without the separators.
-std::string statement_text(std::string_view source, const std::vector<Stmt>& stmts, size_t i) {
-  const size_t begin = offset_of(source, stmts[i].span);
-  const size_t end = i + 1 < stmts.size() ? offset_of(source, stmts[i + 1].span) : source.size();
-  std::string_view t = source.substr(begin, end - begin);
+std::string statement_text(const SourceText& source, const LineIndex& lines, const std::vector<Stmt>& stmts, size_t i) {
+  const size_t begin = lines.offset(in_text(source, text_start(stmts[i])));
+  const size_t end =
+      i + 1 < stmts.size() ? lines.offset(in_text(source, text_start(stmts[i + 1]))) : source.text.size();
+  std::string_view t = std::string_view(source.text).substr(begin, end - begin);
   while (!t.empty() && (std::isspace(static_cast<unsigned char>(t.back())) || t.back() == ';')) t.remove_suffix(1);
   return std::string(t);
 }
@@ -61,6 +57,11 @@ struct Halt {
   Status status;
 };
 
+Diagnostic diagnostic(const std::string& kind, const std::string& message, const SourceText& source, Span span) {
+  return Diagnostic{kind, message, source.file, std::string(source_line(source.text, in_text(source, span).line)), span,
+                    {}};
+}
+
 std::string site_name(const CallSite& c) {
   const std::string file = c.source && !c.source->file.empty() ? c.source->file : "<input>";
   return fmt::format("{}:{}:{}", file, c.span.line, c.span.col);
@@ -80,7 +81,7 @@ Host::Host(HostConfig config, std::ostream& out, std::ostream& err)
 
 Host::~Host() { set_run_listener(nullptr); }
 
-Status Host::run_source(std::string_view source, const std::string& file) {
+Status Host::run_source(std::string_view source, const std::string& file, int first_line) {
   if (depth_ >= kMaxDepth) fail("value", "scripts run inside each other {} deep: does one run itself?", kMaxDepth);
   depth_++;
   // the prompt that follows must not be erased by the progress bar
@@ -91,18 +92,19 @@ Status Host::run_source(std::string_view source, const std::string& file) {
       if (--depth == 0 && bar) bar->hold();
     }
   } leave{depth_, config_.bar};
+  const SourceRef src = std::make_shared<const SourceText>(SourceText{file, std::string(source), first_line});
   std::vector<Stmt> stmts;
   try {
-    stmts = parse_program(source);
+    stmts = parse_program(source, first_line);
   } catch (const SourceError& e) {
-    report(e.kind(), e.what(), e.span(), source, file);
+    report(e.kind(), e.what(), e.span(), *src);
     return Status::Error;
   }
-  const SourceRef src = std::make_shared<const SourceText>(SourceText{file, std::string(source)});
+  const LineIndex lines(source);
   for (size_t i = 0; i < stmts.size(); i++) {
     const Status s = interrupted() ? interrupt(stmts[i].span, src) : execute(stmts[i], src);
     if (s != Status::Ok) return s;
-    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(source, stmts, i));
+    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(*src, lines, stmts, i));
   }
   return Status::Ok;
 }
@@ -117,11 +119,11 @@ Status Host::guarded(const Stmt& stmt, const SourceRef& src, const std::function
     report(e, src);
   } catch (const Error& e) {
     if (is_interrupt(e)) return interrupt(stmt.span, src);
-    report(e.kind(), e.what(), stmt.span, src->text, src->file);
+    report(e.kind(), e.what(), stmt.span, *src);
   } catch (const std::bad_alloc&) {
-    report("memory", "out of memory", stmt.span, src->text, src->file);
+    report("memory", "out of memory", stmt.span, *src);
   } catch (const std::exception& e) {
-    report("internal", e.what(), stmt.span, src->text, src->file);
+    report("internal", e.what(), stmt.span, *src);
   }
   return Status::Error;
 }
@@ -161,9 +163,7 @@ Status Host::outcome(const Outcome& o, const Stmt& stmt, const SourceRef& src) {
     if (a->ok) {
       reporter_->assertion(at_, nullptr);
     } else {
-      const SourceText& where = a->source ? *a->source : *src;
-      const Diagnostic d{"assert", a->message, where.file, std::string(source_line(where.text, a->span.line)),
-                         a->span, {}};
+      const Diagnostic d = diagnostic("assert", a->message, a->source ? *a->source : *src, a->span);
       reporter_->assertion(at_, &d);
       return Status::AssertFailed;
     }
@@ -181,13 +181,12 @@ void Host::nested_outcome(const Outcome& o, const Stmt& stmt) {
 // Ctrl-C is answered once: the flag goes down when it is reported.
 Status Host::interrupt(Span span, const SourceRef& src) {
   clear_interrupt();
-  report("interrupt", "KeyboardInterrupt", span, src->text, src->file);
+  report("interrupt", "KeyboardInterrupt", span, *src);
   return Status::Interrupted;
 }
 
 void Host::report(const SourceError& e, const SourceRef& src) {
-  const SourceText& where = e.origin() ? *e.origin() : *src;
-  Diagnostic d{e.kind(), e.what(), where.file, std::string(source_line(where.text, e.span().line)), e.span(), {}};
+  Diagnostic d = diagnostic(e.kind(), e.what(), e.origin() ? *e.origin() : *src, e.span());
   // a recursion's repeated call site is one line with its count, as Python folds a repeated frame
   size_t repeats = 0;
   for (size_t i = 0; i < e.calls().size(); i++) {
@@ -202,9 +201,8 @@ void Host::report(const SourceError& e, const SourceRef& src) {
   reporter_->error(d);
 }
 
-void Host::report(const std::string& kind, const std::string& message, Span span, std::string_view source,
-                  const std::string& file) {
-  reporter_->error(Diagnostic{kind, message, file, std::string(source_line(source, span.line)), span, {}});
+void Host::report(const std::string& kind, const std::string& message, Span span, const SourceText& source) {
+  reporter_->error(diagnostic(kind, message, source, span));
 }
 
 void Host::report(const Error& e) { reporter_->error(Diagnostic{e.kind(), e.what(), "", "", Span{}, {}}); }

@@ -35,7 +35,8 @@ class Host {
 
   // Runs source's statements until one fails, after parsing all of it (a syntax error runs nothing).
   // file names it in errors and events; "" for interactive input, whose errors start "error:".
-  Status run_source(std::string_view source, const std::string& file);
+  // first_line: the line of file that source starts at.
+  Status run_source(std::string_view source, const std::string& file, int first_line = 1);
   // Reports an error that belongs to no statement (a script that cannot be read).
   void report(const Error& e);
   // The end: DEBUG's avg line or --json's summary.
@@ -72,8 +73,7 @@ class Host {
   // An outcome from inside a compound statement or a function: one that stops the program throws.
   void nested_outcome(const Outcome& o, const Stmt& stmt);
   void report(const SourceError& e, const SourceRef& source);
-  void report(const std::string& kind, const std::string& message, Span span, std::string_view source,
-              const std::string& file);
+  void report(const std::string& kind, const std::string& message, Span span, const SourceText& source);
   // Ctrl-C, reported as KeyboardInterrupt at span
   Status interrupt(Span span, const SourceRef& source);
   void on_run(const RunRecord& r);

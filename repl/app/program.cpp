@@ -41,7 +41,7 @@ constexpr bool tui_built() {
 #endif
 }
 
-std::string script_label(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string script_label(const std::string& path) { return path == "-" ? std::string(kStdinName) : path; }
 
 int run_script(Host& host, const Options& o) {
   Status status = Status::Error;
@@ -74,7 +74,7 @@ int run_session(Host& host, std::istream& in, std::ostream& out, bool terminal, 
   }
   const Status status = run_repl(host, editor);
   host.finish();
-  return status == Status::Interrupted ? exit_code(status) : 0;
+  return exit_code(status);
 }
 
 }  // namespace

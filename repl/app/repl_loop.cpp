@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "repl/lexer.h"
+#include "repl/parser.h"
 
 namespace tr::repl {
 
@@ -18,7 +18,17 @@ bool input_continues(std::string_view buffer) {
 }
 
 Status run_repl(Host& host, LineEditor& editor) {
+  // A person's errors say "error:"; a pipe's name their line of standard input, as `run -` names them.
+  const std::string file = editor.terminal() ? "" : std::string(kStdinName);
   std::string buffer;
+  int lines_read = 0;
+  int first_line = 1;  // the buffer's first line
+  Status failure = Status::Ok;  // the first failure, which a pipe's session exits with
+  const auto run = [&](const std::string& input) {
+    const Status s = host.run_source(input, file, first_line);
+    if (failure == Status::Ok && (s == Status::Error || s == Status::AssertFailed)) failure = s;
+    return s;
+  };
   while (true) {
     const Input in = editor.read(std::string(buffer.empty() ? kPrompt : kContinuation));
     if (in.kind == Input::Kind::End) break;
@@ -26,6 +36,8 @@ Status run_repl(Host& host, LineEditor& editor) {
       buffer.clear();
       continue;
     }
+    if (buffer.empty()) first_line = lines_read + 1;
+    lines_read++;
     buffer += in.line;
     if (input_continues(buffer)) {
       buffer += '\n';
@@ -34,15 +46,17 @@ Status run_repl(Host& host, LineEditor& editor) {
     const std::string input = std::move(buffer);
     buffer.clear();
     editor.remember(input);
-    const Status s = host.run_source(input, "");
-    if (s == Status::Quit) return Status::Quit;
+    // with its newline, as a line of a script is read: `x +` ends at the end of a line
+    const Status s = run(input + '\n');
+    if (s == Status::Quit) return editor.terminal() ? Status::Quit : failure;
     // a person gets the prompt back; piped input has no one to return to
     if (s == Status::Interrupted && !editor.terminal()) return Status::Interrupted;
   }
-  // the end of the input inside an open bracket: run it, so that the error says what is missing
-  if (buffer.find_first_not_of(" \t\n") != std::string::npos) host.run_source(buffer, "");
+  // the end of the input inside an open bracket (the buffer ends with its last line's newline): run it,
+  // so that the error says what is missing
+  if (buffer.find_first_not_of(" \t\n") != std::string::npos) run(buffer);
   if (editor.terminal()) std::cout << '\n';
-  return Status::Ok;
+  return editor.terminal() ? Status::Ok : failure;
 }
 
 }  // namespace tr::repl

@@ -14,8 +14,13 @@ inline constexpr std::string_view kContinuation = "... ";
 // True when buffer needs another line before it can run.
 bool input_continues(std::string_view buffer);
 
-// Runs until the end of the input or :quit; returns Status::Quit or Status::Ok, or Status::Interrupted
-// when Ctrl-C stopped a statement of input that is not a terminal's.
+// How errors name standard input, in a piped session as in `tinyrepl run -`.
+inline constexpr std::string_view kStdinName = "<stdin>";
+
+// Runs until the end of the input or :quit. On a terminal it returns Status::Quit or Status::Ok; with
+// input that is not a terminal's, every statement runs as on a terminal, and it returns what `run -`
+// would exit with: Status::Interrupted when Ctrl-C stopped a statement, else the first failure's status
+// (Status::Error, Status::AssertFailed), else Status::Ok.
 Status run_repl(Host& host, LineEditor& editor);
 
 }  // namespace tr::repl

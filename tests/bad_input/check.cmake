@@ -1,6 +1,7 @@
 # Pipes SESSION into TINYREPL (plain REPL: stdin is not a terminal) and checks, word for word, every
 # error it reports (message, source line and caret) against EXPECTED_ERRORS, and what it prints
-# against EXPECTED_OUTPUT; the session must exit 0 and print its final value.
+# against EXPECTED_OUTPUT; the session must run every line, print its final value and exit 2, the status
+# of its first failure (an error), as `run -` would.
 #   cmake -DTINYREPL=... -DSESSION=... -DEXPECTED_ERRORS=... -DEXPECTED_OUTPUT=... -DWORKDIR=... -P check.cmake
 # With -DUPDATE=ON it writes what it got to the expected files instead (review the diff before committing).
 cmake_minimum_required(VERSION 3.20)
@@ -35,11 +36,11 @@ if(UPDATE)
 endif()
 
 set(failures "")
-if(NOT status STREQUAL "0")
-  string(APPEND failures "exit status ${status}, expected 0 (a piped session ends well after errors)\n")
+if(NOT status STREQUAL "2")
+  string(APPEND failures "exit status ${status}, expected 2 (the status of its first failure)\n")
 endif()
 
-string(REGEX MATCHALL "(^|\n)error: " error_lines "${err}")
+string(REGEX MATCHALL "(^|\n)<stdin>:[0-9]+:[0-9]+: error: " error_lines "${err}")
 list(LENGTH error_lines error_count)
 if(error_count LESS 30)
   string(APPEND failures "${error_count} errors reported, the session has at least 30 kinds of bad input\n")
@@ -74,4 +75,4 @@ endforeach()
 if(failures)
   message(FATAL_ERROR "bad input session (${SESSION}):\n${failures}")
 endif()
-message(STATUS "${error_count} errors, each as expected; the session kept its names, printed 6 and exited 0")
+message(STATUS "${error_count} errors, each as expected; the session kept its names, printed 6 and exited 2")

@@ -91,9 +91,27 @@ TEST(CliBinary, TheInstructionSetCanBeNamed) {
 
 TEST(CliBinary, APipedSessionEchoesValuesAndOutlivesItsErrors) {
   const Result r = run_binary({}, "x = arange(3)\nx.sum().item()\ny = x.reshape(5)\nx + 1\nprint(x * 10)\n");
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, 2);  // the first failure's, as `run -` exits
   EXPECT_EQ(r.out, "3\n<Tensor (3,) dtypes.int on CPU, lazy>\n[ 0 10 20]\n");
-  EXPECT_EQ(r.err, "error: cannot reshape (3,) to (5,)\ny = x.reshape(5)\n      ^~~~~~~\n");
+  EXPECT_EQ(r.err, "<stdin>:3:7: error: cannot reshape (3,) to (5,)\ny = x.reshape(5)\n      ^~~~~~~\n");
+  // a piped session's error is the one `run -` gives for the same lines
+  for (const std::string input : {"x = arange(3)\nx.sum()\ny = x.reshape(5)\n", "x = 1\n\nx +\n"}) {
+    const Result session = run_binary({}, input), script = run_binary({"run", "-"}, input);
+    EXPECT_EQ(session.err, script.err);
+    EXPECT_EQ(session.status, script.status);
+  }
+}
+
+// As Python's REPL reads: a line that cannot continue an open bracket ends the input, whose error is
+// shown; a closing bracket of the wrong kind is an error at once; every later line runs.
+TEST(CliBinary, APipedSessionRunsEveryLineAfterABadBracket) {
+  const Result r =
+      run_binary({"--plain"}, "x = foo(1, 2\ny = 3\nprint(5)\nprint((1]\nprint(6)\nz = [1,\n 2]\nprint(z)\n");
+  EXPECT_EQ(r.out, "5\n6\n[1, 2]\n");
+  EXPECT_EQ(r.err,
+            "<stdin>:2:1: error: expected ')' to close '(' at 1:8\ny = 3\n^\n"
+            "<stdin>:4:9: error: closing parenthesis ']' does not match opening parenthesis '('\nprint((1]\n"
+            "        ^\n");
 }
 
 // The binary on a pseudo-terminal, typed at as a person types.
@@ -254,6 +272,30 @@ TEST(CliPlainRepl, CtrlCStopsAComputationAndKeepsEveryName) {
   t.interrupt();
   ASSERT_TRUE(t.wait_for("^C"));
   ASSERT_TRUE(t.answers("print(x.sum())\r", "6\r\n"));
+  t.type(":quit\r");
+  EXPECT_EQ(t.wait_exit(), 0) << t.seen();
+}
+
+// A loop over a huge range starts at once (range makes no list of its ints), and Ctrl-C stops it, or a
+// comprehension or a max() over one, between two of its items; the names made before stay.
+TEST(CliPlainRepl, CtrlCStopsALoopOverALongRange) {
+  const TempDir home;
+  Terminal t({"--plain"}, home.path().string());
+  ASSERT_TRUE(t.wait_for(">>> "));
+  ASSERT_TRUE(t.answers("n = 0\r", ">>> "));
+  ASSERT_TRUE(t.answers("for i in range(10**15):\r", "... "));
+  ASSERT_TRUE(t.answers("  n += 1\r", "... "));
+  ASSERT_TRUE(t.answers("  if i == 1000: print('started')\r", "... "));
+  ASSERT_TRUE(t.answers("\r", "started\r\n"));
+  t.interrupt();
+  ASSERT_TRUE(t.prompt_within_a_second());
+  ASSERT_TRUE(t.answers("print(n > 1000)\r", "True\r\n"));
+  for (const std::string statement : {"xs = [i for i in range(10**15) if i < 0]", "m = max(range(10**15))"}) {
+    ASSERT_TRUE(t.answers("print('go'); " + statement + "\r", "go\r\n"));
+    t.interrupt();
+    ASSERT_TRUE(t.prompt_within_a_second()) << statement;
+  }
+  ASSERT_TRUE(t.answers("print(n > 1000)\r", "True\r\n"));
   t.type(":quit\r");
   EXPECT_EQ(t.wait_exit(), 0) << t.seen();
 }

@@ -133,6 +133,10 @@ TEST(CliContinuation, OpenBracketsAndBackslashesAskForAnotherLine) {
   EXPECT_TRUE(input_continues("x = 1 + \\"));
   EXPECT_FALSE(input_continues("x = 1  # ends with \\"));
   EXPECT_FALSE(input_continues("x = )"));  // an error to show now, not a reason to wait
+  // the TUI and the plain REPL end an input at a wrong closing bracket or a line that cannot go on
+  EXPECT_FALSE(input_continues("print((1]"));
+  EXPECT_FALSE(input_continues("x = f(1, 2\ny = 3"));
+  EXPECT_TRUE(input_continues("x = f(1, 2,\n  3"));
   EXPECT_FALSE(input_continues(":kernels ("));
   EXPECT_TRUE(input_continues("for i in range(3):"));
   EXPECT_TRUE(input_continues("for i in range(3):\n  print(i)"));

@@ -18,10 +18,11 @@ using testing::Result;
 using testing::run_here;
 using testing::TempDir;
 
-// A session of these lines; errors must be exactly `errors` lines starting "error: ".
+// A piped session of these lines; errors must be exactly `errors` lines saying "error: ", and the
+// session exits with status 2 when there are any, as `run -` does.
 Result session(const std::string& input, int errors = 0) {
   Result r = run_here({}, input);
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, errors ? 2 : 0);
   int n = 0;
   for (size_t at = r.err.find("error: "); at != std::string::npos; at = r.err.find("error: ", at + 1)) n++;
   EXPECT_EQ(n, errors) << r.err;
@@ -236,6 +237,18 @@ TEST(CliMeta, SaveWritesTheSuccessfulStatementsAndRunReplaysThem) {
   EXPECT_CONTAINS(r.out, "every name is forgotten\nno names yet");
   EXPECT_CONTAINS(r.out, "12\n<Tensor (3,) dtypes.int on CPU");
   EXPECT_CONTAINS(r.err, "error: cannot open '" + dir.file("missing.tg") + "': No such file or directory\n");
+}
+
+// A def is saved whole, its decorators and its 'def' included, so that the file runs again.
+TEST(CliMeta, SaveKeepsADefWithItsDecorators) {
+  const TempDir dir;
+  const std::string saved = dir.file("f.tg");
+  const std::string defs = "@jit\ndef f(x):\n  return x * 2\n\ndef g(y): return y + 1\n\n";
+  const Result r = session(defs + "print(f(ones(2)), g(1))\n:save " + saved + "\n:reset\n:run " + saved + "\n");
+  EXPECT_EQ(read_file(saved), "@jit\ndef f(x):\n  return x * 2\ndef g(y): return y + 1\nprint(f(ones(2)), g(1))\n");
+  EXPECT_CONTAINS(r.out, "saved 3 statements to " + saved);
+  // the file's run prints again what the session printed
+  EXPECT_NE(r.out.find("[2. 2.] 2"), r.out.rfind("[2. 2.] 2")) << r.out;
 }
 
 TEST(CliMeta, AScriptRunFromASessionReportsItsOwnFileAndStops) {

@@ -60,14 +60,16 @@ TEST(CliScripts, ExpressionStatementsShowNothingInAScript) {
   EXPECT_EQ(r.out, "3\n");
 }
 
-TEST(CliPipedSession, AnErrorInTheMiddleKeepsTheNamesAndExitsZero) {
+// Every line runs, as in a person's session; errors name their line of standard input, and the
+// session exits with the status of its first failure, as `run -` does.
+TEST(CliPipedSession, AnErrorInTheMiddleKeepsTheNamesAndSetsTheExitStatus) {
   const Result r = run_here({}, "x = tensor([1., 2., 3.])\ny = x * 2\nz = y + tensor([1, 2])\nprint(y)\nnope\n"
                                 "y.sum().item()\n\"text\"\nNone\n");
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "[2. 4. 6.]\n12.0\n'text'\n");
   EXPECT_EQ(r.err,
-            "error: cannot broadcast (3,) with (2,)\nz = y + tensor([1, 2])\n      ^\n"
-            "error: name 'nope' is not defined\nnope\n^~~~\n");
+            "<stdin>:3:7: error: cannot broadcast (3,) with (2,)\nz = y + tensor([1, 2])\n      ^\n"
+            "<stdin>:5:1: error: name 'nope' is not defined\nnope\n^~~~\n");
 }
 
 TEST(CliPipedSession, ContinuationLinesWhileABracketIsOpen) {
@@ -80,11 +82,11 @@ TEST(CliPipedSession, ContinuationLinesWhileABracketIsOpen) {
 TEST(CliPipedSession, ABlockGoesOnUntilABlankLineAndUnderscoreIsTheLastValue) {
   const Result r = run_here({}, "def f(a, b=2):\n    return a * b\n\nf(3)\n_ + 1\nfor i in range(2):\n  i\n\n"
                                 "def g(x):\n  return x + tensor([1, 2])\n\ng(ones(3))\n");
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "6\n7\n0\n1\n");
   EXPECT_EQ(r.err,
-            "error: cannot broadcast (3,) with (2,)\n  return x + tensor([1, 2])\n           ^\n"
-            "  called from <input>:1:1\n");
+            "<stdin>:10:12: error: cannot broadcast (3,) with (2,)\n  return x + tensor([1, 2])\n           ^\n"
+            "  called from <stdin>:12:1\n");
 }
 
 TEST(CliScript, AnErrorInsideAFunctionNamesTheFileLineAndCalls) {
@@ -97,16 +99,19 @@ TEST(CliScript, AnErrorInsideAFunctionNamesTheFileLineAndCalls) {
 
 TEST(CliPipedSession, AnOpenBracketAtTheEndIsAnError) {
   const Result r = run_here({}, "print(1)\nx = tensor([1,\n");
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "1\n");
-  EXPECT_CONTAINS(r.err, "error: ");
+  EXPECT_CONTAINS(r.err, "<stdin>:3:1: error: ");
 }
 
-TEST(CliPipedSession, QuitEndsItAndAssertsDoNotChangeTheStatus) {
-  const Result r = run_here({}, "assert 1 == 2\nprint(5)\n:quit\nprint(6)\n");
-  EXPECT_EQ(r.status, 0);
+TEST(CliPipedSession, QuitEndsItWithTheStatusOfTheFirstFailure) {
+  const Result r = run_here({}, "assert 1 == 2\nprint(5)\nnope\n:quit\nprint(6)\n");
+  EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out, "5\n");
-  EXPECT_EQ(r.err, "error: assertion failed: 1 == 2\nassert 1 == 2\n         ^~\n");
+  EXPECT_EQ(r.err,
+            "<stdin>:1:10: error: assertion failed: 1 == 2\nassert 1 == 2\n         ^~\n"
+            "<stdin>:3:1: error: name 'nope' is not defined\nnope\n^~~~\n");
+  EXPECT_EQ(run_here({}, "print(5)\n:quit\nnope\n").status, 0);
 }
 
 TEST(CliDebug, LevelOneNamesTheScheduleAndEachKernel) {

@@ -313,6 +313,27 @@ TEST(Backward, AssignChangesEveryCopyAndCutsTheHistory) {
   EXPECT_EQ(device_values(g[0]), (std::vector<double>{6, 12}));
 }
 
+// An empty tensor's gradient is an empty tensor, as tinygrad 0.14 gives it: a reduce over an empty axis
+// keeps its source in the graph, and no gradient reaches a tensor through an empty view of it.
+TEST(Backward, AnEmptyTensorGetsAnEmptyGradient) {
+  const Tensor x = Tensor::zeros({0, 3});
+  x.sum().backward();
+  ASSERT_TRUE(x.grad());
+  EXPECT_EQ(x.grad()->shape(), (Shape{0, 3}));
+  const Tensor y = Tensor::ones({2, 0});
+  const Tensor z = Tensor::ones({0});
+  const Tensor w = testing::tensor({1, 2, 3}, {3});
+  y.mul(Tensor::scalar_like(y, 2.0)).sum().add(z.max()).add(w.sum()).backward();
+  ASSERT_TRUE(y.grad() && z.grad() && w.grad());
+  EXPECT_EQ(y.grad()->shape(), (Shape{2, 0}));
+  EXPECT_EQ(z.grad()->shape(), (Shape{0}));
+  EXPECT_EQ(device_values(*w.grad()), (std::vector<double>{1, 1, 1}));
+  const std::vector<Tensor> g = w.shrink({Range{1, 1}}).sum().gradient({w});
+  EXPECT_EQ(device_values(g[0]), (std::vector<double>{0, 0, 0}));
+  const Tensor e = Tensor::ones({0, 3});
+  EXPECT_EQ(e.mean().gradient({e})[0].shape(), (Shape{0, 3}));
+}
+
 TEST(Backward, GradientsOfARealizedLossStillReachItsLeaves) {
   const Tensor w = testing::tensor({1, 2}, {2});
   Tensor loss = w.exp().sum();

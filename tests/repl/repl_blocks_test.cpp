@@ -137,8 +137,8 @@ TEST_F(Blocks, AnErrorInsideAFunctionNamesItsLineAndTheCalls) {
 }
 
 TEST_F(Blocks, PythonBuiltinsOnPlainValues) {
-  EXPECT_EQ(repr("range(3)"), "[0, 1, 2]");
-  EXPECT_EQ(repr("range(5, 0, -2)"), "[5, 3, 1]");
+  EXPECT_EQ(repr("list(range(3))"), "[0, 1, 2]");
+  EXPECT_EQ(repr("list(range(5, 0, -2))"), "[5, 3, 1]");
   EXPECT_EQ(repr("len([1, 2]) + len('abc') + len(ones(4, 2))"), "9");
   EXPECT_EQ(repr("int(2.9) + int(-2.9)"), "0");
   EXPECT_EQ(repr("float(3)"), "3.0");
@@ -151,6 +151,28 @@ TEST_F(Blocks, PythonBuiltinsOnPlainValues) {
   EXPECT_STREQ(error("range(1, 2, 0)").what(), "range() arg 3 must not be zero");
   EXPECT_STREQ(error("len(3)").what(), "object of type 'int' has no len()");
   EXPECT_STREQ(error("for i in 3: pass").what(), "'int' object is not iterable");
+}
+
+// range is Python's lazy sequence: no list of its ints is made unless one is asked for.
+TEST_F(Blocks, RangeIsLazyAsPythons) {
+  EXPECT_EQ(repr("(range(3), range(2, 20, 3), str(range(5, 0, -2)))"),
+            "(range(0, 3), range(2, 20, 3), 'range(5, 0, -2)')");
+  EXPECT_EQ(repr("(len(range(10**15)), len(range(0, 10, 3)), len(range(5, 0)), range(10**15)[-1])"),
+            "(1000000000000000, 4, 0, 999999999999999)");
+  EXPECT_EQ(repr("(range(10)[2:8:2], range(10)[::-1], range(0, 10, 3)[:], range(5)[7:])"),
+            "(range(2, 8, 2), range(9, -1, -1), range(0, 12, 3), range(5, 5))");
+  EXPECT_EQ(repr("(5 in range(10**15), 5.0 in range(0, 10, 5), 5.5 in range(10), 10 in range(10), 'a' in range(3))"),
+            "(True, True, False, False, False)");
+  EXPECT_EQ(repr("(range(0) == range(5, 2), range(1, 2, 7) == range(1, 2), range(3) == [0, 1, 2])"),
+            "(True, True, False)");
+  EXPECT_EQ(repr("(tuple(range(3)), [*range(2)], [i * i for i in range(4)], min(range(5, 9)), max(range(3)))"),
+            "((0, 1, 2), [0, 1], [0, 1, 4, 9], 5, 2)");
+  run("a, b = range(7, 9)\nn = 0\nfor i in range(10**18):\n  n += i\n  if i == 3: break");
+  EXPECT_EQ(repr("(a, b, n, not range(0), not range(-1, 0))"), "(7, 8, 6, True, False)");
+  EXPECT_STREQ(error("list(range(10**12))").what(),
+               "range(0, 1000000000000) holds 1000000000000 ints, too many for a list (at most 134217728)");
+  EXPECT_STREQ(error("range(3)[3]").what(), "range object index out of range");
+  EXPECT_STREQ(error("x, y = range(3)").what(), "too many values to unpack (expected 2)");
 }
 
 }  // namespace

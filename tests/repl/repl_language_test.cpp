@@ -191,5 +191,11 @@ TEST_F(Language, ErrorsInsideLambdasAndComprehensionsPointAtTheirToken) {
   EXPECT_EQ(c.span(), (Span{1, 19, 1}));
 }
 
+TEST_F(Language, StringLiteralsHaveTheirEscapesDecoded) {
+  EXPECT_EQ(repr(R"(len("\x41"))"), "1");
+  EXPECT_EQ(repr(R"(("\x41\u0042\103" == "ABC", len("\n\t\\\0"), r"\n", len(r"\n")))"), R"((True, 4, '\\n', 2))");
+  EXPECT_EQ(repr(R"([c for c in "a\tb"])"), R"(['a', '\t', 'b'])");
+}
+
 }  // namespace
 }  // namespace tr::repl

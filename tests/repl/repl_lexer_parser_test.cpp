@@ -6,6 +6,7 @@
 
 #include "repl/diagnostic.h"
 #include "repl/lexer.h"
+#include "repl/line_index.h"
 #include "repl/parser.h"
 #include "repl/source_error.h"
 
@@ -123,12 +124,57 @@ TEST(Lexer, ErrorsCarryThePosition) {
   EXPECT_THROW(lex("12abc"), SourceError);
 }
 
+// Python's escapes, UTF-8 past ASCII; one Python does not know keeps its backslash, as Python keeps it.
+TEST(Lexer, StringLiteralsDecodePythonsEscapes) {
+  auto value = [](std::string_view src) { return lex(src).at(0).text; };
+  EXPECT_EQ(value(R"("\x41\t\n\r\\\'\"")"), "A\t\n\r\\'\"");
+  EXPECT_EQ(value(R"('\0\101\7a\18')"), std::string("\0A\7a\1" "8", 6));
+  EXPECT_EQ(value(R"('\a\b\f\v')"), "\a\b\f\v");
+  EXPECT_EQ(value(R"("\u00e9\U0001F600\xe9\x7f")"), "\u00e9\U0001F600\u00e9\x7f");
+  EXPECT_EQ(value(R"("\d\ \q\8")"), R"(\d\ \q\8)");
+  // a raw string keeps every backslash, the one before its quote included
+  EXPECT_EQ(value(R"(r"\x41\n\"")"), R"(\x41\n\")");
+  EXPECT_EQ(value(R"(R'\\')"), R"(\\)");
+  EXPECT_EQ(value(R"(u'\x41')"), "A");
+  EXPECT_EQ(texts(lex("r + 'a'")), (std::vector<std::string>{"r", "+", "a", "END"}));
+}
+
+TEST(Lexer, BadEscapesAndPrefixesAreErrorsAtTheirPlace) {
+  EXPECT_EQ(syntax_error(R"(s = 'ab\x4' + 1)"), R"(1:8+3 truncated \xXX escape)");
+  EXPECT_EQ(syntax_error(R"(s = "\u12g4")"), R"(1:6+4 truncated \uXXXX escape)");
+  EXPECT_EQ(syntax_error(R"(s = "\U00110000")"), R"(1:6+10 illegal Unicode character \U00110000)");
+  EXPECT_EQ(syntax_error(R"(s = "\N{BULLET}")"),
+            R"(1:6+2 \N{...} escapes (Unicode character names) are not supported; write the character or \u)");
+  EXPECT_EQ(syntax_error(R"(s = f"{x}")"), "1:5+1 f-strings are not supported");
+  EXPECT_EQ(syntax_error(R"(s = rb'x')"), "1:5+2 bytes literals are not supported");
+  EXPECT_EQ(syntax_error("s = r'abc\\'\nt = 1"), "1:5+7 unterminated string literal");
+}
+
 TEST(Lexer, NeedsMoreInputWhileABracketIsOpen) {
   EXPECT_TRUE(needs_more_input("x = tensor([1, 2,"));
   EXPECT_TRUE(needs_more_input("f(\n"));
   EXPECT_FALSE(needs_more_input("x = tensor([1, 2])"));
   EXPECT_FALSE(needs_more_input("x = ')'"));
   EXPECT_FALSE(needs_more_input("x = '(\n"));
+}
+
+// Python's REPL: an open bracket reads on only while the text can still be valid; a wrong closing
+// bracket, or a line that cannot continue the open one, ends the input, whose error is then shown.
+TEST(Lexer, AnOpenBracketReadsOnOnlyWhileTheNextLineCanContinueIt) {
+  EXPECT_TRUE(needs_more_input("x = foo(1, 2"));
+  EXPECT_FALSE(needs_more_input("x = foo(1, 2\ny = 3"));
+  EXPECT_TRUE(needs_more_input("x = foo(1,\n  2"));
+  EXPECT_TRUE(needs_more_input("x = foo(1,\n  # a comment"));
+  EXPECT_FALSE(needs_more_input("x = foo(1,\n  2\n)"));
+  EXPECT_FALSE(needs_more_input("print((1]"));
+  EXPECT_FALSE(needs_more_input("print((1],\n"));
+  EXPECT_FALSE(needs_more_input("x = [1, 2 3"));
+  EXPECT_TRUE(needs_more_input("x = [i for i in"));
+  // inside a block too: an error before the end is shown now, not after the blank line
+  EXPECT_TRUE(needs_more_input("for i in x:\n  y = f(i,"));
+  EXPECT_FALSE(needs_more_input("for i in x:\n  y = f(i,\n  z += 1"));
+  EXPECT_FALSE(needs_more_input("for i in x:\n  y = = i"));
+  EXPECT_TRUE(needs_more_input("for i in x:\n  y = i"));
 }
 
 TEST(Parser, ArithmeticPrecedence) {
@@ -210,7 +256,11 @@ TEST(Parser, SyntaxErrorsSayWhatAndWhere) {
   EXPECT_EQ(syntax_error("x = 1 +"), "1:8+0 unexpected end of input");
   EXPECT_EQ(syntax_error("x = 1 +\ny"), "1:8+1 unexpected end of line");
   EXPECT_EQ(syntax_error("x y"), "1:3+1 unexpected token 'y'");
-  EXPECT_EQ(syntax_error("x = )"), "1:5+1 unexpected token ')'");
+  EXPECT_EQ(syntax_error("x = )"), "1:5+1 unmatched ')'");
+  // a closing bracket of the wrong kind is an error where it stands, as Python says it
+  EXPECT_EQ(syntax_error("print((1]"), "1:9+1 closing parenthesis ']' does not match opening parenthesis '('");
+  EXPECT_EQ(syntax_error("x = {'a': [1,\n 2)}"),
+            "2:3+1 closing parenthesis ')' does not match opening parenthesis '[' on line 1");
   EXPECT_EQ(syntax_error("x.1"), "1:2+2 unexpected token '.1'");
   EXPECT_EQ(syntax_error("f(a=1, 2)"), "1:8+1 positional argument follows keyword argument");
   EXPECT_EQ(syntax_error("f(a=1, a=2)"), "1:8+1 keyword argument repeated: 'a'");
@@ -279,6 +329,24 @@ TEST(Diagnostic, SourceLine) {
   EXPECT_EQ(source_line("a\r\nbb\ncc", 2), "bb");
   EXPECT_EQ(source_line("a\nbb\ncc", 3), "cc");
   EXPECT_EQ(source_line("a\nbb", 4), "");
+}
+
+// The text of each statement of a script (what :save keeps) starts at the offset of its start, a def's
+// decorators included.
+TEST(Diagnostic, LineIndexGivesTheOffsetOfEachStatementsSpan) {
+  const std::string src = "x = 1; y = f(2,\n   3)\n\n  # note\nprint(x)\r\nz = [\n1]\n@d\ndef h(): pass\ndef k(): pass";
+  const LineIndex lines(src);
+  std::vector<std::string> starts;
+  for (const Stmt& s : parse_program(src)) starts.push_back(src.substr(lines.offset(text_start(s)), 6));
+  EXPECT_EQ(starts, (std::vector<std::string>{"x = 1;", "y = f(", "print(", "z = [\n", "@d\ndef", "def k("}));
+  EXPECT_EQ(lines.offset(Span{1, 1, 1}), 0u);
+  EXPECT_EQ(lines.offset(Span{2, 4, 1}), src.find("3)"));
+  EXPECT_EQ(lines.offset(Span{3, 1, 0}), src.find("\n\n") + 1);  // an empty line
+  // past the end of a line, of the last line, or of the text: the text's end at most
+  EXPECT_EQ(lines.offset(Span{10, 50, 1}), src.size());
+  EXPECT_EQ(lines.offset(Span{11, 1, 1}), src.size());
+  EXPECT_EQ(LineIndex("").offset(Span{1, 1, 1}), 0u);
+  EXPECT_EQ(LineIndex("abc\n").offset(Span{2, 1, 1}), 4u);
 }
 
 }  // namespace
