@@ -2,8 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/base/error.h"
 #include "core/opt/opt_table.h"
+#include "core/opt/recipes/dims.h"
 
 namespace tr {
 
@@ -16,6 +19,7 @@ OptPlan OptPlan::of(const Kernel& k, const Target& target) {
   plan.rows_whole = k.walks_rows_again();
   plan.threads = target_has(target, OptNeeds::CpuCores) && work >= (1 << 16);
   plan.lanes = std::max(4, target.float_lanes());
+  plan.max_copies = std::max<int64_t>(1, kMaxSourceOps / body_ops(k));
   return plan;
 }
 
@@ -32,11 +36,18 @@ OptPlan plan_default_opts(const Kernel& k, const Target& target) {
     OptPlan before = plan;
     try {
       r.apply(plan, target);
-      plan.applied.push_back(r.name);
     } catch (const Error& e) {
       before.refused.emplace_back(r.name, e.what());
       plan = std::move(before);
+      continue;
     }
+    const int64_t copies = body_copies(plan.kernel, target);
+    if (copies > plan.max_copies && copies > body_copies(before.kernel, target)) {
+      before.too_large.emplace_back(r.name, fmt::format("{} copies of a body of {} ops", copies, body_ops(k)));
+      plan = std::move(before);
+      continue;
+    }
+    plan.applied.push_back(r.name);
   }
   return plan;
 }

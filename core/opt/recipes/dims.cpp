@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/codegen/lowering.h"
+#include "core/kernel/ast.h"
 #include "core/opt/apply_opt.h"
 
 namespace tr {
@@ -37,6 +39,17 @@ int64_t upcast_product(const Kernel& k) {
   for (const Dim& d : k.dims)
     if ((d.role == DimRole::Upcast || d.role == DimRole::Unroll) && d.tc == TcPart::None) n *= d.size;
   return n;
+}
+
+int64_t body_ops(const Kernel& k) {
+  int64_t n = 0;
+  walk(k.ast, [&](const AstNode& node) { n += node.op == AstOp::Alu; });
+  return std::max<int64_t>(n, 1);
+}
+
+int64_t body_copies(const Kernel& k, const Target& t) {
+  const int vector = vector_upcast_dim(k, t);
+  return upcast_product(k) / (vector >= 0 ? k.dims[static_cast<size_t>(vector)].size : 1);
 }
 
 int64_t upcast_along(const Kernel& k, int axis) {

@@ -24,6 +24,11 @@ int last_global_on(const Kernel& k, int axis);       // the innermost output dim
 int64_t largest_divisor_upto(int64_t n, int64_t limit);
 int64_t upcast_product(const Kernel& k);             // the copies that upcasts and unrolls make (TC's apart)
 int64_t upcast_along(const Kernel& k, int axis);     // the copies that the axis's upcasts make
+// The source's size as the compiler sees it: how many ALU ops one copy of the kernel's body holds (each
+// node of the AST once), and how many copies the upcasts and unrolls make of it, the lanes of a
+// whole-vector upcast counting as one copy.
+int64_t body_ops(const Kernel& k);
+int64_t body_copies(const Kernel& k, const Target& t);
 // Whether some load reads the same element for every value of this axis: upcasting it reuses that load.
 bool broadcast_by_a_load(const Kernel& k, int axis);
 // A permuting copy's other side: an output dim (not the innermost one, `inner`) along which some load

@@ -21,6 +21,7 @@ struct OptPlan {
   bool rows_whole = false;  // it walks its rows several times, so only its output dims are split
   bool threads = false;     // a CPU with several cores and enough work to pay for threads
   int64_t lanes = 4;        // a CPU's float32 lanes in one vector register (at least 4)
+  int64_t max_copies = 1;   // how many copies of the body the source may hold (kMaxSourceOps)
   // what earlier recipes chose, for later ones
   int gpu_tile_columns = -1;  // the axis of a GPU register tile's columns
   int cpu_tile_rows = -1;     // the axes of a CPU register tile's rows and columns
@@ -28,12 +29,18 @@ struct OptPlan {
   bool column_reduce = false;  // a CPU reduce down columns, its neighbouring outputs in vectors
   int transpose_rows = -1;     // a CPU transpose's axis that walks the load's rows
   bool done = false;           // a recipe that takes the whole kernel (tensor cores): nothing after it
-  // the recipes that ran and those that apply_opt refused (and that were undone), with its reason
+  // the recipes that ran, those that apply_opt refused and those whose copies would outgrow the source's
+  // budget (both undone), with the reason
   std::vector<std::string_view> applied;
   std::vector<std::pair<std::string_view, std::string>> refused;
+  std::vector<std::pair<std::string_view, std::string>> too_large;
 
   static OptPlan of(const Kernel& k, const Target& target);
 };
+
+// The ALU ops a kernel's source may hold, its body's ops times the copies upcasts and unrolls make of
+// it: past this the C compiler's time outgrows the work (core/opt/NOTES.md, "Source size").
+constexpr int64_t kMaxSourceOps = 2048;
 
 struct Recipe {
   std::string_view name;
