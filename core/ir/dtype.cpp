@@ -178,9 +178,17 @@ int64_t wrap_to(DType t, int64_t x) {
   return x;
 }
 
+int64_t float_to_int64(double x) {
+  if (std::isnan(x)) return 0;
+  if (x >= 9.2233720368547758e18) return INT64_MAX;
+  if (x < -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<int64_t>(x);
+}
+
 ConstValue cast_const(const ConstValue& v, DType t) {
   if (t == DType::Bool) return std::visit([](auto x) { return x != 0; }, v);
   if (is_float(t)) return round_to(t, as_double(v));
+  if (const double* d = std::get_if<double>(&v)) return wrap_to(t, float_to_int64(*d));
   return wrap_to(t, as_int(v));
 }
 

@@ -31,8 +31,11 @@ DType sum_dtype(DType t);          // the type of sum()'s result: half and bfloa
 using ConstValue = std::variant<bool, int64_t, double>;
 double as_double(const ConstValue& v);
 int64_t as_int(const ConstValue& v);
-// Converts v to what a value of dtype t holds (wraps ints, rounds floats to t's precision).
+// Converts v to what a value of dtype t holds (wraps ints, rounds floats to t's precision). A float
+// becomes an integer by every backend's one rule: truncated toward zero to int64, saturating at its
+// limits (inf too), nan to 0; then wrapped to t's width.
 ConstValue cast_const(const ConstValue& v, DType t);
+int64_t float_to_int64(double x);  // that rule's first step
 // Rounds a double to t's precision (float16/bfloat16/float32), or wraps an integer to t's width.
 double round_to(DType t, double x);
 int64_t wrap_to(DType t, int64_t x);

@@ -154,6 +154,7 @@ class Renderer {
     // a packed element's spelling reads its index for the word and again for the bits in it; a texel's
     // for its column and its row
     if ((u.kind == UOpKind::Load || u.kind == UOpKind::Store) && at == 1 && (packed(u.srcs[0]) || image(u.srcs[0]))) return 2;
+    if (u.kind == UOpKind::Cast && is_float(u_[u.srcs[0]].dtype) && is_int(u.dtype)) return 4;  // see cast()
     if (u.kind != UOpKind::Alu) return 1;
     if (u.alu == Op::Max || u.alu == Op::MaxNan) return 2;
     if ((u.alu == Op::IDiv || u.alu == Op::Mod) && at == 1 && !nonzero_const(u.srcs[1])) return 2;
@@ -393,8 +394,17 @@ class Renderer {
   std::string cast(DType from, DType to, const std::string& x) const {
     if (lang_.cast) return lang_.cast(from, to, x);
     const std::string t = lang_.type(to);
-    // floats become integers through int64, which truncates and wraps like the reference
-    if (is_float(from) && is_int(to) && to != DType::Int64) return fmt::format("(({})({}){})", t, lang_.type(DType::Int64), x);
+    // floats become integers by the reference's rule (cast_const): through int64, saturating, nan to 0,
+    // then wrapped; a plain C cast of inf or of a value past int64 is undefined, and each compiler did its own
+    if (is_float(from) && is_int(to)) {
+      const DType wide_float = from == DType::Float64 ? DType::Float64 : DType::Float32;
+      const std::string i64 = lang_.type(DType::Int64), f = lang_.type(wide_float);
+      const std::string v = from == wide_float ? x : fmt::format("(({}){})", f, x);  // half and bfloat16 compare as float
+      const std::string lim = cstyle_literal(lang_, 9.2233720368547758e18, wide_float);  // 2^63, exact in both
+      const std::string wide = fmt::format("(({0}!={0})?(({1})0):({0}>={2})?(({1})9223372036854775807{3}):({0}<(-{2}))?((({1})-9223372036854775807{3})-1):(({1}){0}))",
+                                           v, i64, lim, lang_.int64_suffix);
+      return to == DType::Int64 ? wide : fmt::format("(({}){})", t, wide);
+    }
     if (half_in_float(to) && from == DType::Float64) return fmt::format(fmt::runtime(lang_.half_from_double), x);
     if (half_in_float(to)) return round_half(fmt::format("(({}){})", t, x));
     return fmt::format("(({}){})", t, x);

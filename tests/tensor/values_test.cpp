@@ -27,6 +27,16 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 int kernels_run() { return static_cast<int>(history().totals().kernels); }
 
+// t's values are want's exactly (nan where want has nan), and the reference evaluator's.
+void expect_exactly(const Tensor& t, const std::vector<double>& want, const std::string& where) {
+  const std::vector<double> got = values(t);
+  ASSERT_EQ(got.size(), want.size()) << where;
+  for (size_t i = 0; i < got.size(); i++)
+    EXPECT_TRUE(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))
+        << where << " [" << i << "] " << got[i] << " want " << want[i];
+  EXPECT_TRUE(matches_reference(t)) << where;
+}
+
 class Empty : public ::testing::TestWithParam<Opts> {};
 
 // Each of these has no elements: it realizes with no kernel and agrees with the reference evaluator.
@@ -74,14 +84,7 @@ TEST(NonFinitePow, FollowsTinygradOnEveryDevice) {
     if (!device_status(dev).empty()) continue;
     const Tensor x = tensor({kInf, -kInf, nan}).to(dev);
     const Tensor inf = tensor({kInf, -kInf}).to(dev);
-    const auto check = [&](const Tensor& t, const std::vector<double>& want) {
-      const std::vector<double> got = values(t);
-      ASSERT_EQ(got.size(), want.size());
-      for (size_t i = 0; i < got.size(); i++)
-        EXPECT_TRUE(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))
-            << dev << " [" << i << "] " << got[i] << " want " << want[i];
-      EXPECT_TRUE(matches_reference(t)) << dev;
-    };
+    const auto check = [&](const Tensor& t, const std::vector<double>& want) { expect_exactly(t, want, dev); };
     check(x.pow(ConstValue{0.0}), {1, 1, 1});
     check(x.pow(Tensor::scalar_like(x, 0.0)), {1, 1, 1});
     check(x.rpow(ConstValue{1.0}), {1, 1, 1});                                // a constant 1 is 1
@@ -111,14 +114,7 @@ TEST(NanInMaxAndMin, WinsOnEveryDevice) {
     const ScopedOpts opts(o);
     for (const char* dev : {"CPU", "LLVM", "OPENCL"}) {
       if (!device_status(dev).empty()) continue;
-      const auto same = [&](const Tensor& t, const std::vector<double>& want) {
-        const std::vector<double> got = values(t);
-        ASSERT_EQ(got.size(), want.size());
-        for (size_t i = 0; i < got.size(); i++)
-          EXPECT_TRUE(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))
-              << dev << " [" << i << "] " << got[i] << " want " << want[i];
-        EXPECT_TRUE(matches_reference(t)) << dev;
-      };
+      const auto same = [&](const Tensor& t, const std::vector<double>& want) { expect_exactly(t, want, dev); };
       same(tensor({nan, 1.0}).to(dev).max(), {nan});
       same(tensor({1.0, nan}).to(dev).max(), {nan});
       same(tensor({nan, nan}).to(dev).max(), {nan});
@@ -234,6 +230,33 @@ TEST(BackendTabs, AGpuLanguageShowsACpuKernelLoweredForAGpu) {
   for (const char* b : {"opencl", "metal"}) EXPECT_FALSE(lowering_for_backend(k, b).note.empty()) << b;
   // the C tab of a CPU kernel is the kernel as it ran
   EXPECT_TRUE(lowering_for_backend(k, "c").note.empty());
+}
+
+// A float becomes an integer by one rule on every device and in the reference (cast_const): truncated to
+// int64, saturating at its limits (inf too), nan to 0, then wrapped to the width. C's plain cast of inf
+// or of 1e20 is undefined, and the CPU, LLVM and OpenCL once each gave their own.
+TEST(FloatToIntCasts, FollowOneRuleOnEveryDevice) {
+  const double inf = kInf, nan = std::nan("");
+  const std::vector<double> in{inf, -inf, nan, 3e9, -3e9, 1e20, -1e20, 2.7, -2.7};
+  const double max = 9223372036854775807.0, min = -9223372036854775808.0;
+  const std::vector<std::pair<DType, std::vector<double>>> want{
+      {DType::Int64, {max, min, 0, 3e9, -3e9, max, min, 2, -2}},
+      {DType::Int32, {-1, 0, 0, -1294967296, 1294967296, -1, 0, 2, -2}},
+      {DType::UInt8, {255, 0, 0, 0, 0, 255, 0, 2, 254}},
+      {DType::Int8, {-1, 0, 0, 0, 0, -1, 0, 2, -2}}};
+  for (const Opts o : {Opts::Noopt, Opts::Default}) {
+    const ScopedOpts opts(o);
+    for (const char* dev : {"CPU", "LLVM", "OPENCL"}) {
+      if (!device_status(dev).empty()) continue;
+      for (const DType from : {DType::Float32, DType::Float64}) {
+        for (const auto& [to, values_wanted] : want) {
+          const Tensor x = tensor(in).cast(from).to(dev).cast(to);
+          EXPECT_EQ(values(x), values_wanted) << dev << " " << name(from) << " -> " << name(to);
+          EXPECT_TRUE(matches_reference(x)) << dev << " " << name(from) << " -> " << name(to);
+        }
+      }
+    }
+  }
 }
 
 // A chain of 130 single-use ops (x * 1.001 + 0.5 over and over) renders for every backend with its
