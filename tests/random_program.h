@@ -1,8 +1,10 @@
 #pragma once
 // Random tensor programs (shapes, dtypes, op chains, movement ops, reduces), each built the same way
-// for every device from its seed: the random-program suite realizes them on each device, and the
-// default-opts invariant lowers every kernel of them for every target.
+// for every device from its seed: the random-program suite and the program fuzzer (tests/fuzz) realize
+// them on each device against the reference evaluator, and the default-opts invariant lowers every
+// kernel of them for every target.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base/error.h"
 #include "core/tensor/tensor.h"
 #include "tests/tensor_testing.h"
 
@@ -286,5 +289,60 @@ class Generator {
     return step(x.cast(t), fmt::format("{}.cast({})", n, tr::name(t)));
   }
 };
+
+// How a random program's values are judged against the reference evaluator's.
+inline int float_digits(DType t) {
+  const std::array<std::pair<DType, int>, 4> digits{{{DType::BFloat16, 8}, {DType::Float16, 11}, {DType::Float32, 24}, {DType::Float64, 53}}};
+  for (auto [f, d] : digits)
+    if (f == t) return d;
+  return 64;
+}
+
+// The least precise float dtype anywhere in x's graph: a float64 result computed from float32
+// values carries float32's error.
+inline DType least_precise_float(const LazyRef& x) {
+  DType least = DType::Float64;
+  std::vector<const LazyNode*> todo{x.get()}, seen;
+  while (!todo.empty()) {
+    const LazyNode* n = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+    seen.push_back(n);
+    if (is_float(n->dtype) && float_digits(n->dtype) < float_digits(least)) least = n->dtype;
+    for (const LazyRef& s : n->srcs) todo.push_back(s.get());
+  }
+  return least;
+}
+
+// Floats within a relative tolerance and an absolute one scaled by the largest expected value (a
+// reduce sums in another order on each device), at the precision of the least precise float the
+// program computes in; integers and bools exactly.
+inline ::testing::AssertionResult agrees(const HostData& actual, const HostData& expected, DType precision) {
+  if (actual.dtype != expected.dtype)
+    return ::testing::AssertionFailure() << "dtype " << name(actual.dtype) << ", reference " << name(expected.dtype);
+  const std::vector<double> a = values(actual), e = values(expected);
+  double scale = 1;
+  for (double v : e)
+    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  Tolerance tol;
+  switch (is_float(expected.dtype) ? precision : expected.dtype) {
+    case DType::Float16: tol = {1e-2, 1e-2 * scale}; break;
+    case DType::BFloat16: tol = {5e-2, 5e-2 * scale}; break;
+    case DType::Float32: tol = {1e-4, 1e-5 * scale}; break;
+    case DType::Float64: tol = {1e-9, 1e-12 * scale}; break;
+    default: break;
+  }
+  return all_close(a, e, tol);
+}
+
+// What a device lacks (PoCL's float16, Metal's float64, WGSL's 64-bit types, a WebGPU adapter's
+// float16) makes its own error; the test skips then.
+inline bool lacks_dtype(const Error& e) {
+  const std::string m = e.what();
+  return (e.kind() == "compile" && (m.find("has no cl_khr_fp16") != std::string::npos ||
+                                    m.find("has no cl_khr_fp64") != std::string::npos ||
+                                    m.find("has no shader-f16") != std::string::npos)) ||
+         (e.kind() == "type" && (m.starts_with("Metal has no float64") || m.starts_with("WGSL has no")));
+}
 
 }  // namespace tr::testing

@@ -13,7 +13,18 @@
 #include "core/base/context.h"
 #include "core/reference/reference.h"
 #include "core/runtime/device.h"
+#include "devices/registry.h"
 #include "tests/random_program.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  tr::register_devices();
+  // the CPU device always opens: without it the harness would compare nothing
+  if (const std::string why = tr::device_status("CPU"); !why.empty()) {
+    std::fprintf(stderr, "the CPU device does not open: %s\n", why.c_str());
+    std::abort();
+  }
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider bytes(data, size);
