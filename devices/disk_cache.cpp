@@ -85,6 +85,11 @@ constexpr size_t kTrailer = kSumMark.size() + 2 * sizeof(uint64_t);
 // No kernel's entry comes near this: a larger file is not one this cache wrote, and is not read.
 constexpr uintmax_t kMaxEntryBytes = uintmax_t{1} << 30;
 
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 void put_u64(std::string& out, uint64_t v) {
   for (size_t i = 0; i < sizeof v; i++, v >>= 8) out += static_cast<char>(v & 0xff);
 }
@@ -197,10 +202,8 @@ bool store(const std::string& made, const std::string& key, const std::string& d
   if (fd < 0) return false;
   ::close(fd);
   {
-    std::ifstream in(made, std::ios::binary);
-    const std::string payload{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     std::ofstream out(staging, std::ios::binary | std::ios::trunc);
-    out << entry_bytes(payload, key);
+    out << entry_bytes(read_all(made), key);
     out.flush();
     if (out && ::rename(staging.c_str(), path.c_str()) == 0) {
       evict(dir);
@@ -227,8 +230,7 @@ bool intact(const std::string& path, const std::string& key) {
 }  // namespace
 
 std::string cached_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string bytes = read_all(path);
   if (bytes.size() < kTrailer) return "";
   const uint64_t key_size = get_u64(std::string_view(bytes).substr(bytes.size() - 2 * sizeof(uint64_t)));
   bytes.resize(bytes.size() - kTrailer - std::min<uint64_t>(key_size, bytes.size() - kTrailer));
