@@ -23,6 +23,7 @@
 #include "devices/gpu_wait.h"
 #include "devices/gpu_launch.h"
 #include "devices/qcom.h"
+#include "devices/stderr_capture.h"
 
 namespace tr {
 
@@ -278,13 +279,17 @@ class ClDevice : public Device {
   std::array<int64_t, 3> max_per_axis_{1, 1, 1};
   Target target_;
 
-  // Builds; on failure throws with the driver's build log and the source.
+  // Builds; on failure throws with the driver's build log, what the driver printed (PoCL's clang ends
+  // with "1 error generated." on stderr) and the source.
   cl_program build(cl_program p, const std::string& source) {
+    StderrCapture printed;
     if (clBuildProgram(p, 1, &device_, "", nullptr, nullptr) == CL_SUCCESS) return p;
     size_t n = 0;
     clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
     std::string log(n, '\0');
     clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+    log += printed.finish();
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
     clReleaseProgram(p);
     fail("compile", "OpenCL build failed on {}:\n{}\nsource:\n{}", description_, log, source);

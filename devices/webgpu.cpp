@@ -18,9 +18,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "core/runtime/device.h"
@@ -28,6 +25,7 @@
 #include "core/render/render.h"
 #include "core/render/wgsl.h"
 #include "devices/gpu_launch.h"
+#include "devices/stderr_capture.h"
 #include "devices/gpu_wait.h"
 #include "devices/webgpu_api.h"
 
@@ -390,29 +388,6 @@ class WgslProgram : public Program {
   }
 };
 
-// libwayland-client, which the Vulkan drivers' window-system support loads, prints "XDG_RUNTIME_DIR is
-// invalid or not set" to stderr when an instance is made outside a desktop session (a server, CI, a
-// terminal over ssh); in the TUI that text lands on the curses screen. Making the instance and listing
-// the adapters run with stderr pointed at /dev/null; what fails there fails with its own error.
-class QuietStderr {
- public:
-  QuietStderr() : saved_(::dup(STDERR_FILENO)) {
-    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved_ >= 0 && null >= 0) ::dup2(null, STDERR_FILENO);
-    if (null >= 0) ::close(null);
-  }
-  ~QuietStderr() {
-    if (saved_ < 0) return;
-    ::dup2(saved_, STDERR_FILENO);
-    ::close(saved_);
-  }
-  QuietStderr(const QuietStderr&) = delete;
-  QuietStderr& operator=(const QuietStderr&) = delete;
-
- private:
-  int saved_;
-};
-
 class WebGpuDevice : public Device {
  public:
   explicit WebGpuDevice(int index) : name_(device_name({"WEBGPU", index})) {
@@ -424,12 +399,15 @@ class WebGpuDevice : public Device {
     const InstanceEnumerateAdapterOptions options{.backends = kInstanceBackendPrimary};
     std::vector<Adapter> found;
     {
-      const QuietStderr quiet;
+      // libwayland-client's "XDG_RUNTIME_DIR is invalid or not set" outside a desktop session says
+      // nothing about WebGPU: what fails here fails with its own error
+      StderrCapture wayland_notice;
       gpu->instance = own(api.wgpuCreateInstance(nullptr), api.wgpuInstanceRelease);
       if (gpu->instance) {
         found.resize(api.wgpuInstanceEnumerateAdapters(gpu->instance.get(), &options, nullptr));
         if (!found.empty()) api.wgpuInstanceEnumerateAdapters(gpu->instance.get(), &options, found.data());
       }
+      wayland_notice.finish();
     }
     if (!gpu->instance) fail("device", "wgpu-native ({}) could not make an instance", api.path);
     std::vector<Ref<Adapter>> adapters;

@@ -146,13 +146,17 @@ class Lexer {
     while (pos_ < src_.size() && peek() != '\n') advance(1);
   }
 
+  // A meta command runs to the end of its line or to a ';', which starts the next statement as it does
+  // after any other (`print(1); :kernels; :time`); a '#' after a blank starts a comment, so that a path
+  // such as "out#1.dot" survives.
   void meta_line() {
     size_t end = pos_;
-    while (end < src_.size() && src_[end] != '\n') end++;
+    while (end < src_.size() && src_[end] != '\n' && src_[end] != ';') end++;
     std::string_view text = src_.substr(pos_, end - pos_);
-    // A '#' after a blank starts a comment, so that a path such as "out#1.dot" survives.
     for (size_t i = 1; i < text.size(); i++) {
       if (text[i] == '#' && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
+        end = pos_ + i;
+        while (end < src_.size() && src_[end] != '\n') end++;
         text = text.substr(0, i);
         break;
       }

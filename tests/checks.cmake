@@ -54,6 +54,23 @@ if(Python3_Interpreter_FOUND)
       set_tests_properties(peer_${group}_${stem} PROPERTIES FIXTURES_REQUIRED example_${stem})
     endif()
   endforeach()
+  # random programs made only of values tinygrad 0.14 defines (tests/random_program.h), ten seeds per
+  # test: written by random_programs_write, then each run under tinyrepl and tinygrad
+  if(NOT TINYREPL_SANITIZE)
+    add_executable(random_programs peer/random_programs.cpp)
+    target_link_libraries(random_programs PRIVATE tinyrepl_core tinyrepl_devices GTest::gtest)
+    foreach(first 0 10 20 30)
+      math(EXPR last "${first} + 9")
+      set(dir ${CMAKE_CURRENT_BINARY_DIR}/random_programs_${first}_${last})
+      add_test(NAME random_programs_write_${first}_${last} COMMAND random_programs ${first} ${last} ${dir})
+      set_tests_properties(random_programs_write_${first}_${last} PROPERTIES FIXTURES_SETUP random_programs_${first}_${last})
+      add_test(NAME peer_random_programs_${first}_${last}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/peer/run_peer.py --tinyrepl $<TARGET_FILE:tinyrepl>
+                       --cache ${TINYREPL_TEST_CACHE}/peer ${dir})
+      set_tests_properties(peer_random_programs_${first}_${last} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                           FIXTURES_REQUIRED random_programs_${first}_${last} ENVIRONMENT "XDG_CACHE_HOME=${TINYREPL_TEST_CACHE}")
+    endforeach()
+  endif()
   # random sessions, ten seeds per test so that CTest runs them side by side
   foreach(first 1 11 21)
     math(EXPR last "${first} + 9")

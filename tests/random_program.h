@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,18 +19,30 @@
 
 namespace tr::testing {
 
-// One program, built the same way for every device from its seed. `bound` follows a rough bound
-// of the values' magnitude so that the chain stays where float results are comparable (no sin of
-// 1e30, no exp2 of 1e3); integer chains wrap freely, as every device and the reference agree on it.
+// Which values a program may compute. Any: whatever every device and the reference evaluator agree
+// on, including what tinygrad 0.14 leaves undefined (an integer division by zero, a float cast to an
+// integer type it does not fit); DefinedByTinygrad: only values tinygrad 0.14 defines, for the peer
+// check: no bfloat16 (its CPU device cannot compile __bf16 with clang 14) and no 8-bit integers (its
+// kernels compute them in C's int without wrapping between two ops of one kernel, so that a uint8 -15
+// compares as -15, not 241; numpy and tinyrepl wrap).
+enum class Values { Any, DefinedByTinygrad };
+
+// One program, built the same way for every device from its seed; text() is the same program in .tg,
+// which prints its result (inputs as literals). `bound` follows a rough bound of the values' magnitude
+// so that the chain stays where float results are comparable (no sin of 1e30, no exp2 of 1e3); integer
+// chains wrap freely, as every device and the reference agree on it.
 class Generator {
  public:
-  Generator(int seed, std::string device) : rng_(static_cast<uint64_t>(seed) * 7919 + 17), device_(std::move(device)) {}
+  Generator(int seed, std::string device, Values values = Values::Any)
+      : rng_(static_cast<uint64_t>(seed) * 7919 + 17), device_(std::move(device)), values_(values) {}
 
   Tensor build() {
     const std::vector<DType> kinds{DType::Float32, DType::Float32, DType::Float32, DType::Float32, DType::Int32,
                                    DType::Int32,   DType::Float16, DType::Float16, DType::Float64, DType::Int8,
                                    DType::UInt8,   DType::BFloat16};
-    const DType t = kinds[pick(kinds.size())];
+    DType t = kinds[pick(kinds.size())];
+    if (values_ == Values::DefinedByTinygrad && (t == DType::BFloat16 || t == DType::Int8 || t == DType::UInt8))
+      t = is_float(t) ? DType::Float32 : DType::Int32;
     Tensor x = input(t, random_shape());
     const int steps = 2 + static_cast<int>(pick(5));
     for (int i = 0; i < steps; i++) {
@@ -40,6 +53,7 @@ class Generator {
       else if (what < 92) x = reduce(x);
       else x = cast(x);
     }
+    text_ += fmt::format("print({})\n", last());
     return x;
   }
 
@@ -48,16 +62,19 @@ class Generator {
  private:
   std::mt19937_64 rng_;
   std::string device_;
+  Values values_;
   std::string text_;
   int names_ = 0;
   double bound_ = 2;  // of the current value x
+  std::optional<double> scalar_;  // the second operand of a binary op, where it is a Python number
 
   size_t pick(size_t n) { return static_cast<size_t>(rng_() % n); }
+  static const char* py(bool b) { return b ? "True" : "False"; }
   bool coin() { return rng_() & 1; }
 
   std::string note(const Tensor& t, const std::string& what) {
     const std::string name = fmt::format("x{}", names_++);
-    text_ += fmt::format("  {} = {}  # {} {}\n", name, what, shape_str(t.shape()), tr::name(t.dtype()));
+    text_ += fmt::format("{} = {}  # {} {}\n", name, what, shape_str(t.shape()), tr::name(t.dtype()));
     return name;
   }
   Tensor step(const Tensor& t, const std::string& what) {
@@ -85,7 +102,8 @@ class Generator {
     Tensor x = Tensor::from_host(std::move(d), shape, via_cpu ? "CPU" : device_);
     if (via_cpu) x = x.to(device_);
     bound_ = std::max(std::abs(lo), std::abs(hi));
-    return step(x, fmt::format("input({}, {}{})", tr::name(t), shape_str(shape), via_cpu ? ").to(device" : ""));
+    // doubles print as the shortest text that reads back as themselves, and each is a value of t
+    return step(x, fmt::format("tensor([{}], dtype={}).reshape({})", fmt::join(values, ", "), tr::name(t), shape_str(shape)));
   }
 
   // A second operand: a fresh input of x's shape or of a shape that broadcasts to it, or a scalar.
@@ -94,6 +112,7 @@ class Generator {
       const double v = is_float(x.dtype()) ? std::round((static_cast<double>(pick(400)) / 100 - 2) * 4) / 4
                                            : static_cast<double>(pick(9)) - 4;
       other_bound = std::abs(v);
+      scalar_ = v;
       const ConstValue c = is_float(x.dtype()) ? ConstValue{v} : ConstValue{static_cast<int64_t>(v)};
       return step(Tensor::scalar_like(x, c), fmt::format("{}", v));
     }
@@ -157,8 +176,11 @@ class Generator {
   }
 
   Tensor binary(const Tensor& x) {
+    // bool arithmetic is refused (x - y) or promotes a Python operand to int: a bool x is negated instead
+    if (x.dtype() == DType::Bool) return unary(x);
     const std::string n = last();
     double ob = 0;
+    scalar_.reset();
     const Tensor y = operand(x, ob);
     const std::string m = last();
     const double b = bound_;
@@ -169,19 +191,31 @@ class Generator {
       case 2: bound_ = b * ob; return step(x.mul(y), fmt::format("{}.mul({})", n, m));
       case 3: return step(x.maximum(y), fmt::format("{}.maximum({})", n, m));
       case 4: return step(x.minimum(y), fmt::format("{}.minimum({})", n, m));
-      case 5: return step(x.lt(y).where(x, y), fmt::format("{}.lt({}).where({}, {})", n, m, n, m));
+      case 5: return step(x.lt(y).where(x, y), fmt::format("({} < {}).where({}, {})", n, m, n, m));
       case 6:
         if (is_float(x.dtype())) {
           bound_ = b * 2;
-          return step(x.div(y.abs().add(Tensor::scalar_like(y, 0.5))), fmt::format("{}.div({}.abs().add(0.5))", n, m));
+          return step(x.div(y.abs().add(Tensor::scalar_like(y, 0.5))), fmt::format("{}.div({} + 0.5)", n, abs_text(m)));
         }
-        // a zero divisor is allowed: every device and the reference give the same defined result
         bound_ = b;
-        return step(x.floordiv(y), fmt::format("{}.floordiv({})", n, m));
+        return step(x.floordiv(divisor(y)), fmt::format("{} // {}", n, divisor_text(m)));
       default:
-        if (is_float(x.dtype())) return step(x.ne(y).where(x, y.neg()), fmt::format("{}.ne({}).where({}, {}.neg())", n, m, n, m));
-        return step(x.mod(y), fmt::format("{}.mod({})", n, m));
+        if (is_float(x.dtype())) return step(x.ne(y).where(x, y.neg()), fmt::format("({} != {}).where({}, -{})", n, m, n, m));
+        return step(x.mod(divisor(y)), fmt::format("{} % {}", n, divisor_text(m)));
     }
+  }
+
+  // An integer divisor. A zero one is allowed where every device and the reference give the same
+  // result for it; tinygrad 0.14 leaves it undefined, so its peer programs divide by |y| + 1.
+  Tensor divisor(const Tensor& y) const {
+    return values_ == Values::Any ? y : y.abs().add(Tensor::scalar_like(y, ConstValue{int64_t{1}}));
+  }
+  std::string divisor_text(const std::string& y) const {
+    return values_ == Values::Any ? y : fmt::format("({} + 1)", abs_text(y));
+  }
+  // |y| for the second operand y: a Python number's is written out (tinygrad's Tensor has no __abs__)
+  std::string abs_text(const std::string& y) const {
+    return scalar_ ? fmt::format("{}", std::abs(*scalar_)) : y + ".abs()";
   }
 
   Tensor movement(const Tensor& x) {
@@ -217,7 +251,7 @@ class Generator {
         std::vector<Range> pads(nd, {0, 0});
         const size_t d = pick(nd);
         pads[d] = {static_cast<int64_t>(pick(3)), static_cast<int64_t>(pick(3))};
-        return step(x.pad(pads), fmt::format("{}.pad(dim {}: ({}, {}))", n, d, pads[d].first, pads[d].second));
+        return step(x.pad(pads), fmt::format("{}.pad({})", n, per_dim(nd, d, fmt::format("({}, {})", pads[d].first, pads[d].second))));
       }
       case 4: {
         const size_t d = pick(nd);
@@ -225,7 +259,7 @@ class Generator {
         const int64_t a = static_cast<int64_t>(pick(s[d] - 1)), b = a + 1 + static_cast<int64_t>(pick(s[d] - a - 1));
         std::vector<std::optional<Range>> bounds(nd);
         bounds[d] = Range{a, b};
-        return step(x.shrink(bounds), fmt::format("{}.shrink(dim {}: [{}, {}))", n, d, a, b));
+        return step(x.shrink(bounds), fmt::format("{}.shrink({})", n, per_dim(nd, d, fmt::format("({}, {})", a, b))));
       }
       case 5: {
         const int d = static_cast<int>(pick(nd));
@@ -236,6 +270,13 @@ class Generator {
         return step(x.transpose(0, nd - 1), fmt::format("{}.transpose(0, {})", n, nd - 1));
     }
     return step(x.flip({0}), n + ".flip(0)");
+  }
+
+  // pad's and shrink's argument: `pair` at dim d, None at the others
+  static std::string per_dim(int nd, size_t d, const std::string& pair) {
+    std::vector<std::string> items(nd, "None");
+    items[d] = pair;
+    return fmt::format("({}{})", fmt::join(items, ", "), nd == 1 ? "," : "");
   }
 
   Tensor reduce(const Tensor& x) {
@@ -256,14 +297,14 @@ class Generator {
     // the last three read a reduce's result back along its rows: several reduces in one kernel
     const int axis = axes ? (*axes)[0] : nd - 1;
     const size_t what = pick(7);
-    if (what >= 4 && x.dtype() == DType::Bool) return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, keep));
+    if (what >= 4 && x.dtype() == DType::Bool) return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, py(keep)));
     switch (what) {
       case 0:
         bound_ *= static_cast<double>(count);
-        return step(x.sum(axes, keep), fmt::format("{}.sum({}, keepdim={})", n, axes_text, keep));
-      case 1: return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, keep));
-      case 2: return step(x.min(axes, keep), fmt::format("{}.min({}, keepdim={})", n, axes_text, keep));
-      case 3: return step(x.mean(axes, keep), fmt::format("{}.mean({}, keepdim={})", n, axes_text, keep));
+        return step(x.sum(axes, keep), fmt::format("{}.sum({}, keepdim={})", n, axes_text, py(keep)));
+      case 1: return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, py(keep)));
+      case 2: return step(x.min(axes, keep), fmt::format("{}.min({}, keepdim={})", n, axes_text, py(keep)));
+      case 3: return step(x.mean(axes, keep), fmt::format("{}.mean({}, keepdim={})", n, axes_text, py(keep)));
       case 4:
         bound_ *= 2;
         return step(x.sub(x.max(axes, true)), fmt::format("{}.sub({}.max({}, keepdim=True))", n, n, axes_text));
@@ -272,9 +313,9 @@ class Generator {
         bound_ = 1;
         return step(x.softmax(axis), fmt::format("{}.softmax({})", n, axis));
       default:
-        if (!is_float(x.dtype())) return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, keep));
+        if (!is_float(x.dtype())) return step(x.max(axes, keep), fmt::format("{}.max({}, keepdim={})", n, axes_text, py(keep)));
         bound_ *= bound_;
-        return step(x.var(axes, keep), fmt::format("{}.var({}, keepdim={})", n, axes_text, keep));
+        return step(x.var(axes, keep), fmt::format("{}.var({}, keepdim={})", n, axes_text, py(keep)));
     }
   }
 
@@ -284,6 +325,14 @@ class Generator {
                                 DType::UInt8,   DType::Float64, DType::Bool,  DType::BFloat16};
     DType t = to[pick(to.size())];
     if (is_float(x.dtype()) && is_int(t) && bound_ > 1e9) t = DType::Float32;
+    if (values_ == Values::DefinedByTinygrad) {
+      // no 8-bit integers and no bfloat16 (see Values); a float fits int32 (bound_ is at most 1e9)
+      if (t == DType::Int8 || t == DType::UInt8) t = DType::Int32;
+      if (t == DType::BFloat16) t = DType::Float32;
+      // tinygrad 0.14 folds a float16 result's cast to a wider float into its computation, skipping
+      // the rounding to float16 that numpy and tinyrepl do (tests/peer/run_peer.py's EXCLUSIONS)
+      if (x.dtype() == DType::Float16 && (t == DType::Float32 || t == DType::Float64)) t = DType::Int32;
+    }
     if (t == DType::Bool) bound_ = 1;
     if (t == DType::Int8 || t == DType::UInt8) bound_ = std::min(bound_, 255.0);
     return step(x.cast(t), fmt::format("{}.cast({})", n, tr::name(t)));

@@ -55,6 +55,16 @@ TEST(CliBinary, CodeFromDashE) {
   EXPECT_EQ(r.out, "[2. 2.]\n(2, 2)\n");
 }
 
+// A ';' ends a meta command as it ends a statement.
+TEST(CliBinary, MetaCommandsAreSeparatedBySemicolonsInDashE) {
+  const Result r = run_binary({"-e", "print(arange(4).sum()); :kernels; :noopt on; print(1)"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(r.out.starts_with("6\n")) << r.out;
+  EXPECT_TRUE(r.out.ends_with("\n1\n")) << r.out;
+  EXPECT_CONTAINS(r.out, "r_4");
+}
+
 TEST(CliBinary, EnvironmentVariablesAreDefaultsThatOptionsOverride) {
   const std::string code = "print(arange(4).sum())\n:noopt\n:beam\n";
   const Result env = run_binary({"-e", code}, "", {"DEBUG=2", "NOOPT=1", "BEAM=0"});

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peer check: a .tg script prints the same values under tinyrepl and under tinygrad 0.14.0.
 
-    run_peer.py --tinyrepl PATH FILE.tg...
+    run_peer.py --tinyrepl PATH FILE.tg...   (a folder: its *.tg files)
     run_peer.py --events EVENTS.jsonl FILE.tg
 
 Each FILE.tg runs twice: `tinyrepl run --json FILE.tg` (its print events; with --events, a run recorded
@@ -463,8 +463,10 @@ def main():
     ap.add_argument("--cache", help="a directory that keeps tinygrad's side of each program (see TinygradSide)")
     ap.add_argument("--events", help="tinyrepl's side of the one FILE.tg, recorded by tests/example_run.cmake, "
                                      "instead of running --tinyrepl")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("files", nargs="+", help="FILE.tg, or a folder: its *.tg files in order")
     args = ap.parse_args()
+    args.files = [path for f in args.files for path in
+                  ([os.path.join(f, n) for n in sorted(os.listdir(f)) if n.endswith(".tg")] if os.path.isdir(f) else [f])]
     if not args.tinyrepl and not args.events:
         ap.error("--tinyrepl or --events is required")
     if args.events and len(args.files) != 1:

@@ -102,6 +102,9 @@ TEST(Lexer, MetaCommandIsOneTokenPerLine) {
   EXPECT_EQ(toks[4].span, (Span{2, 1, 10}));
   EXPECT_EQ(lex(":graph x out#1.dot")[0].text, ":graph x out#1.dot");
   EXPECT_EQ(lex("x = 1; :vars")[4].kind, TokenKind::Meta);
+  EXPECT_EQ(texts(lex("print(1); :kernels; :time 2")),
+            (std::vector<std::string>{"print", "(", "1", ")", ";", ":kernels", ";", ":time 2", "END"}));
+  EXPECT_EQ(texts(lex(":kernels  # a; b\nx")), (std::vector<std::string>{":kernels", "NL", "x", "END"}));
 }
 
 TEST(Lexer, ErrorsCarryThePosition) {
@@ -236,6 +239,7 @@ TEST(Parser, Statements) {
   EXPECT_EQ(program("assert x == 2, 'two'"), "(assert (== x 2) \"two\")");
   EXPECT_EQ(program("assert x"), "(assert x)");
   EXPECT_EQ(program(":src 2 opencl\nx"), "(meta src 2 opencl) | x");
+  EXPECT_EQ(program("print(1); :kernels; :time"), "(call print 1) | (meta kernels) | (meta time)");
   EXPECT_EQ(program("t = 1, 2"), "(= t (tuple 1 2))");
   EXPECT_EQ(program("\n\n;;\n"), "");
 }

@@ -5,6 +5,7 @@
 // program runs twice: with the default kernel optimisations and under NOOPT.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,10 +17,12 @@
 #include "core/base/context.h"
 #include "core/realize/realize.h"
 #include "core/reference/reference.h"
+#include "repl/host_array.h"
 #include "repl/parser.h"
 #include "repl/session.h"
 #include "repl/source_error.h"
 #include "tests/default_opts_testing.h"
+#include "tests/random_program.h"
 #include "tests/tensor_testing.h"
 
 namespace tr::repl {
@@ -163,6 +166,36 @@ TEST_P(ExampleFiles, ItsDefaultOptsHoldOnEveryTarget) {
 
 INSTANTIATE_TEST_SUITE_P(Scripts, ExampleFiles, ::testing::ValuesIn(tg_names(TINYREPL_EXAMPLES)),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// A random program's .tg text (the peer check runs it under tinygrad) computes exactly what the program
+// built through the C++ API does: the same engine on the same device, so the same bits.
+class RandomProgramText : public ::testing::TestWithParam<int> {};
+
+TEST_P(RandomProgramText, PrintsWhatTheProgramComputes) {
+  for (const tr::testing::Values values : {tr::testing::Values::Any, tr::testing::Values::DefinedByTinygrad}) {
+    tr::testing::Generator gen(GetParam(), "CPU", values);
+    const Tensor x = gen.build();
+    SCOPED_TRACE("program:\n" + gen.text());
+    std::vector<HostArray> printed;
+    Session session([&printed](const PrintEvent& e) {
+      for (const PrintedValue& v : e.values)
+        if (v.array) printed.push_back(*v.array);
+    });
+    const SourceRef source = std::make_shared<const SourceText>(SourceText{"random.tg", gen.text()});
+    for (const Stmt& s : parse_program(gen.text())) session.execute(s, source);
+    ASSERT_EQ(printed.size(), 1u);
+    const HostArray want = fetch(x);
+    EXPECT_EQ(printed[0].dtype, want.dtype);
+    EXPECT_EQ(printed[0].shape, want.shape);
+    ASSERT_EQ(printed[0].values.size(), want.values.size());
+    for (size_t i = 0; i < want.values.size(); i++) {
+      const double a = as_double(printed[0].values[i]), b = as_double(want.values[i]);
+      EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "element " << i << ": " << a << " against " << b;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomProgramText, ::testing::Range(0, 40));
 
 // Whether word occurs in text as a name of its own: not part of a longer name and not after a '.'
 // (so "where(" as a function, not the method ".where(", and "int8" not inside "uint8").
