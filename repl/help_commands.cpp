@@ -10,11 +10,11 @@ std::vector<HelpGroup> command_help() {
        HelpKind::Command,
        {
            {"help", ":help [TOPIC]",
-            "Commands, functions, methods, dtypes, keys, debug, json; or one name. A name shows every entry "
-            "it has (a command, a function, a method, a dtype, an opt), each with its "
+            "Commands, functions, methods, dtypes, keys, debug, json, notes; or one name. A name shows every entry "
+            "it has (a command, a function, a method, a dtype, an opt, a word of the notes), each with its "
             "signature, what it does and an example; :help x.softmax looks up what the expression names. NAME?, "
             "?NAME and help(NAME) show the same.",
-            ":help softmax\n:help methods"},
+            ":help softmax\n:help notes"},
            {"quit", ":quit", "Leave the session (Ctrl-D too). The history is saved to ~/.tinyrepl_history.",
             "print('before')\n:quit\nprint('never')"},
            {"vars", ":vars", "The names bound in the session, with type, shape, dtype, device and whether realized.",

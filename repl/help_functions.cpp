@@ -130,7 +130,7 @@ std::vector<HelpGroup> function_help() {
             "print(tensor([1.5, 2.0]), 'and', 3)"},
            {"help", "help(x.method), help(NAME), help(\"TOPIC\")",
             "Prints the entry of what its argument names, as IPython's help: a function, x.method for any "
-            "expression x that gives a tensor, a dtype, a command, a topic (\"opts\", \"keys\"), or a variable's "
+            "expression x that gives a tensor, a dtype, a command, a topic (\"notes\", \"opts\"), or a variable's "
             "value. x.method? and ?NAME are the same. help() alone prints the overview.",
             "x = tensor([1., 2.])\nhelp(x.softmax)\nhelp(\"sum\")"},
            {"Context", "Context(TRAINING=1)",

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/opt/opt_table.h"
 #include "repl/convert.h"
+#include "repl/help_notes.h"
 #include "repl/help_table.h"
 #include "repl/suggest.h"
 
@@ -77,7 +78,7 @@ constexpr std::string_view kDebug = R"(DEBUG levels (--debug N, DEBUG=N, :debug 
   4  + the rendered source (the :render backends, else the device's)
   5  + the UOps listing
   6  + the UOps after each lowering pass, in order (as :uops K all)
-A kernel's stages come before its *** line.
+A kernel's stages come before its *** line. The notes' words for what these show: :help notes.
 )";
 
 constexpr std::string_view kJson = R"(--json (tinyrepl run --json FILE.tg): one JSON object per line on stdout, each with "event",
@@ -124,7 +125,7 @@ std::string opts_text() {
 std::string overview() {
   return commands_text() +
          "\nThe language is Python's expressions over tensors: x = arange(6).reshape(2, 3); print(x.sum(axis=1))\n"
-         "Topics: :help commands | functions | methods | nn | dtypes | opts | keys | debug | json.\n"
+         "Topics: :help commands | functions | methods | nn | dtypes | opts | keys | debug | json | notes.\n"
          "One name, with its signature, what it does and an example: :help NAME, NAME?, ?NAME, help(NAME),\n"
          "x.method? and help(x.method) (x any expression that gives a tensor).\n";
 }
@@ -151,12 +152,13 @@ std::string entries_named(std::string_view name) {
 }  // namespace
 
 std::vector<std::string> help_topics() {
-  std::vector<std::string> out{"commands", "dtypes", "opts", "keys", "debug", "json"};
+  std::vector<std::string> out{"commands", "dtypes", "opts", "keys", "debug", "json", "notes"};
   for (const Listing& l : listings()) out.emplace_back(l.topic);
   for (const HelpGroup& g : help_groups())
     for (const HelpEntry& e : g.entries) out.emplace_back(e.name);
   for (const std::string& n : dtype_names()) out.push_back(n);
   for (const OptInfo& o : opt_table()) out.emplace_back(o.name);
+  for (const std::string& t : note_keys()) out.push_back(t);
   return out;
 }
 
@@ -170,6 +172,7 @@ std::string help_text(std::string_view topic) {
   if (topic == "keys") return std::string(kKeys);
   if (topic == "debug") return std::string(kDebug);
   if (topic == "json") return std::string(kJson);
+  if (topic == "notes") return notes_text();
   const std::string_view bare = topic.starts_with(':') ? topic.substr(1) : topic;
   // a name can be a command, a function and a method at once (kernels, realize, where)
   std::string out;
@@ -177,6 +180,7 @@ std::string help_text(std::string_view topic) {
   if (!topic.starts_with(':')) {
     if (const std::optional<OptOp> op = parse_opt(topic)) out += opt_text(opt_info(*op));
     out += entries_named(topic);
+    out += note_text(topic);
   }
   if (out.empty()) fail("value", "no help on '{}'{}", topic, did_you_mean(topic, help_topics()));
   return out;

@@ -1,5 +1,6 @@
 // :help and IPython's help forms in the program: every meta command has an entry and every command entry a
-// command, and each command's example runs in a session of its own.
+// command, each command's example runs in a session of its own, and the notes' first var kernel is what
+// the help says it is.
 #include <filesystem>
 #include <set>
 #include <string>
@@ -44,11 +45,12 @@ INSTANTIATE_TEST_SUITE_P(EveryCommand, CliHelpExample, ::testing::ValuesIn(testi
 
 TEST(CliHelp, TheQuestionMarkFormsAndHelpAfterTheCommand) {
   const testing::Result r =
-      run_here({"-e", "x = tensor([1., 2.])\nx.softmax?\n:help x.sum\n:help (x + 1).max"});
+      run_here({"-e", "x = tensor([1., 2.])\nx.softmax?\n:help x.sum\n:help (x + 1).max\n:help notes\n?PHI"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_CONTAINS(r.out, "method x.softmax(axis=-1, dtype=None)\n");
   EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False, dtype=None)\n");
   EXPECT_CONTAINS(r.out, "method x.max(axis=None, keepdim=False)\n");
+  EXPECT_CONTAINS(r.out, "  UOps.PHI\n    -> ASSIGN\n");
 }
 
 TEST(CliHelp, AnUnknownNameFailsAtItWithACaret) {
@@ -70,6 +72,23 @@ TEST(CliHelp, HelpPrintsAsAPrintEventInJson) {
   EXPECT_EQ(events[0]["event"], "print");
   EXPECT_EQ(events[0]["value"], events[0]["text"]);
   EXPECT_CONTAINS(events[0]["text"].get<std::string>(), "method x.sum(");
+}
+
+// The notes' first var kernel (seed 003): the int sum, then times 0.25 as a float, stored.
+TEST(CliHelp, TheContiguousMeanIsTheNotesFirstKernel) {
+  // the binary, whose kernel names start afresh (a process numbers a name's repeats: r_4n1)
+  const testing::Result r = testing::run_binary(
+      {"--noopt", "--debug", "4", "-e", "a = tensor([1, 2, 3, 4])\nm = a.mean().contiguous()\nprint(((a - m) ** 2).sum() / 3)"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "void r_4(float* restrict data0, const int* restrict data1, int core_id) {\n"
+                         "  int acc0 = 0;\n"
+                         "  for (int ridx0 = 0; ridx0 < 4; ridx0++) {\n"
+                         "    int val0 = data1[ridx0];\n"
+                         "    acc0 = (acc0+val0);\n"
+                         "  }\n"
+                         "  data0[0] = (((float)acc0)*0.25f);\n"
+                         "}\n");
+  EXPECT_CONTAINS(r.out, "void r_4n1(");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "repl/builtins.h"
 #include "repl/convert.h"
+#include "repl/help_notes.h"
 #include "repl/help_table.h"
 #include "repl/help_text.h"
 #include "repl/methods.h"
@@ -105,9 +106,9 @@ TEST_F(HelpForms, ANameOrAStringShowsEveryEntryOfThatName) {
 }
 
 TEST_F(HelpForms, TopicsNamespacesAndTheirMembers) {
-  run("help('opts')\ndtypes.half?\nTensor.zeros?\nnn.Linear?\nhelp(nn.optim)\nnn?\nhelp()");
+  run("help('notes')\ndtypes.half?\nTensor.zeros?\nnn.Linear?\nhelp(nn.optim)\nnn?\nhelp()");
   ASSERT_EQ(printed.size(), 7u);
-  EXPECT_TRUE(has(printed[0], "opts (:opt K OP AXIS AMOUNT"));
+  EXPECT_TRUE(has(printed[0], "UOps.PHI\n    -> ASSIGN"));
   EXPECT_EQ(printed[1], printed_entry(HelpKind::DType, "float16"));
   EXPECT_EQ(printed[2], printed_entry(HelpKind::Function, "zeros"));
   EXPECT_EQ(printed[3], printed_entry(HelpKind::NnFunction, "nn.Linear"));
@@ -171,7 +172,7 @@ TEST(HelpText, ANameThatIsACommandAFunctionAndAMethodShowsAll) {
   EXPECT_FALSE(has(help_text(":kernels"), "function kernels"));
   EXPECT_TRUE(has(help_text("step"), "method opt.step()"));  // a member by its last part
   EXPECT_TRUE(has(help_text("PADTO"), "PADTO   global or reduce dim -> padded, masked"));
-  for (const char* topic : {"commands", "functions", "methods", "nn", "dtypes", "opts", "keys", "debug", "json"})
+  for (const char* topic : {"commands", "functions", "methods", "nn", "dtypes", "opts", "keys", "debug", "json", "notes"})
     EXPECT_FALSE(help_text(topic).empty()) << topic;
   try {
     help_text("sume");
@@ -186,6 +187,21 @@ TEST(HelpText, TheListingsGiveEachEntrysSignatureAndFirstSentence) {
   EXPECT_TRUE(has(help_text("commands"), "  :render [LIST|none]      The backends whose source :src, :step and DEBUG 4 show; none: "
                                          "the device's own.\n"));
   EXPECT_EQ(first_sentence("Comma-separated, e.g. c,metal. Then more."), "Comma-separated, e.g. c,metal.");
+}
+
+TEST(HelpNotes, EverySpellingOfATermLooksUpItsRow) {
+  for (const std::string& k : note_keys()) EXPECT_TRUE(has(help_text(k), "the notes' word, in ")) << k;
+  EXPECT_TRUE(has(help_text("PHI"), "  UOps.PHI\n    -> ASSIGN\n"));
+}
+
+TEST(HelpNotes, GivesTinyreplsWordForTheNotesTerms) {
+  const std::string notes = notes_text();
+  for (const char* row : {"  UOps.PHI\n    -> ASSIGN\n", "  NPY (METAL <- NPY)\n    -> HOST (CPU <- HOST)\n",
+                          "  CLANG (CLANG <- METAL)\n    -> CPU, and HOST for reading back\n",
+                          "  PtrDType(dtypes.int), ptr.dtypes.int\n    -> ptr.int\n", "  UOps.RANGE, UOps.LOOP\n    -> RANGE\n",
+                          "  LazyOp(MetaOps.KERNEL, arg=None, src=(...))\n    -> the kernel's AST tree (:ast K, DEBUG 3)\n",
+                          "  gid, lid (uint3 gid [[threadgroup_position_in_grid]])\n", "  TinyJit, @TinyJit\n    -> @jit"})
+    EXPECT_TRUE(has(notes, row)) << row;
 }
 
 }  // namespace
