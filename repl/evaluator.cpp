@@ -16,11 +16,6 @@
 namespace tr::repl {
 namespace {
 
-// Names that are not values but prefixes, as in tinygrad: dtypes.float32, Tensor.zeros(...).
-constexpr std::string_view kDTypes = "dtypes";
-constexpr std::string_view kTensor = "Tensor";
-constexpr std::string_view kNn = "nn";
-
 Value literal_value(const Literal& lit) {
   return std::visit(
       [](const auto& v) -> Value {
@@ -43,6 +38,7 @@ std::vector<std::string> Evaluator::known_names_with(std::vector<std::string> va
   out.insert(out.end(), dtype_names().begin(), dtype_names().end());
   out.emplace_back(kDTypes);
   out.emplace_back(kNn);
+  out.emplace_back(kHelp);
   return out;
 }
 
@@ -96,6 +92,7 @@ Value Evaluator::eval(const Expr& e) const {
     }
     Value operator()(const Comprehension& n) const { return ev.session_.comprehension(n); }
     Value operator()(const Lambda& n) const { return ev.session_.make_function(n.def); }
+    Value operator()(const Help& n) const { return ev.print_help(*n.target, span); }
   };
   return std::visit(Visitor{*this, e.span}, e.node);
 }
@@ -104,6 +101,7 @@ Value Evaluator::name(const std::string& id, Span span) const {
   if (const Value* v = session_.lookup(id, span)) return *v;
   if (const std::optional<DType> t = parse_dtype(id)) return *t;
   if (is_builtin(id)) fail_at(span, "type", "'{}' is a function; call it: {}(...)", id, id);
+  if (id == kHelp) fail_at(span, "type", "'help' is a function; call it: help(x.sum), or write x.sum?");
   if (id == kDTypes) fail_at(span, "type", "'dtypes' holds the dtypes; name one: dtypes.float32");
   if (id == kNn) fail_at(span, "type", "'nn' holds tinygrad's layers and optimizers; name one: nn.Linear(2, 3)");
   fail_at(span, "name", "name '{}' is not defined{}", id, did_you_mean(id, known_names()));
@@ -176,6 +174,7 @@ Value Evaluator::call(const Call& c, Span span) const {
       const Value keep = *v;  // the call may rebind the name
       return call_value(keep, c, n->id, span);
     }
+    if (n->id == kHelp) return help_call(c, span);
     if (!is_builtin(n->id)) {
       if (parse_dtype(n->id)) fail_at(span, "type", "a dtype is not callable; to convert, use x.cast({})", n->id);
       fail_at(span, "name", "name '{}' is not defined{}", n->id, did_you_mean(n->id, known_names()));

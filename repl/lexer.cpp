@@ -13,10 +13,11 @@ constexpr std::array<std::string_view, 25> kKeywords{
     "return", "for", "in",   "while", "if",       "elif",   "else",   "break",  "continue",
     "pass", "is",   "lambda", "global", "nonlocal", "with"};
 // Longest first, so that "**" wins over "*", "//=" over "//" and "..." over ".".
-constexpr std::array<std::string_view, 45> kOperators{
+// "?" is IPython's help (x.sum?, ?x.sum), which the parser takes at the start or end of a statement.
+constexpr std::array<std::string_view, 46> kOperators{
     "**=", "//=", "<<=", ">>=", "...", "+=", "-=", "*=", "/=", "%=", "@=", "&=", "|=", "^=", "**",
     "//",  "<<",  ">>",  "<=",  ">=",  "==", "!=", "+",  "-",  "*",  "/",  "%",  "@",  "&",
-    "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";"};
+    "|",   "^",   "~",   "<",   ">",   "=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";",  "?"};
 
 // Brackets, each closing one where its opening one is.
 constexpr std::string_view kOpening = "([{";

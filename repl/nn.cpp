@@ -1,5 +1,6 @@
 #include "repl/nn.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -284,10 +285,15 @@ std::string_view object_type(const Object& o) {
   return std::get<Optimizer>(o.kind).kind == OptimizerKind::SGD ? "SGD" : "LAMB";
 }
 
+const std::vector<std::string>& nn_function_names() {
+  static const std::vector<std::string> names{"nn.Linear",    "nn.Conv2d",      "nn.BatchNorm",  "nn.BatchNorm2d",
+                                              "nn.BatchNorm3d", "nn.LayerNorm",  "nn.Embedding",  "nn.optim.SGD",
+                                              "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"};
+  return names;
+}
+
 bool is_nn_function(std::string_view dotted) {
-  for (std::string_view f : {"nn.Linear", "nn.Conv2d", "nn.BatchNorm", "nn.BatchNorm2d", "nn.BatchNorm3d", "nn.LayerNorm", "nn.Embedding", "nn.optim.SGD", "nn.optim.Adam", "nn.optim.AdamW", "nn.state.get_parameters"})
-    if (f == dotted) return true;
-  return false;
+  return std::find(nn_function_names().begin(), nn_function_names().end(), dotted) != nn_function_names().end();
 }
 
 Value call_nn(std::string_view dotted, const CallArgs& call) {

@@ -72,7 +72,8 @@ struct Object {
 // "Linear", "SGD", "LAMB" (tinygrad's class for Adam and AdamW): the object's type in messages.
 std::string_view object_type(const Object& o);
 
-// True when name is one of the nn functions a dotted name can call ("nn.Linear", "nn.optim.Adam").
+// The nn functions a dotted name can call ("nn.Linear", "nn.optim.Adam"), and whether name is one.
+const std::vector<std::string>& nn_function_names();
 bool is_nn_function(std::string_view dotted);
 Value call_nn(std::string_view dotted, const CallArgs& call);
 

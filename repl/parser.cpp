@@ -233,11 +233,14 @@ class Parser {
 
   [[noreturn]] static void unexpected(const Token& t) {
     if (t.kind == TokenKind::Indent) fail_at(t.span, "syntax", "unexpected indent");
+    if (t.is_op("?"))
+      fail_at(t.span, "syntax", "'?' asks for help at the end or the start of a statement: x.sum? or ?x.sum");
     fail_at(t.span, "syntax", "unexpected {}", describe(t));
   }
 
   void expect_close(const Token& open, std::string_view close) {
     if (accept_op(close)) return;
+    if (peek().is_op("?")) unexpected(peek());
     fail_at(peek().span, "syntax", "expected '{}' to close '{}' at {}:{}", close, open.text, open.span.line, open.span.col);
   }
 
@@ -437,6 +440,11 @@ class Parser {
   Stmt simple() {
     const Token& first = peek();
     if (first.kind == TokenKind::Meta) return Stmt{meta(next()), first.span};
+    if (first.is_op("?")) {
+      next();
+      ExprRef target = expr();
+      return help_statement(std::move(target), first, first);
+    }
     if (first.is_keyword("assert")) {
       next();
       ExprRef test = expr();
@@ -458,6 +466,7 @@ class Parser {
     if (first.kind == TokenKind::Keyword && peek(1).is_op("="))
       fail_at(first.span, "syntax", "cannot assign to keyword '{}'", first.text);
     ExprRef e = tuple_or_expr();
+    if (peek().is_op("?")) return help_statement(std::move(e), next(), first);
     if (const std::optional<BinaryOp> op = augmented_op(peek())) {
       if (!is_single_target(*e))
         fail_at(e->span, "syntax", "this expression cannot be assigned to ('x {}= v' needs a name, an attribute or a subscript)",
@@ -475,6 +484,13 @@ class Parser {
     }
     a.value = std::move(e);
     return Stmt{std::move(a), first.span};
+  }
+
+  // x.sum? or ?x.sum: mark is the `?`, first the statement's first token. IPython's ?? (the source) has
+  // no meaning here.
+  Stmt help_statement(ExprRef target, const Token& mark, const Token& first) {
+    if (peek().is_op("?")) fail_at(peek().span, "syntax", "'?" "?' (IPython's source view) is not supported; one '?' shows the entry");
+    return Stmt{ExprStmt{node(Help{std::move(target)}, mark.span)}, first.span};
   }
 
   Stmt declaration() {

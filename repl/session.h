@@ -45,6 +45,8 @@ class Session {
   Outcome execute(const Stmt& stmt, const SourceRef& source = nullptr);
   // e evaluated where the program is now: inside a function's call, its names come first.
   Value evaluate(const Expr& e) { return Evaluator(*this).eval(e); }
+  // What help(e) prints: the help entry of what e names (repl/help_call.cpp).
+  std::string help(const Expr& e) { return Evaluator(*this).help(e); }
 
   const Environment& names() const { return globals_; }
   // Variables, functions, dtypes: what a name may complete to.

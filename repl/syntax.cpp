@@ -105,6 +105,7 @@ std::vector<const Expr*> children(const Expr& e) {
         if constexpr (std::is_same_v<T, SliceExpr>) add(n.start), add(n.stop), add(n.step);
         if constexpr (std::is_same_v<T, ListExpr> || std::is_same_v<T, TupleExpr>) add_all(n.items);
         if constexpr (std::is_same_v<T, Starred>) add(n.value);
+        if constexpr (std::is_same_v<T, Help>) add(n.target);
         if constexpr (std::is_same_v<T, DictExpr>)
           for (const DictEntry& d : n.entries) add(d.key), add(d.value);
         if constexpr (std::is_same_v<T, IfExpr>) add(n.test), add(n.body), add(n.orelse);
@@ -188,6 +189,7 @@ std::string to_sexpr(const Expr& e) {
       const Return& r = std::get<Return>((*n.def->body)[0].node);
       return fmt::format("(lambda {} {})", params_sexpr(*n.def), to_sexpr(*r.value));
     }
+    std::string operator()(const Help& n) const { return fmt::format("(? {})", to_sexpr(*n.target)); }
     std::string operator()(const Attribute& n) const { return fmt::format("(. {} {})", to_sexpr(*n.object), n.name); }
     std::string operator()(const Subscript& n) const {
       return fmt::format("([] {}{})", to_sexpr(*n.object), join(n.indices));

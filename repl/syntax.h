@@ -104,10 +104,15 @@ struct Def;
 struct Lambda {
   std::shared_ptr<const Def> def;  // its body is one return of the expression
 };
+// x.softmax? and ?name, IPython's help: the entry of what target names, printed without calling it. A
+// node of its own, so that it asks for help whatever a variable named `help` holds.
+struct Help {
+  ExprRef target;
+};
 
 struct Expr {
   std::variant<Literal, EllipsisLiteral, Name, Unary, Binary, Logic, Comparison, Call, Attribute, Subscript, SliceExpr,
-               ListExpr, TupleExpr, Starred, DictExpr, IfExpr, Comprehension, Lambda>
+               ListExpr, TupleExpr, Starred, DictExpr, IfExpr, Comprehension, Lambda, Help>
       node;
   Span span;
   // How many nodes the longest path down to a leaf passes below this one (0 for a leaf): whatever

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/realize/realize.h"
+#include "viz/fusion_notes.h"
 #include "viz/stages.h"
 
 namespace tr {
@@ -71,6 +72,7 @@ std::string explain(const LazyRef& x) {
     out += fmt::format("  kernel {} writes #{}; fuses {}\n    it ends here because {}\n", names[i], it.outputs[0]->id,
                        ops.empty() ? "no computation (a copy of a view)" : fmt::format("{}", fmt::join(ops, ", ")),
                        it.reason);
+    out += split_by_the_notes(it, nodes);
   }
   return out;
 }

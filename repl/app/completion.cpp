@@ -5,11 +5,9 @@
 
 #include "core/runtime/device.h"
 #include "core/render/render.h"
-#include "repl/app/help_text.h"
-#include "repl/app/meta.h"
-#include "repl/builtins.h"
 #include "repl/convert.h"
-#include "repl/methods.h"
+#include "repl/help_table.h"
+#include "repl/help_text.h"
 
 namespace tr::repl {
 namespace {
@@ -22,9 +20,16 @@ std::vector<std::string> starting_with(std::string_view prefix, const std::set<s
   return out;
 }
 
+std::set<std::string> names_of(HelpKind kind) {
+  const std::vector<std::string> names = help_names(kind);
+  return {names.begin(), names.end()};
+}
+
 std::set<std::string> value_names(const Session& session) {
-  std::set<std::string> out{"True", "False", "None", "and", "or", "not", "assert"};
-  for (const std::string& n : session.known_names()) out.insert(n);
+  std::set<std::string> out{"True", "False", "None", "and", "or", "not", "assert", "dtypes", "nn"};
+  for (const std::string& n : session.variable_names()) out.insert(n);
+  out.merge(names_of(HelpKind::Function));
+  out.insert(dtype_names().begin(), dtype_names().end());
   return out;
 }
 
@@ -33,14 +38,24 @@ std::vector<std::string> expression_word(std::string_view word, const Session& s
   const Environment& names = session.names();
   const size_t dot = word.rfind('.');
   if (dot == std::string_view::npos) return starting_with(word, value_names(session));
+  if (word.starts_with("nn.") && !names.contains("nn")) return starting_with(word, names_of(HelpKind::NnFunction));
   const std::string_view object = word.substr(0, dot + 1), member = word.substr(dot + 1);
   if (object == "dtypes." && !names.contains("dtypes")) {
     return starting_with(member, std::set<std::string>(dtype_names().begin(), dtype_names().end()), object);
   }
-  if (object == "Tensor." && !names.contains("Tensor")) {
-    return starting_with(member, std::set<std::string>(builtin_names().begin(), builtin_names().end()), object);
-  }
-  return starting_with(member, std::set<std::string>(member_names().begin(), member_names().end()), object);
+  if (object == "Tensor." && !names.contains("Tensor")) return starting_with(member, names_of(HelpKind::Function), object);
+  std::set<std::string> members = names_of(HelpKind::Method);
+  members.merge(names_of(HelpKind::Attribute));
+  return starting_with(member, members, object);
+}
+
+// After '?': every name help answers to, or a member after "x.".
+std::vector<std::string> help_word(std::string_view word, const Session& session) {
+  if (word.find('.') != std::string_view::npos) return expression_word(word, session);
+  const std::vector<std::string> topics = help_topics();
+  std::set<std::string> words(topics.begin(), topics.end());
+  words.merge(value_names(session));
+  return starting_with(word, words);
 }
 
 std::set<std::string> meta_argument_words(std::string_view command, const Environment& names, bool& files) {
@@ -77,9 +92,7 @@ Completion complete(std::string_view line, size_t cursor, const Session& session
   const size_t first = line.find_first_not_of(" \t");
   if (first != std::string_view::npos && line[first] == ':') {
     if (c.start == first) {  // the command's name
-      std::set<std::string> commands;
-      for (const MetaCommand& m : meta_commands()) commands.insert(std::string(m.name));
-      c.candidates = starting_with(word.substr(1), commands, ":");
+      c.candidates = starting_with(word.substr(1), names_of(HelpKind::Command), ":");
       return c;
     }
     const std::string_view rest = line.substr(first + 1);
@@ -89,7 +102,7 @@ Completion complete(std::string_view line, size_t cursor, const Session& session
     c.files = files && c.candidates.empty();
     return c;
   }
-  c.candidates = expression_word(word, session);
+  c.candidates = c.start > 0 && line[c.start - 1] == '?' ? help_word(word, session) : expression_word(word, session);
   return c;
 }
 

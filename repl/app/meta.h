@@ -1,6 +1,7 @@
 #pragma once
-// The meta commands of SPEC section 3 in their plain form: one table, used to run them, to list them
-// in :help and to complete their names.
+// The meta commands of SPEC section 3 in their plain form: the table that runs them by name. Their usage,
+// what each does and an example are the help table's (repl/help_commands.cpp), which :help lists and the
+// completion reads.
 #include <string_view>
 #include <vector>
 
@@ -14,9 +15,7 @@ class Host;
 class MetaCall;
 
 struct MetaCommand {
-  std::string_view name;     // "src"
-  std::string_view usage;    // ":src [K] [BACKEND]"
-  std::string_view summary;  // one line for :help
+  std::string_view name;  // "src"
   Status (*run)(Host&, const MetaCall&) = nullptr;
 };
 

@@ -41,10 +41,18 @@ void MetaCall::expect(size_t lo, size_t hi) const {
 }
 
 Value MetaCall::value(Session& s, size_t first, size_t last) const {
+  return on_expression(first, last, [&](const Expr& e) { return s.evaluate(e); });
+}
+
+std::string MetaCall::help(Session& s, size_t first, size_t last) const {
+  return std::get<std::string>(on_expression(first, last, [&](const Expr& e) { return Value(s.help(e)); }));
+}
+
+Value MetaCall::on_expression(size_t first, size_t last, const std::function<Value(const Expr&)>& f) const {
   if (first >= last) fail_at(at_, "command", "usage: {}", usage_);
   const Span base = arg_span(first);
   try {
-    return s.evaluate(*parse_expression(text(first, last)));
+    return f(*parse_expression(text(first, last)));
   } catch (const SourceError& e) {
     // the expression was parsed on its own, from line 1 column 1: move its span onto the command line
     Span sp = e.span();

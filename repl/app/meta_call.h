@@ -1,6 +1,7 @@
 #pragma once
 // A meta command as typed, with the place of each argument, so that an error can point at the
 // argument it is about and an expression argument keeps its columns.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,8 +50,13 @@ class MetaCall {
   // Args [first, last) parsed and evaluated as one expression in the session; errors point into it.
   Value value(Session& s, size_t first, size_t last) const;
   Tensor tensor(Session& s, size_t first, size_t last) const;
+  // Args [first, last) parsed as one expression, and the help of what it names (Session::help).
+  std::string help(Session& s, size_t first, size_t last) const;
 
  private:
+  // f of args [first, last) parsed as one expression; an error of the parse or of f points into them.
+  Value on_expression(size_t first, size_t last, const std::function<Value(const Expr&)>& f) const;
+
   const Meta& meta_;
   Span at_;
   std::string_view usage_;

@@ -2,7 +2,8 @@
 #include <fmt/format.h>
 
 #include "repl/app/files.h"
-#include "repl/app/help_text.h"
+#include "repl/help_text.h"
+#include "repl/parser.h"
 #include "repl/app/meta_commands.h"
 #include "repl/value_format.h"
 
@@ -16,15 +17,31 @@ std::string var_row(const std::string& name, const Value& v) {
   return fmt::format("{:<12} {:<7} = {}\n", name, type_name(v), repr_value(v));
 }
 
+// Whether topic is an expression other than a bare name the session has no variable for.
+bool names_something(const Session& s, const std::string& topic) {
+  try {
+    const ExprRef e = parse_expression(topic);
+    const Name* n = std::get_if<Name>(&e->node);
+    return !n || s.names().contains(n->id);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 Status help(Host& h, const MetaCall& c) {
-  c.expect(0, 1);
+  const std::string topic(c.text(0, c.size()));
+  std::string text;
   try {
-    h.show(c.name(), help_text(c.size() ? c.arg(0) : ""));
+    text = help_text(topic);
   } catch (const Error& e) {
-    c.fail(0, "value", "{}", e.what());
+    // not a topic or an entry's name: an expression that names something (x.softmax, a variable), as
+    // help(...) takes it; a plain word the session does not know keeps the suggestion above
+    if (!names_something(h.session(), topic)) c.fail(0, "value", "{}", e.what());
+    text = c.help(h.session(), 0, c.size());
   }
+  h.show(c.name(), text);
   return Status::Ok;
 }
 

@@ -1,5 +1,5 @@
-// The command line, the settings read from text, the continuation rule, :help's coverage and tab
-// completion: the program's parts that need no engine run.
+// The command line, the settings read from text, the continuation rule and tab completion: the
+// program's parts that need no engine run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +7,6 @@
 #include "core/base/error.h"
 #include "repl/app/cli.h"
 #include "repl/app/completion.h"
-#include "repl/app/help_text.h"
-#include "repl/app/meta.h"
 #include "repl/app/repl_loop.h"
 #include "repl/app/settings_input.h"
 #include "repl/builtins.h"
@@ -143,26 +141,6 @@ TEST(CliContinuation, OpenBracketsAndBackslashesAskForAnotherLine) {
   EXPECT_FALSE(input_continues("for i in range(3):\n  print(i)\n"));
 }
 
-TEST(CliHelp, EveryCommandFunctionAndMethodHasAnEntry) {
-  for (const MetaCommand& c : meta_commands()) {
-    EXPECT_CONTAINS(help_text(std::string(":") + std::string(c.name)), c.usage);
-    EXPECT_CONTAINS(help_text("commands"), c.usage);
-  }
-  for (const std::string& f : builtin_names()) EXPECT_CONTAINS(help_text(f), "function ") << f;
-  for (const std::string& m : member_names()) EXPECT_CONTAINS(help_text(m), "method ") << m;
-  for (const char* topic : {"functions", "methods", "dtypes", "keys", "debug", "json"}) EXPECT_FALSE(help_text(topic).empty());
-  EXPECT_CONTAINS(help_text(""), ":help commands");
-  // a word that is a command and a function gets both
-  EXPECT_CONTAINS(help_text("kernels"), ":kernels [x]");
-  EXPECT_CONTAINS(help_text("kernels"), "function kernels(x, ...)");
-  try {
-    help_text("sume");
-    ADD_FAILURE() << "no help on sume";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "no help on 'sume'; did you mean 'sum'?");
-  }
-}
-
 class CliCompletion : public ::testing::Test {
  protected:
   CliCompletion() {
@@ -190,6 +168,15 @@ TEST_F(CliCompletion, MethodsAfterADotAndDtypesAfterDtypes) {
   EXPECT_EQ(at_end("dtypes.floa").candidates,
             (std::vector<std::string>{"dtypes.float", "dtypes.float16", "dtypes.float32", "dtypes.float64"}));
   EXPECT_EQ(at_end("Tensor.ara").candidates, (std::vector<std::string>{"Tensor.arange"}));
+}
+
+TEST_F(CliCompletion, HelpNamesAfterAQuestionMarkAndNnsFunctionsAfterNn) {
+  const Completion q = at_end("?softm");
+  EXPECT_EQ(q.start, 1u);
+  EXPECT_EQ(q.candidates, (std::vector<std::string>{"softmax", "softmin"}));
+  EXPECT_EQ(at_end("?alpha.sof").candidates, (std::vector<std::string>{"alpha.softmax", "alpha.softmin", "alpha.softplus", "alpha.softsign"}));
+  EXPECT_EQ(at_end("hel").candidates, (std::vector<std::string>{"help"}));
+  EXPECT_EQ(at_end("opt = nn.optim.Ad").candidates, (std::vector<std::string>{"nn.optim.Adam", "nn.optim.AdamW"}));
 }
 
 TEST_F(CliCompletion, MetaCommandsAndTheirArguments) {

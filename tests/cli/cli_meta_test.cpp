@@ -311,7 +311,7 @@ TEST(CliMeta, HelpAndUnknownCommands) {
   EXPECT_CONTAINS(r.out, "  THREAD  global or reduce dim -> outer piece thread: ");
   EXPECT_CONTAINS(r.out, "BEAM tries: the cores; needs a CPU with several cores\n");
   EXPECT_CONTAINS(r.out, "\n  PADTO   global or reduce dim -> padded, masked: pad a dim up to a multiple of AMOUNT");
-  EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False)\n");
+  EXPECT_CONTAINS(r.out, "method x.sum(axis=None, keepdim=False, dtype=None)\n");
   EXPECT_CONTAINS(r.out, "Ctrl-D");
   EXPECT_CONTAINS(r.err, "error: no help on 'nothing_at_all'\n");
   EXPECT_CONTAINS(r.err, "error: unknown command ':kernal'; did you mean ':kernels'? (:help lists the commands)\n");

@@ -244,6 +244,24 @@ TEST(Parser, Statements) {
   EXPECT_EQ(program("\n\n;;\n"), "");
 }
 
+TEST(Parser, AQuestionMarkAfterOrBeforeAStatementAsksForHelp) {
+  EXPECT_EQ(program("x.softmax?"), "(? (. x softmax))");
+  EXPECT_EQ(program("?softmax"), "(? softmax)");
+  EXPECT_EQ(program("(a + b).sum?; ?dtypes.float32"), "(? (. (+ a b) sum)) | (? (. dtypes float32))");
+  EXPECT_EQ(program("x.sum ?\ny = 1"), "(? (. x sum)) | (= y 1)");
+  // the help is at the '?'; the statement starts where it is written
+  const std::vector<Stmt> stmts = parse_program("y = 1;  x.sum?");
+  EXPECT_EQ(stmts[1].span, (Span{1, 9, 1}));
+  EXPECT_EQ(std::get<ExprStmt>(stmts[1].node).expr->span, (Span{1, 14, 1}));
+}
+
+TEST(Parser, AQuestionMarkInsideAStatementIsAnErrorAtIt) {
+  EXPECT_EQ(syntax_error("x = y?"), "1:6+1 '?' asks for help at the end or the start of a statement: x.sum? or ?x.sum");
+  EXPECT_EQ(syntax_error("f(x?)"), "1:4+1 '?' asks for help at the end or the start of a statement: x.sum? or ?x.sum");
+  EXPECT_EQ(syntax_error("x.sum" "??"), "1:7+1 '?" "?' (IPython's source view) is not supported; one '?' shows the entry");
+  EXPECT_EQ(syntax_error("?"), "1:2+0 unexpected end of input");
+}
+
 TEST(Parser, SpansPointAtTheOperatorOrName) {
   const std::vector<Stmt> stmts = parse_program("y = a.sum(1) + b");
   const Assign& assign = std::get<Assign>(stmts[0].node);

@@ -125,6 +125,17 @@ expect Timings '^r_2 ' "and times it"
 keys Space
 expect_screen 'Enter: run' "the walk ends and the input line is back"
 
+# IPython's help: `a.softmax?` prints the entry in the REPL pane; Tab after '?' completes from the help
+# table, as the plain REPL does
+line 'a.softmax?'
+expect REPL '^method x\.softmax\(axis=-1, dtype=None\)' "a.softmax? shows the entry of softmax"
+expect REPL '^    print\(x\.softmax\(\)\)' "and its example"
+t send-keys -t "$session" -l '?layern'
+keys Tab
+expect REPL '^>>> \?layernorm' "Tab after ? completes layernorm"
+keys Enter
+expect REPL '^method x\.layernorm\(axis=-1, eps=1e-5\)' "?layernorm shows the entry"
+
 # Errors and odd input keep the session
 line 'x = = 1'
 expect REPL 'error' "a syntax error is shown"
