@@ -9,6 +9,8 @@ std::string_view keys_help() {
          "Up, Down          select a kernel (Kernels), or scroll the focused pane\n"
          "PgUp, PgDn        scroll a page (the REPL's output, while typing)\n"
          "Home, End         first or last kernel, or top or bottom of the pane\n"
+         "[, ]              an older or newer statement's schedule (:history)\n"
+         "s                 Kernels and Timings by time, longest first, and back\n"
          "<, >              scroll long lines sideways (also Shift-Left, Right)\n"
          "w                 wrap long lines in the focused pane, and back\n"
          "/, n, N           find a text in the focused pane; next, previous\n"
