@@ -74,7 +74,7 @@ std::string history_text(const ScheduleHistory& history) {
     out += fmt::format("{} {:>4} {:>7} {:>6} {:>11}  {}\n", &s == history.selected() ? ">" : " ", s.number, kernels,
                        static_cast<int>(s.items.size()) - kernels, time, one_line(s.statement));
   }
-  return out + ":history N selects statement N for :kernels, :ast K, :uops K, :src K, :time and :opt (-1: the newest)\n";
+  return out + ":history N selects statement N for :kernels, :ast K, :uops K, :src K, :time, :opt and :diff (-1: the newest)\n";
 }
 
 }  // namespace tr::repl

@@ -35,8 +35,12 @@ const std::vector<MetaCommand>& meta_commands() {
       {"opt", ":opt K OP AXIS AMOUNT", "apply an opt (:help opts) to kernel K's dim AXIS by hand; :opt K none clears",
        meta::opt},
       {"opts", ":opts [K]", "the opts applied to kernel K, and its dims", meta::opts},
+      {"diff", ":diff [K] [A [B]]",
+       "two versions of kernel K's source as a unified diff with their times: the last :opt's change, now against "
+       "A, or A against B (now, ran, before, default, noopt, beam[=N] or a backend)",
+       meta::diff},
       {"history", ":history [N]",
-       "the kept statements' schedules; N (-1 the newest) is the one :kernels, :ast, :uops, :src, :time, :opt look at",
+       "the kept statements' schedules; N (-1 the newest) selects the one :kernels, :ast, :src, :time, :opt, :diff see",
        meta::history},
       {"jit", ":jit", "the @jit functions: the kernels each captured and how often they replayed", meta::jit},
       {"graph", ":graph x [FILE.dot]", "x's lazy graph as Graphviz DOT, shown or written to FILE.dot", meta::graph},

@@ -1,5 +1,5 @@
 #pragma once
-// Every statement's schedules, kept for the kernel views (:kernels :ast :uops :src :time :opt and
+// Every statement's schedules, kept for the kernel views (:kernels :ast :uops :src :time :opt :diff and
 // the TUI's panes) to go back to, and which of them those views look at: a print after a matmul does
 // not take the matmul away. K is an item's index in the selected statement's schedules.
 #include <cstddef>
@@ -31,7 +31,7 @@ struct StatementSchedule {
   size_t dropped = 0;  // the oldest items of a statement that ran more than the history keeps
   // Kernel items lowered since (those that did not run) or changed by :opt, by K.
   std::map<int, KernelRecord> kernels{};
-  // The versions :opt replaced, oldest first, by K.
+  // The versions :opt replaced, oldest first, by K: what :diff compares the kernel with.
   std::map<int, std::vector<KernelRecord>> replaced{};
 
   bool has_kernel() const;
@@ -48,7 +48,7 @@ class ScheduleHistory {
   // cannot grow the session without end. A hundred statements is more than `:history` is read back for.
   static constexpr size_t kMaxItems = 4096;
   static constexpr size_t kMaxStatements = 100;
-  // :opt's replaced versions kept per kernel: tuning by hand makes a few.
+  // :opt versions kept per kernel for :diff: tuning by hand makes a few.
   static constexpr size_t kMaxVersions = 16;
 
   // What a statement schedules and runs between begin and end becomes one entry; an entry that
@@ -79,7 +79,7 @@ class ScheduleHistory {
   int kernel_index(std::optional<std::string> k) const;
   // Kernel k as it ran, or lowered now (and kept) when it has not run, or as :opt left it.
   const KernelRecord& kernel(int k);
-  // :opt: kernel k from now on; the version it replaces is kept.
+  // :opt: kernel k from now on; the version it replaces is kept for :diff.
   void replace_kernel(int k, KernelRecord r);
   // The versions of kernel k that :opt replaced, oldest first.
   std::vector<KernelRecord> replaced(int k) const;

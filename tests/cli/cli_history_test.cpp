@@ -1,6 +1,6 @@
 // The schedule history (repl/app/schedule_history.h): every statement's schedules kept within its
 // bounds, runs paired with their items, the statement the kernel views look at; and in a piped session
-// :history and the views of an older statement.
+// :history, the views of an older statement, and :diff of two versions of a kernel.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -200,8 +200,40 @@ TEST(CliHistory, AJitReplayAndItsReadBackAreItemsAsTimingsListsThem) {
   EXPECT_TRUE(matches(listed, R"(\n +[0-9]+ copy    CPU -> HOST     4 bytes\n)")) << listed;
 }
 
-TEST(CliHistory, HistoryErrorsPointAtTheArgument) {
-  const Result r = session(std::string(kMatmul) + ":history 9\n:history x\nprint(1)\n", 2);
+TEST(CliHistory, DiffShowsWhatAnOptChangedWithBothTimes) {
+  const Result r = session(std::string(kMatmul) + ":opt 2 UPCAST 0 4\n:diff 2\n:diff 2 ran now\n", 0, {"--noopt"});
+  const std::string d = after(r.out, "before: ");
+  EXPECT_TRUE(matches(d, R"(\n--- r_64_64_64\S* before \(opts: none\) in c, [0-9.]+us\n)")) << d;
+  EXPECT_TRUE(matches(d, R"(\n\+\+\+ r_16_4_64_64\S* now \(opts: UPCAST\(0, 4\)\) in c, [0-9.]+us\n@@ -)")) << d;
+  EXPECT_CONTAINS(d, "\n+      float acc3 = 0.0f;\n");  // the upcast's four accumulators
+  EXPECT_TRUE(matches(d, R"(\n[0-9]+ lines? removed, [0-9]+ added; [0-9.]+x the time\n)")) << d;
+  EXPECT_TRUE(matches(d, R"(\n--- r_64_64_64\S* ran \(opts: none\))")) << "ran is the first version:\n" << d;
+}
+
+TEST(CliHistory, DiffRendersTheSameKernelForTwoBackends) {
+  const Result r = session(std::string(kMatmul) + ":diff 2 cuda opencl\n", 0, {"--noopt"});
+  EXPECT_TRUE(matches(r.out, R"(--- (r_64_64_64\S*) now in cuda, not run\n\+\+\+ \1 now in opencl, not run\n)")) << r.out;
+  EXPECT_TRUE(matches(r.out, R"(\n-extern "C" __global__ void r_64_64_64)")) << r.out;
+  EXPECT_TRUE(matches(r.out, R"(\n\+__kernel void r_64_64_64)")) << r.out;
+  EXPECT_LACKS(r.out, "x the time");
+}
+
+TEST(CliHistory, DiffTimesTheDefaultOptsAgainstBeamAndNone) {
+  const Result r = session(std::string(kMatmul) + ":diff 2 noopt beam=1\n:diff 2 default\n", 0, {"--noopt"});
+  EXPECT_TRUE(matches(r.out, R"(--- r_64_64_64\S* noopt \(opts: none\) in c, [0-9.]+us\n\+\+\+ r_\S+ beam=1 \(opts: [A-Z])")) << r.out;
+  EXPECT_TRUE(matches(r.out, R"(\+\+\+ r_\S+ default \(opts: .*\) in c, [0-9.]+us\n)")) << r.out;
+  const size_t first = r.out.find("x the time\n");
+  EXPECT_NE(r.out.find("x the time\n", first + 1), std::string::npos) << "both diffs timed both sides:\n" << r.out;
+}
+
+TEST(CliHistory, HistoryAndDiffErrorsPointAtTheArgument) {
+  const Result r = session(std::string(kMatmul) + ":diff 2\n:diff 2 fortran\n:diff 0\n:history 9\n:history x\nprint(1)\n", 5);
+  EXPECT_CONTAINS(r.err, "error: kernel 2 has no version before this one: :opt 2 OP AXIS AMOUNT makes one; or compare it "
+                         "with now, ran, before, default, noopt, beam, beam=N, or a backend\n");
+  EXPECT_CONTAINS(r.err, "error: unknown version 'fortran' (versions: now, ran, before, default, noopt, beam, beam=N, or "
+                         "a backend: c, ");
+  EXPECT_CONTAINS(r.err, ":diff 2 fortran\n        ^~~~~~~\n");
+  EXPECT_CONTAINS(r.err, "error: item 0 of the last schedule is a copy, not a kernel\n:diff 0\n      ^\n");
   EXPECT_CONTAINS(r.err, "error: no statement 9 in the history: it keeps 1..1 (or -1 for the newest, -2 before it, ...)\n");
   EXPECT_CONTAINS(r.err, ":history x\n         ^\n");
   EXPECT_EQ(r.out, "1\n") << "the session went on";

@@ -1,4 +1,5 @@
-// The panes of a schedule history: Kernels and Timings sorted by time with their header kept at the top.
+// The panes of a schedule history: Kernels and Timings sorted by time with their header kept at the
+// top, and a :diff in colour.
 #include <gtest/gtest.h>
 
 #include "viz/tui/pane_content.h"
@@ -45,6 +46,18 @@ TEST(TuiHistory, TheHeadersOfKernelsAndTimingsStayPutWrappedToo) {
   EXPECT_GT(folded.fixed, 1) << "the header's rows, folded at 20 columns";
   EXPECT_EQ(folded.origin[static_cast<size_t>(folded.fixed)], 1) << "the rows after the fixed ones are the table's";
   EXPECT_EQ(timings_pane({}, -1, 10, "", "").fixed, 0) << "no table, no header";
+}
+
+TEST(TuiHistory, ADiffColoursRemovedAddedAndHunkLines) {
+  const PaneText p = diff_pane("Diff", "--- a\n+++ b\n@@ -1,2 +1,2 @@\n same\n-old\n+new\n");
+  ASSERT_EQ(p.spans.size(), 6u);
+  EXPECT_EQ(p.spans[0][0].style, Style::Keyword);
+  EXPECT_EQ(p.spans[1][0].style, Style::Keyword);
+  EXPECT_EQ(p.spans[2][0].style, Style::Hunk);
+  EXPECT_TRUE(p.spans[3].empty()) << "context is plain";
+  EXPECT_EQ(p.spans[4][0].style, Style::Removed);
+  EXPECT_EQ(p.spans[4][0].end, 4u) << "the whole line";
+  EXPECT_EQ(p.spans[5][0].style, Style::Added);
 }
 
 }  // namespace

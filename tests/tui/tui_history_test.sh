@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The schedule history in a real terminal (tmux at 120x40): a print after a matmul does not take the
 # matmul away ([ and ] go back and forth), a statement of copies only leaves the panes where they were,
-# s sorts Kernels and Timings by time, their headers stay put while they scroll, and a @jit step's
-# kernels are in Kernels as in Timings.
+# s sorts Kernels and Timings by time, their headers stay put while they scroll, a @jit step's kernels
+# are in Kernels as in Timings, and :diff shows two versions of a kernel in colour in the Source pane.
 # Usage: tui_history_test.sh PATH/TO/tinyrepl
 set -u
 
@@ -50,6 +50,29 @@ expect_screen 'Timings · by time · #1 of 3' "s sorts by time"
   fail "the first row of the sorted Timings pane is not the matmul"
 keys s
 expect_screen 'Kernels and Timings: in K order' "s again lists them by K"
+
+# :opt, then :diff: the version the opt replaced against the new one, in colour, in the Source pane
+keys Enter
+line ':opt 2 UPCAST 0 4'
+expect REPL '^before: tm' ":opt keeps the version it replaced"
+line ':diff 2'
+expect REPL 'the Source pane shows the diff of kernel 2' ":diff K says where the diff went"
+expect_screen 'Diff · r_16_4_64_64 · :diff 2' "the Source pane shows the diff"
+expect Diff '^--- r_64_64_64 before \(opts: none\) in c, [0-9.]+us' "the diff's old side, timed"
+expect Diff '^\+\+\+ r_16_4_64_64 now \(opts: UPCAST\(0, 4\)\) in c, [0-9.]+us' "its new side, timed"
+expect Diff '^-void r_64_64_64' "a removed line"
+expect Diff '^\+void r_16_4_64_64' "an added line"
+coloured=$(t capture-pane -p -e -t "$session")
+grep -qE $'\e\\[(38;5;160|31)m-void r_64_64_64' <<<"$coloured" && echo "ok: the removed line is red" ||
+  fail "the removed line is not red"
+grep -qE $'\e\\[(38;5;28|32)m\\+void r_16_4_64_64' <<<"$coloured" && echo "ok: the added line is green" ||
+  fail "the added line is not green"
+line ':diff 2 cuda opencl'
+expect Diff '^-extern "C" __global__ void' "two backends: the CUDA source removed"
+expect Diff '^\+__kernel void' "the OpenCL source added"
+keys Escape
+keys 1
+expect_screen 'Source · r_16_4_64_64 ─' "a tab key shows the source again"
 
 # A @jit step: its replayed kernels are in Kernels as in Timings, and the headers stay put while they scroll
 keys Enter

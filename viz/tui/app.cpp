@@ -297,6 +297,7 @@ void App::move_selection(int row, bool kernels_only) {
     if (!copy(r)) row = r;
   for (int r = row; kernels_only && r >= 0 && r < n && copy(row); r -= step)  // none that way: the nearest back
     if (!copy(r)) row = r;
+  if (order_[static_cast<size_t>(row)] != selected_) diff_.reset();
   selected_ = order_[static_cast<size_t>(row)];
   stale_ = true;
 }
@@ -398,6 +399,7 @@ void App::set_tab(int tab) {
   const int n = static_cast<int>(backends().size());
   tab_ = (tab + n) % n;  // Left and Right go round
   tab_chosen_ = true;
+  diff_.reset();
   stale_ = true;
 }
 
@@ -440,9 +442,12 @@ void App::finish(const std::string& line, const TuiOutput& out) {
   if (out.view && out.view->kernel >= 0 && out.view->kernel < static_cast<int>(items_.size())) {
     view(*out.view);
     const PaneId p = stage_pane(out.view->stage);
-    text += fmt::format("the {} pane shows kernel {} ({}){}\n", pane_name(p), selected_,
-                        items_[static_cast<size_t>(selected_)].record.kernel.name,
-                        p == PaneId::Source ? fmt::format(", tab {}", backends().at(static_cast<size_t>(tab_))) : "");
+    const std::string& name = items_[static_cast<size_t>(selected_)].record.kernel.name;
+    text += out.view->diff.empty()
+                ? fmt::format("the {} pane shows kernel {} ({}){}\n", pane_name(p), selected_, name,
+                              p == PaneId::Source ? fmt::format(", tab {}", backends().at(static_cast<size_t>(tab_))) : "")
+                : fmt::format("the Source pane shows the diff of kernel {} ({}); a tab key shows its source again\n",
+                              selected_, name);
   }
   transcript_.add(line, text);
 }
@@ -463,6 +468,7 @@ void App::adopt_schedule(TuiSchedule schedule) {
                  ? fmt::format("#{} {}", schedule.number, first_line)
                  : fmt::format("#{} of {} {}", schedule.number, schedule.newest, first_line);
   order_ = item_order(items_, by_time_);
+  diff_.reset();
   selected_ = last_kernel(items_);  // the kernel that computed the value, as :ast picks
   if (selected_ >= 0 && !tab_chosen_) {
     try {
@@ -475,6 +481,12 @@ void App::adopt_schedule(TuiSchedule schedule) {
 
 void App::view(const KernelView& v) {
   selected_ = v.kernel;
+  if (!v.diff.empty()) {
+    diff_ = diff_pane(fmt::format("Diff · {} · :diff {}", items_[static_cast<size_t>(v.kernel)].record.kernel.name, v.kernel),
+                      v.diff);
+  } else {
+    diff_.reset();
+  }
   if (!v.backend.empty()) {
     tab_ = backend_index(v.backend);
     tab_chosen_ = true;

@@ -110,6 +110,7 @@ class App {
   std::vector<int> order_;       // the K of each row of the Kernels pane
   bool by_time_ = false;         // Kernels and Timings list the longest first
   int selected_ = -1;            // K, into items_
+  std::optional<PaneText> diff_;  // what :diff asked the Source pane to show, until the kernel or tab changes
   std::string session_total_;
   int tab_ = 0;
   bool tab_chosen_ = false;  // the user picked a backend: new kernels keep it

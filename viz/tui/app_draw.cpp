@@ -72,7 +72,7 @@ void App::refresh() {
       case PaneId::Ast: show(p, of_kernel("AST", [](const KernelRecord& r) { return ast_pane(r); })); break;
       case PaneId::Uops: show(p, of_kernel("UOps", [](const KernelRecord& r) { return uops_pane(r); })); break;
       case PaneId::Source:
-        show(p, of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
+        show(p, diff_ ? *diff_ : of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
         break;
       case PaneId::Repl: show(p, transcript_.pane(unfinished_)); break;
     }

@@ -18,6 +18,7 @@ std::string_view keys_help() {
          "z                 zoom the focused pane, and back\n"
          "mouse             click: focus a pane, select a kernel; wheel: scroll\n"
          ":src K [BACKEND]  show kernel K in the panes (:ast K, :uops K too)\n"
+         ":diff K [A [B]]   two versions of kernel K, in the Source pane, coloured\n"
          ":step EXPR        walk EXPR from graph to timed kernels, a stage a key:\n"
          "                  Space or Enter next, Backspace back, Esc stop\n"
          "F1, :help         these keys                  Ctrl-L  redraw\n"

@@ -138,6 +138,10 @@ PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int 
   return p;
 }
 
+PaneText diff_pane(std::string_view title, std::string_view diff) {
+  return pane_text(std::string(title), diff, Syntax::Diff);
+}
+
 PaneText placeholder(std::string_view title, std::string_view why) { return pane_text(std::string(title), why); }
 
 }  // namespace tr::tui

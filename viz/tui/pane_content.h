@@ -38,6 +38,8 @@ PaneText source_pane(const KernelRecord& k, int tab);
 // put, then the session's total line; `heading` follows the title.
 PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,
                       std::string_view session_total, std::string_view heading);
+// A unified diff (viz/line_diff.h) with its removed and added lines in colour.
+PaneText diff_pane(std::string_view title, std::string_view diff);
 // A pane with nothing to show yet, and why.
 PaneText placeholder(std::string_view title, std::string_view why);
 

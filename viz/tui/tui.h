@@ -38,7 +38,8 @@ struct TuiSchedule {
 };
 
 // What one input line did: all it printed, and whether it asked to leave (`:quit`); the schedule K
-// numbers when the line changed it; the kernel and stage that `:ast K`, `:uops K` or `:src K` asked for.
+// numbers when the line changed it; the kernel and stage that `:ast K`, `:uops K`, `:src K` or
+// `:diff K` asked for.
 struct TuiOutput {
   std::string text{};
   bool quit = false;
