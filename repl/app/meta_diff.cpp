@@ -1,8 +1,5 @@
 // :diff [K] [A [B]] — two versions of kernel K's source, line by line: before and after an :opt, the
 // default opts against BEAM's or none, one backend against another.
-#include <algorithm>
-#include <cctype>
-
 #include <fmt/format.h>
 
 #include "core/base/context.h"
@@ -32,17 +29,6 @@ struct Side {
   std::string backend{};  // "" for the backend of the kernel's device
   std::string word = "now";  // the version as typed, for its label
 };
-
-std::string lowercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return s;
-}
-
-bool is_index(const std::string& s) {
-  const size_t digits = s.starts_with('-') ? 1 : 0;
-  return s.size() > digits && std::all_of(s.begin() + static_cast<long>(digits), s.end(),
-                                          [](unsigned char ch) { return std::isdigit(ch); });
-}
 
 constexpr std::string_view kVersions = "now, ran, before, default, noopt, beam, beam=N, or a backend";
 

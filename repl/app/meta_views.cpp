@@ -1,7 +1,4 @@
 // :kernels :ast :uops :src :time :explain :graph :trace — views of the schedule and the session.
-#include <algorithm>
-#include <cctype>
-
 #include <fmt/format.h>
 
 #include "core/base/context.h"
@@ -21,12 +18,6 @@
 namespace tr::repl::meta {
 namespace {
 
-bool is_index(const std::string& s) {
-  const size_t digits = s.starts_with('-') ? 1 : 0;
-  return s.size() > digits && std::all_of(s.begin() + static_cast<long>(digits), s.end(),
-                                          [](unsigned char ch) { return std::isdigit(ch); });
-}
-
 // The kernel K names (argument i), or the last kernel when the command has no argument i.
 int kernel_arg(Host& h, const MetaCall& c, size_t i) {
   return c.checked(i, [&] {
@@ -37,11 +28,6 @@ int kernel_arg(Host& h, const MetaCall& c, size_t i) {
 std::string trim(std::string_view s) {
   const size_t b = s.find_first_not_of(' ');
   return b == std::string_view::npos ? "" : std::string(s.substr(b));
-}
-
-std::string lowercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return s;
 }
 
 }  // namespace
