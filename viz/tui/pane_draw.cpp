@@ -100,14 +100,14 @@ void draw_pane(const Window& w, const PaneText& p, const PaneScroll& at, Frame f
   int y = kInnerY;
   if (!p.tabs.empty()) draw_tabs(w, y++, inner, p);
   const int body = body_rows({0, 0, rows, cols}, p, footer);
-  const int end = y + p.fixed + body;
+  const int bottom = rows - 1 - footer;  // the frame's bottom row, or the footer's first
   const auto draw = [&](int i) {
     const auto found = i == at.found ? std::optional(std::pair(at.found_begin, at.found_end)) : std::nullopt;
     draw_line(w, y++, inner, p.lines[i], p.spans[i], p.marked(i), at.left, found);
   };
   const int n = static_cast<int>(p.lines.size());
-  for (int i = 0; i < p.fixed && i < n; i++) draw(i);
-  for (int i = p.fixed + at.top; y < end && i < n; i++) draw(i);
+  for (int i = 0; i < p.fixed && i < n && y < bottom; i++) draw(i);
+  for (int i = p.fixed + at.top; i < n && y < bottom; i++) draw(i);
   // lines above, below or beside the view: say so on the frame
   const int below = n - p.fixed - at.top - body;
   const int right = widest(p) - at.left - inner;
