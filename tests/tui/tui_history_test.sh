@@ -35,7 +35,7 @@ keys '['
 expect_screen 'no older statement is kept' "[ at the oldest says so"
 keys ']' ']'
 expect_screen 'Kernels · #3 print\(rand\(512, 512\)\)' "] goes forward to the copies"
-expect Kernels '^ *0 copy HOST→CPU' "the statement of copies lists its copies"
+expect Kernels '^ *0 copy HOST->CPU' "the statement of copies lists its copies"
 keys ']'
 expect_screen 'this is the newest statement' "] at the newest says so"
 keys '[' '['

@@ -56,7 +56,7 @@ PaneText kernels_pane(const std::vector<TuiItem>& items, int selected, const std
   size_t name_width = 12;
   for (const TuiItem& t : items) {
     const RunRecord& r = t.record;
-    const std::string name = r.is_copy ? fmt::format("copy {}→{}", r.copy.from, r.copy.to) : r.kernel.name;
+    const std::string name = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;
     names.push_back(r.replayed ? name + " (jit)" : name);
     name_width = std::max<size_t>(name_width, display_width(names.back()));
   }
