@@ -29,6 +29,8 @@ Status time(Host& h, const MetaCall& c);
 Status explain(Host& h, const MetaCall& c);
 Status graph(Host& h, const MetaCall& c);
 Status trace(Host& h, const MetaCall& c);
+// the kernels on their devices' rooflines (meta_roofline.cpp)
+Status roofline(Host& h, const MetaCall& c);
 // walking and tuning (meta_step.cpp, meta_opt.cpp)
 Status step(Host& h, const MetaCall& c);
 Status opt(Host& h, const MetaCall& c);
