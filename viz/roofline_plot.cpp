@@ -8,12 +8,13 @@
 namespace tr {
 namespace {
 
-constexpr int kLabelWidth = 8;  // the GFLOPS labels left of the axis: "100000 |"
+std::string decade(int d) { return fmt::format("{:g}", std::pow(10.0, d)); }
 
 struct Grid {
   RooflineAxes axes;
   int rows, cols;  // of the plot, inside the axes
   std::vector<std::string> cells;
+  std::vector<std::pair<int, int>> taken{};  // the kernels' cells, which no label covers
 
   int row(double flops) const {
     const double at = (axes.flops.hi - std::log10(flops)) / (axes.flops.hi - axes.flops.lo) * (rows - 1);
@@ -28,15 +29,24 @@ struct Grid {
     return std::pow(10.0, axes.intensity.lo + span * c / std::max(1, cols - 1));
   }
   void put(int r, int c, char ch) { cells[static_cast<size_t>(r)][static_cast<size_t>(c)] = ch; }
-  // a roof's name on the row above it (below it at the top), ending at the right edge, where it fits
-  void label(int r, std::string_view text) {
-    const int at = r > 0 ? r - 1 : r + 1;
-    if (static_cast<int>(text.size()) + 2 > cols || at >= rows) return;
-    cells[static_cast<size_t>(at)].replace(static_cast<size_t>(cols) - text.size(), text.size(), text);
+  // A roof's name on the row above it, else below it, ending at the right edge and covering no kernel:
+  // the first of the names (longest first) that fits.
+  void label(int r, const std::vector<std::string>& names) {
+    for (const std::string& text : names) {
+      const int from = cols - static_cast<int>(text.size());
+      if (from < 2) continue;
+      for (const int at : {r - 1, r + 1}) {
+        const bool free = std::none_of(taken.begin(), taken.end(),
+                                       [&](const auto& t) { return t.first == at && t.second >= from; });
+        if (at < 0 || at >= rows || !free) continue;
+        cells[static_cast<size_t>(at)].replace(static_cast<size_t>(from), text.size(), text);
+        return;
+      }
+    }
   }
 };
 
-void draw_roofs(Grid& g, const DevicePeaks& p) {
+void draw_roofs(Grid& g, const DevicePeaks& p, bool name_device) {
   const std::vector<ComputeRoof> roofs = compute_roofs(p);
   double top = 0;
   for (const ComputeRoof& r : roofs) top = std::max(top, r.flops);
@@ -54,7 +64,10 @@ void draw_roofs(Grid& g, const DevicePeaks& p) {
   for (const ComputeRoof& r : roofs) {
     const int row = g.row(r.flops);
     for (int c = b ? g.col(r.flops / *b) : 0; c < g.cols; c++) g.put(row, c, r.what == "tensor cores" ? '=' : '-');
-    g.label(row, fmt::format("{} {} {:.4g} GFLOPS", p.device, r.what, r.flops / 1e9));
+    const std::string figure = fmt::format("{:.4g} GFLOPS", r.flops / 1e9);
+    std::vector<std::string> names{r.what + " " + figure, r.what};
+    if (name_device) names.insert(names.begin(), p.device + " " + names.front());
+    g.label(row, names);
   }
 }
 
@@ -69,34 +82,41 @@ char plot_marker(int k) {
 RooflinePlot roofline_plot(const std::vector<RooflinePoint>& points, const std::vector<DevicePeaks>& peaks, int width,
                            int height, int selected) {
   RooflinePlot out;
-  const int rows = height - 2, cols = width - kLabelWidth;
+  const RooflineAxes axes = roofline_axes(points, peaks);
+  // the GFLOPS labels left of the axis, as wide as the widest: "1000 |"
+  size_t widest = 0;
+  for (int d = axes.flops.lo; d <= axes.flops.hi; d++) widest = std::max(widest, decade(d - 9).size());
+  const int left = static_cast<int>(widest) + 2;
+  const int rows = height - 2, cols = width - left;
   if (rows < 3 || cols < 10) return out;
-  Grid g{roofline_axes(points, peaks), rows, cols, std::vector<std::string>(static_cast<size_t>(rows), std::string(static_cast<size_t>(cols), ' '))};
-  for (const DevicePeaks& p : peaks) draw_roofs(g, p);
-  std::vector<const RooflinePoint*> order;
-  for (const RooflinePoint& p : points)
-    if (on_plot(p) && p.kernel.k != selected) order.push_back(&p);
-  for (const RooflinePoint& p : points)
-    if (on_plot(p) && p.kernel.k == selected) order.push_back(&p);
-  for (const RooflinePoint* p : order) {
-    const PlotMark m{g.row(p->flops_per_s), g.col(p->intensity), p->kernel.k};
-    g.put(m.row, m.col, p->kernel.k == selected ? '@' : plot_marker(p->kernel.k));
-    out.marks.push_back({m.row, m.col + kLabelWidth, m.k});
+  Grid g{axes, rows, cols, std::vector<std::string>(static_cast<size_t>(rows), std::string(static_cast<size_t>(cols), ' '))};
+  std::vector<PlotMark> marks;
+  for (const bool last : {false, true})
+    for (const RooflinePoint& p : points)
+      if (on_plot(p) && (p.kernel.k == selected) == last) marks.push_back({g.row(p.flops_per_s), g.col(p.intensity), p.kernel.k});
+  for (const PlotMark& m : marks) g.taken.emplace_back(m.row, m.col);
+  for (const DevicePeaks& p : peaks) draw_roofs(g, p, peaks.size() > 1);
+  for (const PlotMark& m : marks) {
+    g.put(m.row, m.col, m.k == selected ? '@' : plot_marker(m.k));
+    out.marks.push_back({m.row, m.col + left, m.k});
   }
-  // the y axis: a label at each decade's row, in GFLOPS
+  // the y axis: each decade's label at its row
   for (int r = 0; r < rows; r++) {
     std::string label;
-    for (int d = g.axes.flops.hi; d >= g.axes.flops.lo; d--)
-      if (g.row(std::pow(10.0, d)) == r) label = fmt::format("{:g}", std::pow(10.0, d - 9));
-    out.lines.push_back(fmt::format("{:>{}} |", label.size() < kLabelWidth - 1 ? label : "", kLabelWidth - 2) + g.cells[static_cast<size_t>(r)]);
+    for (int d = axes.flops.hi; d >= axes.flops.lo; d--)
+      if (g.row(std::pow(10.0, d)) == r) label = decade(d - 9);
+    out.lines.push_back(fmt::format("{:>{}} |", label, left - 2) + g.cells[static_cast<size_t>(r)]);
   }
-  out.lines.push_back(std::string(kLabelWidth - 1, ' ') + "+" + std::string(static_cast<size_t>(cols), '-'));
+  out.lines.push_back(std::string(static_cast<size_t>(left - 1), ' ') + "+" + std::string(static_cast<size_t>(cols), '-'));
+  // the x axis: each decade's label centred under its column, where it does not run into the one before
   std::string x_labels(static_cast<size_t>(width), ' ');
-  for (int d = g.axes.intensity.lo; d <= g.axes.intensity.hi; d++) {
-    const std::string l = fmt::format("{:g}", std::pow(10.0, d));
-    const int at = std::min(width - static_cast<int>(l.size()), kLabelWidth + g.col(std::pow(10.0, d)) - static_cast<int>(l.size()) / 2);
-    if (at >= 0 && x_labels.substr(static_cast<size_t>(std::max(0, at - 1)), l.size() + 2).find_first_not_of(' ') == std::string::npos)
-      x_labels.replace(static_cast<size_t>(at), l.size(), l);
+  int free_from = 0;
+  for (int d = axes.intensity.lo; d <= axes.intensity.hi; d++) {
+    const std::string l = decade(d);
+    const int at = std::min(width - static_cast<int>(l.size()), left + g.col(std::pow(10.0, d)) - static_cast<int>(l.size()) / 2);
+    if (at < free_from) continue;
+    x_labels.replace(static_cast<size_t>(at), l.size(), l);
+    free_from = at + static_cast<int>(l.size()) + 1;
   }
   out.lines.push_back(x_labels);
   return out;

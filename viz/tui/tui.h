@@ -10,6 +10,7 @@
 #include "core/lazy/lazy.h"
 #include "core/realize/realize.h"
 #include "viz/kernel_view.h"
+#include "viz/peaks.h"
 
 namespace tr {
 
@@ -54,6 +55,10 @@ struct TuiHost {
   std::function<bool(const std::string& input)> continues{};
   // For `:step EXPR`: evaluates EXPR without realizing it.
   std::function<TensorLookup(const std::string& expr)> tensor_of{};
+  // The named device's peaks where they are kept (the Roofline pane never measures: :roofline does),
+  // and the folder they are kept in.
+  std::function<std::optional<DevicePeaks>(const std::string& device)> peaks{};
+  std::string peaks_kept_in{};
   std::string history_file{};  // read at the start, written at the end, as the plain REPL does
 };
 
