@@ -9,7 +9,7 @@ namespace tr {
 namespace {
 
 struct Sheet {
-  std::string_view names;      // in the driver's name
+  std::string_view names;      // in the driver's name, as a word of its own (GH200 is not an H200)
   std::string_view not_named;  // a variant with figures of its own, not in this table ("" for none)
   std::string_view part;
   double sparse_tflops;        // the sheet's FP16 Tensor Core line, which counts 2:4 sparsity
@@ -18,10 +18,10 @@ struct Sheet {
 // NVIDIA's data sheets give the FP16 and BF16 Tensor Core rate with sparsity; a dense multiply runs at
 // half of it. H100 SXM5's driver name is "NVIDIA H100 80GB HBM3"; the NVL variants have other clocks.
 constexpr Sheet kSheets[] = {
-    {"H200", "NVL", "NVIDIA H200 SXM", 1979},
-    {"H100 PCIe", "", "NVIDIA H100 PCIe", 1513},
-    {"H100", "NVL", "NVIDIA H100 SXM5", 1979},
-    {"A100", "", "NVIDIA A100", 624},
+    {" H200", "NVL", "NVIDIA H200 SXM", 1979},
+    {" H100 PCIe", "", "NVIDIA H100 PCIe", 1513},
+    {" H100", "NVL", "NVIDIA H100 SXM5", 1979},
+    {" A100", "", "NVIDIA A100", 624},
 };
 
 bool has(std::string_view text, std::string_view part) { return !part.empty() && text.find(part) != std::string_view::npos; }

@@ -147,6 +147,7 @@ TEST(Peaks, TensorCoresComeFromTheDataSheetOfAKnownPart) {
   EXPECT_DOUBLE_EQ(tensor_core_figure("NVIDIA A100-SXM4-80GB")->flops, 312e12);
   EXPECT_FALSE(tensor_core_figure("NVIDIA H100 NVL")) << "its own clocks, not in the table";
   EXPECT_FALSE(tensor_core_figure("NVIDIA GeForce RTX 4090"));
+  EXPECT_FALSE(tensor_core_figure("NVIDIA GH200 480GB")) << "a Grace Hopper is not an H200";
 
   const Target sm90 = backend_info("cuda").nominal;
   const Peak known = tensor_core_peak(sm90, "CUDA (cuda)\nNVIDIA H100 PCIe (sm_90), NVRTC 12.4 for sm_90");
