@@ -33,7 +33,7 @@ struct Planned {
   Figure figure;
   DType dtype;  // Compute's
   std::optional<PeakBenchmark> bench;
-  std::string failure;  // why there is no bench: an opt the target refuses
+  std::string failure;  // why it is not measured: an opt the target refuses, a lowering that fails
 };
 
 std::string absent_because(const Error& e) { return fmt::format("absent: its benchmark failed: {}", e.what()); }
