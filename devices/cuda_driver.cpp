@@ -10,7 +10,7 @@ namespace tr::cuda {
 namespace {
 
 template <typename F>
-void bind(void* lib, F& fn, const char* symbol) {
+void bind_symbol(void* lib, F& fn, const char* symbol) {
   fn = reinterpret_cast<F>(::dlsym(lib, symbol));
   if (!fn) fail("device", "libcuda.so.1 has no {}: the NVIDIA driver is too old", symbol);
 }
@@ -29,30 +29,30 @@ std::shared_ptr<const Driver> Driver::load() {
   auto d = std::make_shared<Driver>();
   d->lib = std::shared_ptr<void>(handle, [](void* h) { ::dlclose(h); });
   // the _v2 entry points are the ones cuda.h has mapped these names to since CUDA 3.2
-  bind(handle, d->cuInit, "cuInit");
-  bind(handle, d->cuDriverGetVersion, "cuDriverGetVersion");
-  bind(handle, d->cuDeviceGetCount, "cuDeviceGetCount");
-  bind(handle, d->cuDeviceGet, "cuDeviceGet");
-  bind(handle, d->cuDeviceGetName, "cuDeviceGetName");
-  bind(handle, d->cuDeviceGetAttribute, "cuDeviceGetAttribute");
-  bind(handle, d->cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-  bind(handle, d->cuCtxSetCurrent, "cuCtxSetCurrent");
-  bind(handle, d->cuMemAlloc, "cuMemAlloc_v2");
-  bind(handle, d->cuMemFree, "cuMemFree_v2");
-  bind(handle, d->cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-  bind(handle, d->cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-  bind(handle, d->cuModuleLoadData, "cuModuleLoadData");
-  bind(handle, d->cuModuleLoadDataEx, "cuModuleLoadDataEx");
-  bind(handle, d->cuModuleUnload, "cuModuleUnload");
-  bind(handle, d->cuModuleGetFunction, "cuModuleGetFunction");
-  bind(handle, d->cuLaunchKernel, "cuLaunchKernel");
-  bind(handle, d->cuEventCreate, "cuEventCreate");
-  bind(handle, d->cuEventDestroy, "cuEventDestroy_v2");
-  bind(handle, d->cuEventRecord, "cuEventRecord");
-  bind(handle, d->cuEventQuery, "cuEventQuery");
-  bind(handle, d->cuEventElapsedTime, "cuEventElapsedTime");
-  bind(handle, d->cuGetErrorName, "cuGetErrorName");
-  bind(handle, d->cuGetErrorString, "cuGetErrorString");
+  bind_symbol(handle, d->cuInit, "cuInit");
+  bind_symbol(handle, d->cuDriverGetVersion, "cuDriverGetVersion");
+  bind_symbol(handle, d->cuDeviceGetCount, "cuDeviceGetCount");
+  bind_symbol(handle, d->cuDeviceGet, "cuDeviceGet");
+  bind_symbol(handle, d->cuDeviceGetName, "cuDeviceGetName");
+  bind_symbol(handle, d->cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  bind_symbol(handle, d->cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  bind_symbol(handle, d->cuCtxSetCurrent, "cuCtxSetCurrent");
+  bind_symbol(handle, d->cuMemAlloc, "cuMemAlloc_v2");
+  bind_symbol(handle, d->cuMemFree, "cuMemFree_v2");
+  bind_symbol(handle, d->cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  bind_symbol(handle, d->cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  bind_symbol(handle, d->cuModuleLoadData, "cuModuleLoadData");
+  bind_symbol(handle, d->cuModuleLoadDataEx, "cuModuleLoadDataEx");
+  bind_symbol(handle, d->cuModuleUnload, "cuModuleUnload");
+  bind_symbol(handle, d->cuModuleGetFunction, "cuModuleGetFunction");
+  bind_symbol(handle, d->cuLaunchKernel, "cuLaunchKernel");
+  bind_symbol(handle, d->cuEventCreate, "cuEventCreate");
+  bind_symbol(handle, d->cuEventDestroy, "cuEventDestroy_v2");
+  bind_symbol(handle, d->cuEventRecord, "cuEventRecord");
+  bind_symbol(handle, d->cuEventQuery, "cuEventQuery");
+  bind_symbol(handle, d->cuEventElapsedTime, "cuEventElapsedTime");
+  bind_symbol(handle, d->cuGetErrorName, "cuGetErrorName");
+  bind_symbol(handle, d->cuGetErrorString, "cuGetErrorString");
   bind_optional(handle, d->cuGraphCreate, "cuGraphCreate");
   bind_optional(handle, d->cuGraphDestroy, "cuGraphDestroy");
   bind_optional(handle, d->cuGraphAddKernelNode, "cuGraphAddKernelNode_v2");

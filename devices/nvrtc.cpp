@@ -47,7 +47,7 @@ std::vector<std::string> candidates() {
 }
 
 template <typename F>
-void bind(void* lib, F& fn, const char* symbol) {
+void bind_symbol(void* lib, F& fn, const char* symbol) {
   fn = reinterpret_cast<F>(::dlsym(lib, symbol));
   if (!fn) fail("device", "libnvrtc has no {}: it is older than CUDA 11.2", symbol);
 }
@@ -60,19 +60,19 @@ std::shared_ptr<const Nvrtc::Api> load() {
     fail("device", "no NVRTC: libnvrtc.so is not on the library path, nor under $CUDA_PATH, $CUDA_HOME or /usr/local/cuda");
   auto api = std::make_shared<Nvrtc::Api>();
   api->lib = lib;  // kept for the life of the process, like the cached instance that holds it
-  bind(lib, api->create, "nvrtcCreateProgram");
-  bind(lib, api->compile, "nvrtcCompileProgram");
-  bind(lib, api->log_size, "nvrtcGetProgramLogSize");
-  bind(lib, api->log, "nvrtcGetProgramLog");
-  bind(lib, api->ptx_size, "nvrtcGetPTXSize");
-  bind(lib, api->ptx, "nvrtcGetPTX");
-  bind(lib, api->cubin_size, "nvrtcGetCUBINSize");
-  bind(lib, api->cubin, "nvrtcGetCUBIN");
-  bind(lib, api->destroy, "nvrtcDestroyProgram");
-  bind(lib, api->error_string, "nvrtcGetErrorString");
-  bind(lib, api->version, "nvrtcVersion");
-  bind(lib, api->num_archs, "nvrtcGetNumSupportedArchs");
-  bind(lib, api->archs, "nvrtcGetSupportedArchs");
+  bind_symbol(lib, api->create, "nvrtcCreateProgram");
+  bind_symbol(lib, api->compile, "nvrtcCompileProgram");
+  bind_symbol(lib, api->log_size, "nvrtcGetProgramLogSize");
+  bind_symbol(lib, api->log, "nvrtcGetProgramLog");
+  bind_symbol(lib, api->ptx_size, "nvrtcGetPTXSize");
+  bind_symbol(lib, api->ptx, "nvrtcGetPTX");
+  bind_symbol(lib, api->cubin_size, "nvrtcGetCUBINSize");
+  bind_symbol(lib, api->cubin, "nvrtcGetCUBIN");
+  bind_symbol(lib, api->destroy, "nvrtcDestroyProgram");
+  bind_symbol(lib, api->error_string, "nvrtcGetErrorString");
+  bind_symbol(lib, api->version, "nvrtcVersion");
+  bind_symbol(lib, api->num_archs, "nvrtcGetNumSupportedArchs");
+  bind_symbol(lib, api->archs, "nvrtcGetSupportedArchs");
   return api;
 }
 

@@ -12,8 +12,10 @@
 namespace tr::webgpu {
 namespace {
 
+// Not `bind`: the std::string argument makes argument-dependent lookup see std::bind, which a call
+// with these arguments matches better (it did once <functional> came into this file).
 template <typename F>
-void bind(void* lib, const std::string& path, F& fn, const char* symbol) {
+void bind_symbol(void* lib, const std::string& path, F& fn, const char* symbol) {
   fn = reinterpret_cast<F>(::dlsym(lib, symbol));
   if (!fn) fail("device", "{} has no {}: it is not wgpu-native {}", path, symbol, version_name(kVersion));
 }
@@ -62,59 +64,59 @@ std::shared_ptr<const Api> Api::load() {
     fail("device", "cannot load wgpu-native {} ({}): {}", version_name(kVersion), fmt::join(tried, "; "), install_hint());
   auto api = std::make_shared<Api>();
   api->path = path;
-  bind(handle, path, api->wgpuGetVersion, "wgpuGetVersion");
+  bind_symbol(handle, path, api->wgpuGetVersion, "wgpuGetVersion");
   if (const uint32_t v = api->wgpuGetVersion(); v != kVersion)
     fail("device", "{} is wgpu-native {}, and WEBGPU speaks the C API of wgpu-native {} only: {}", path, version_name(v),
          version_name(kVersion), install_hint());
-  bind(handle, path, api->wgpuCreateInstance, "wgpuCreateInstance");
-  bind(handle, path, api->wgpuInstanceRelease, "wgpuInstanceRelease");
-  bind(handle, path, api->wgpuInstanceProcessEvents, "wgpuInstanceProcessEvents");
-  bind(handle, path, api->wgpuInstanceEnumerateAdapters, "wgpuInstanceEnumerateAdapters");
-  bind(handle, path, api->wgpuAdapterGetInfo, "wgpuAdapterGetInfo");
-  bind(handle, path, api->wgpuAdapterInfoFreeMembers, "wgpuAdapterInfoFreeMembers");
-  bind(handle, path, api->wgpuAdapterGetLimits, "wgpuAdapterGetLimits");
-  bind(handle, path, api->wgpuAdapterHasFeature, "wgpuAdapterHasFeature");
-  bind(handle, path, api->wgpuAdapterRequestDevice, "wgpuAdapterRequestDevice");
-  bind(handle, path, api->wgpuAdapterRelease, "wgpuAdapterRelease");
-  bind(handle, path, api->wgpuDeviceRelease, "wgpuDeviceRelease");
-  bind(handle, path, api->wgpuDeviceGetQueue, "wgpuDeviceGetQueue");
-  bind(handle, path, api->wgpuDevicePoll, "wgpuDevicePoll");
-  bind(handle, path, api->wgpuDevicePushErrorScope, "wgpuDevicePushErrorScope");
-  bind(handle, path, api->wgpuDevicePopErrorScope, "wgpuDevicePopErrorScope");
-  bind(handle, path, api->wgpuDeviceCreateBuffer, "wgpuDeviceCreateBuffer");
-  bind(handle, path, api->wgpuDeviceCreateShaderModule, "wgpuDeviceCreateShaderModule");
-  bind(handle, path, api->wgpuDeviceCreateBindGroupLayout, "wgpuDeviceCreateBindGroupLayout");
-  bind(handle, path, api->wgpuDeviceCreatePipelineLayout, "wgpuDeviceCreatePipelineLayout");
-  bind(handle, path, api->wgpuDeviceCreateComputePipeline, "wgpuDeviceCreateComputePipeline");
-  bind(handle, path, api->wgpuDeviceCreateBindGroup, "wgpuDeviceCreateBindGroup");
-  bind(handle, path, api->wgpuDeviceCreateCommandEncoder, "wgpuDeviceCreateCommandEncoder");
-  bind(handle, path, api->wgpuDeviceCreateQuerySet, "wgpuDeviceCreateQuerySet");
-  bind(handle, path, api->wgpuQueueRelease, "wgpuQueueRelease");
-  bind(handle, path, api->wgpuQueueSubmit, "wgpuQueueSubmit");
-  bind(handle, path, api->wgpuQueueWriteBuffer, "wgpuQueueWriteBuffer");
-  bind(handle, path, api->wgpuQueueOnSubmittedWorkDone, "wgpuQueueOnSubmittedWorkDone");
-  bind(handle, path, api->wgpuQueueGetTimestampPeriod, "wgpuQueueGetTimestampPeriod");
-  bind(handle, path, api->wgpuBufferRelease, "wgpuBufferRelease");
-  bind(handle, path, api->wgpuBufferMapAsync, "wgpuBufferMapAsync");
-  bind(handle, path, api->wgpuBufferGetConstMappedRange, "wgpuBufferGetConstMappedRange");
-  bind(handle, path, api->wgpuBufferUnmap, "wgpuBufferUnmap");
-  bind(handle, path, api->wgpuShaderModuleRelease, "wgpuShaderModuleRelease");
-  bind(handle, path, api->wgpuBindGroupLayoutRelease, "wgpuBindGroupLayoutRelease");
-  bind(handle, path, api->wgpuBindGroupRelease, "wgpuBindGroupRelease");
-  bind(handle, path, api->wgpuPipelineLayoutRelease, "wgpuPipelineLayoutRelease");
-  bind(handle, path, api->wgpuComputePipelineRelease, "wgpuComputePipelineRelease");
-  bind(handle, path, api->wgpuQuerySetRelease, "wgpuQuerySetRelease");
-  bind(handle, path, api->wgpuCommandEncoderRelease, "wgpuCommandEncoderRelease");
-  bind(handle, path, api->wgpuCommandEncoderBeginComputePass, "wgpuCommandEncoderBeginComputePass");
-  bind(handle, path, api->wgpuCommandEncoderCopyBufferToBuffer, "wgpuCommandEncoderCopyBufferToBuffer");
-  bind(handle, path, api->wgpuCommandEncoderResolveQuerySet, "wgpuCommandEncoderResolveQuerySet");
-  bind(handle, path, api->wgpuCommandEncoderFinish, "wgpuCommandEncoderFinish");
-  bind(handle, path, api->wgpuCommandBufferRelease, "wgpuCommandBufferRelease");
-  bind(handle, path, api->wgpuComputePassEncoderSetPipeline, "wgpuComputePassEncoderSetPipeline");
-  bind(handle, path, api->wgpuComputePassEncoderSetBindGroup, "wgpuComputePassEncoderSetBindGroup");
-  bind(handle, path, api->wgpuComputePassEncoderDispatchWorkgroups, "wgpuComputePassEncoderDispatchWorkgroups");
-  bind(handle, path, api->wgpuComputePassEncoderEnd, "wgpuComputePassEncoderEnd");
-  bind(handle, path, api->wgpuComputePassEncoderRelease, "wgpuComputePassEncoderRelease");
+  bind_symbol(handle, path, api->wgpuCreateInstance, "wgpuCreateInstance");
+  bind_symbol(handle, path, api->wgpuInstanceRelease, "wgpuInstanceRelease");
+  bind_symbol(handle, path, api->wgpuInstanceProcessEvents, "wgpuInstanceProcessEvents");
+  bind_symbol(handle, path, api->wgpuInstanceEnumerateAdapters, "wgpuInstanceEnumerateAdapters");
+  bind_symbol(handle, path, api->wgpuAdapterGetInfo, "wgpuAdapterGetInfo");
+  bind_symbol(handle, path, api->wgpuAdapterInfoFreeMembers, "wgpuAdapterInfoFreeMembers");
+  bind_symbol(handle, path, api->wgpuAdapterGetLimits, "wgpuAdapterGetLimits");
+  bind_symbol(handle, path, api->wgpuAdapterHasFeature, "wgpuAdapterHasFeature");
+  bind_symbol(handle, path, api->wgpuAdapterRequestDevice, "wgpuAdapterRequestDevice");
+  bind_symbol(handle, path, api->wgpuAdapterRelease, "wgpuAdapterRelease");
+  bind_symbol(handle, path, api->wgpuDeviceRelease, "wgpuDeviceRelease");
+  bind_symbol(handle, path, api->wgpuDeviceGetQueue, "wgpuDeviceGetQueue");
+  bind_symbol(handle, path, api->wgpuDevicePoll, "wgpuDevicePoll");
+  bind_symbol(handle, path, api->wgpuDevicePushErrorScope, "wgpuDevicePushErrorScope");
+  bind_symbol(handle, path, api->wgpuDevicePopErrorScope, "wgpuDevicePopErrorScope");
+  bind_symbol(handle, path, api->wgpuDeviceCreateBuffer, "wgpuDeviceCreateBuffer");
+  bind_symbol(handle, path, api->wgpuDeviceCreateShaderModule, "wgpuDeviceCreateShaderModule");
+  bind_symbol(handle, path, api->wgpuDeviceCreateBindGroupLayout, "wgpuDeviceCreateBindGroupLayout");
+  bind_symbol(handle, path, api->wgpuDeviceCreatePipelineLayout, "wgpuDeviceCreatePipelineLayout");
+  bind_symbol(handle, path, api->wgpuDeviceCreateComputePipeline, "wgpuDeviceCreateComputePipeline");
+  bind_symbol(handle, path, api->wgpuDeviceCreateBindGroup, "wgpuDeviceCreateBindGroup");
+  bind_symbol(handle, path, api->wgpuDeviceCreateCommandEncoder, "wgpuDeviceCreateCommandEncoder");
+  bind_symbol(handle, path, api->wgpuDeviceCreateQuerySet, "wgpuDeviceCreateQuerySet");
+  bind_symbol(handle, path, api->wgpuQueueRelease, "wgpuQueueRelease");
+  bind_symbol(handle, path, api->wgpuQueueSubmit, "wgpuQueueSubmit");
+  bind_symbol(handle, path, api->wgpuQueueWriteBuffer, "wgpuQueueWriteBuffer");
+  bind_symbol(handle, path, api->wgpuQueueOnSubmittedWorkDone, "wgpuQueueOnSubmittedWorkDone");
+  bind_symbol(handle, path, api->wgpuQueueGetTimestampPeriod, "wgpuQueueGetTimestampPeriod");
+  bind_symbol(handle, path, api->wgpuBufferRelease, "wgpuBufferRelease");
+  bind_symbol(handle, path, api->wgpuBufferMapAsync, "wgpuBufferMapAsync");
+  bind_symbol(handle, path, api->wgpuBufferGetConstMappedRange, "wgpuBufferGetConstMappedRange");
+  bind_symbol(handle, path, api->wgpuBufferUnmap, "wgpuBufferUnmap");
+  bind_symbol(handle, path, api->wgpuShaderModuleRelease, "wgpuShaderModuleRelease");
+  bind_symbol(handle, path, api->wgpuBindGroupLayoutRelease, "wgpuBindGroupLayoutRelease");
+  bind_symbol(handle, path, api->wgpuBindGroupRelease, "wgpuBindGroupRelease");
+  bind_symbol(handle, path, api->wgpuPipelineLayoutRelease, "wgpuPipelineLayoutRelease");
+  bind_symbol(handle, path, api->wgpuComputePipelineRelease, "wgpuComputePipelineRelease");
+  bind_symbol(handle, path, api->wgpuQuerySetRelease, "wgpuQuerySetRelease");
+  bind_symbol(handle, path, api->wgpuCommandEncoderRelease, "wgpuCommandEncoderRelease");
+  bind_symbol(handle, path, api->wgpuCommandEncoderBeginComputePass, "wgpuCommandEncoderBeginComputePass");
+  bind_symbol(handle, path, api->wgpuCommandEncoderCopyBufferToBuffer, "wgpuCommandEncoderCopyBufferToBuffer");
+  bind_symbol(handle, path, api->wgpuCommandEncoderResolveQuerySet, "wgpuCommandEncoderResolveQuerySet");
+  bind_symbol(handle, path, api->wgpuCommandEncoderFinish, "wgpuCommandEncoderFinish");
+  bind_symbol(handle, path, api->wgpuCommandBufferRelease, "wgpuCommandBufferRelease");
+  bind_symbol(handle, path, api->wgpuComputePassEncoderSetPipeline, "wgpuComputePassEncoderSetPipeline");
+  bind_symbol(handle, path, api->wgpuComputePassEncoderSetBindGroup, "wgpuComputePassEncoderSetBindGroup");
+  bind_symbol(handle, path, api->wgpuComputePassEncoderDispatchWorkgroups, "wgpuComputePassEncoderDispatchWorkgroups");
+  bind_symbol(handle, path, api->wgpuComputePassEncoderEnd, "wgpuComputePassEncoderEnd");
+  bind_symbol(handle, path, api->wgpuComputePassEncoderRelease, "wgpuComputePassEncoderRelease");
   return api;
 }
 

@@ -74,6 +74,17 @@ std::vector<HelpGroup> command_help() {
             "print(arange(64).float().sum())\n:opt 0 none\n:opt 0 UNROLL 0 4"},
            {"opts", ":opts [K]", "The opts applied to kernel K, and its dims with their roles (what AXIS counts).",
             "print(arange(64).float().sum())\n:opts 0"},
+           {"diff", ":diff [K] [A [B]]",
+            "Two versions of kernel K's source as a unified diff, each headed by its opts, backend and time: with no "
+            "version, the one the last :opt replaced against now; with one, now against A; with two, A against B. A "
+            "version is now, ran, before, default, noopt, beam or beam=N (lowered again, compiled and timed on the "
+            "kernel's device), or a backend's name (the same kernel rendered for it).",
+            "print(arange(64).float().reshape(8, 8).sum(1))\n:opt 0 UPCAST 0 4\n:diff 0"},
+           {"history", ":history [N]",
+            "The statements whose schedules are kept (the last 100), each with its kernels, copies and time. N (or -1 "
+            "for the newest, -2 the one before) selects the schedule that :kernels, :ast, :uops, :src, :time, :opt "
+            "and :diff look at, until the next statement runs kernels.",
+            "c = (rand(8, 8) @ rand(8, 8)).realize()\nprint(c[0, :4])\n:history\n:history -2\n:kernels"},
            {"jit", ":jit",
             "The @jit functions: their calls, what each captured, and how often it replayed.",
             "@jit\ndef f(a):\n  return (a + 1).sum()\nfor i in range(3):\n  print(f(arange(4)))\n:jit"},
@@ -83,7 +94,8 @@ std::vector<HelpGroup> command_help() {
             "Write the session's kernels and copies as a Chrome/Perfetto trace. Open it in ui.perfetto.dev.",
             "print(arange(4).sum())\n:trace session_trace.json"},
            {"roofline", ":roofline [FILE.svg | measure]",
-            "Each kernel of the last schedule on its device's roofline: its arithmetic intensity (FLOPs per byte), "
+            "Each kernel of the selected schedule (the last statement's, or :history N's) on its device's roofline: "
+            "its arithmetic intensity (FLOPs per byte), "
             "GFLOPS and GB/s, the roof at that intensity, the percentage of its bound and what bounds it (memory, "
             "compute, or launch). The device's peaks come first with where each comes from: memory bandwidth, "
             "compute per dtype and launch time are measured once per machine by short built-in kernels and kept "

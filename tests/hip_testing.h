@@ -4,11 +4,13 @@
 // (devices/shims/hip/hip/hip_runtime.h; TINYREPL_HIP_INCLUDE names its folder). No AMD GPU or ROCm needed;
 // tests skip where clang cannot compile HIP.
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "devices/disk_cache.h"
+#include "tests/checker_verdict.h"
 
 namespace tr::testing {
 
@@ -17,13 +19,25 @@ inline std::string hip_command(const std::string& file) {
                      TINYREPL_HIP_INCLUDE, file);
 }
 
-// What clang says against the source; "" when it compiles.
+// What clang says against the source; "" when it compiles. The verdict is kept in the cache under
+// clang's version, the headers and the text (checker_verdict.h).
 inline std::string hip_errors(const std::string& source) {
-  TempDir dir;
-  const std::string file = dir.path() + "/kernel.hip";
-  std::ofstream(file) << source;
-  std::string out;
-  return run_command(hip_command(file), out) == 0 ? "" : out + "--- source ---\n" + source;
+  static const std::string tools = [] {
+    std::string out;
+    run_command("clang++ --version", out);
+    for (const char* header : {"/hip/hip_runtime.h", "/../half.h"}) {
+      std::ifstream in(std::string(TINYREPL_HIP_INCLUDE) + header);
+      out += std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    return out;
+  }();
+  return checker_verdict(fmt::format("hip|{}|{}|{}", hip_command("kernel.hip"), tools, source), [&] {
+    TempDir dir;
+    const std::string file = dir.path() + "/kernel.hip";
+    std::ofstream(file) << source;
+    std::string out;
+    return run_command(hip_command(file), out) == 0 ? "" : out + "--- source ---\n" + source;
+  });
 }
 
 // Why HIP cannot be compiled here (clang missing, or without its AMDGPU target); "" when it can.

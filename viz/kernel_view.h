@@ -1,6 +1,6 @@
 #pragma once
-// What `:ast K`, `:uops K` and `:src K [BACKEND]` ask a viewer with panes (the TUI) to show: kernel K
-// of the last schedule at one stage, instead of printing that stage as text.
+// What `:ast K`, `:uops K`, `:src K [BACKEND]` and `:diff K` ask a viewer with panes (the TUI) to show:
+// kernel K of the selected schedule at one stage, instead of printing that stage as text.
 #include <string>
 
 #include "viz/stages.h"
@@ -11,6 +11,7 @@ struct KernelView {
   Stage stage = Stage::Ast;  // Ast, Uops or Source
   int kernel = 0;            // K, as :kernels numbers the schedule's items
   std::string backend{};     // Source: the backend asked for; "" keeps the one shown
+  std::string diff{};        // :diff: a unified diff of two versions, shown in the Source pane in the source's place
 };
 
 }  // namespace tr

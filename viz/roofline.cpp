@@ -146,7 +146,7 @@ std::string peaks_table(const DevicePeaks& p, std::string_view kept_where) {
 }
 
 std::string roofline_table(const std::vector<RooflinePoint>& points) {
-  if (points.empty()) return "no kernel of the last schedule has run: realize something first\n";
+  if (points.empty()) return "no kernel of the selected schedule has run: realize something first\n";
   size_t width = 12;
   for (const RooflinePoint& p : points) width = std::max(width, p.kernel.name.size());
   std::string out = fmt::format("{:>2} {:<{}} {:<7} {:<8} {:>9} {:>10} {:>9} {:>11} {:>10}  {}\n", "K", "kernel", width,

@@ -118,7 +118,7 @@ std::string roofline_svg(const std::vector<RooflinePoint>& points, const std::ve
       R"(<?xml version="1.0" encoding="UTF-8"?>)" "\n"
       R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="12">)" "\n"
       R"(<rect width="100%" height="100%" fill="#fff"/>)" "\n"
-      R"(<text x="{2}" y="16" font-size="14">roofline of the last schedule</text>)" "\n"
+      R"(<text x="{2}" y="16" font-size="14">roofline of the selected schedule</text>)" "\n"
       R"(<text x="{2}" y="32">roofs: memory (slope), float32 (solid), others (dashed); by bound: <tspan fill="{3}">memory</tspan>, <tspan fill="{4}">compute</tspan>, )"
       R"(<tspan fill="{5}">launch</tspan></text>)" "\n",
       kWidth, height, kLeft, colour(Bound::Memory), colour(Bound::Compute), colour(Bound::Launch));

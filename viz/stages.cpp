@@ -27,12 +27,6 @@ std::string full_shape_text(const Kernel& k) {
   return fmt::format("({}{})", fmt::join(sizes, ", "), sizes.size() == 1 ? "," : "");
 }
 
-std::string opts_list(const Kernel& k) {
-  std::vector<std::string> opts;
-  for (const Opt& o : k.opts) opts.push_back(o.str());
-  return opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", "));
-}
-
 std::string buffer_label(const AstNode& n) {
   switch (n.op) {
     case AstOp::Store: return fmt::format("STORE idx={}", n.idx);
@@ -57,6 +51,12 @@ std::string views_text(const AstRef& ast) {
 }
 
 }  // namespace
+
+std::string opts_list(const Kernel& k) {
+  std::vector<std::string> opts;
+  for (const Opt& o : k.opts) opts.push_back(o.str());
+  return opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", "));
+}
 
 std::vector<StageStop> stage_walk(const std::vector<ScheduleItem>& items) {
   std::vector<StageStop> stops{{Stage::Graph}, {Stage::Schedule}};

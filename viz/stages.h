@@ -29,6 +29,8 @@ std::string stop_title(const StageStop& s);
 std::string graph_text(const LazyRef& x);
 // Schedule: each kernel and copy with its buffers and the reason it ends where it does.
 std::string schedule_text(const std::vector<ScheduleItem>& items);
+// "UPCAST(0, 4), LOCAL(1, 8)", or "none".
+std::string opts_list(const Kernel& k);
 // "kernel 2 r_4_4 on CPU (opts: UPCAST(0, 4))": the heading of a kernel's stage in the REPL.
 std::string kernel_title(int k, const KernelRecord& r);
 // Ast: the tree, then each buffer's ShapeTracker views.

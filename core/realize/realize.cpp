@@ -472,7 +472,10 @@ Realization realize(const std::vector<LazyRef>& outs) {
     ran[i] = schedule[i].kind == ScheduleItem::Kind::Copy ? run_copy(schedule[i])
                                                            : run_kernel(schedule[i], std::move(lowered[i]), ready[i], started++, kernels);
   };
-  const auto ended = [&](size_t i) { finish(std::move(ran[i])); };
+  const auto ended = [&](size_t i) {
+    ran[i].run.item = static_cast<int>(i);
+    finish(std::move(ran[i]));
+  };
   // the queues' bookkeeping only where a schedule spans devices: one device's runs here, in order
   const bool one_device = std::all_of(schedule.begin(), schedule.end(), [&](const ScheduleItem& item) {
     return item.outputs[0]->device == schedule[0].outputs[0]->device;

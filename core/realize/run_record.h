@@ -40,6 +40,10 @@ struct RunRecord {
   KernelRecord kernel{};
   CopyRecord copy{};
   double start_us = 0;  // since the process started: the trace's time axis
+  // Which item of its realize's schedule it ran, as Realization::schedule numbers them: on several
+  // devices items end in another order than the schedule's. -1 for a run that no schedule planned (a
+  // read-back to the host, a @jit replay).
+  int item = -1;
 };
 
 // Its time in seconds, kernel or copy.

@@ -47,7 +47,7 @@ CStyleLanguage opencl_language(bool native_half) {
       // contracts a * b + c into one fma by default, and a chain of them drifted an ulp from the CPU's
       .prelude = "#pragma OPENCL FP_CONTRACT OFF\n",
       .half_prelude = native_half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : kRoundHalf,
-      .double_prelude = native_half ? kFp64 : std::string(kFp64) + kRoundHalfFromDouble,
+      .double_prelude = native_half ? kFp64 : fmt::format("{}{}", kFp64, kRoundHalfFromDouble),
       .kernel_prefix = "__kernel void ",
       .global_space = "__global ",
       .local_decl = "__local ",

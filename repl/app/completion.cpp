@@ -59,7 +59,7 @@ std::vector<std::string> help_word(std::string_view word, const Session& session
 }
 
 std::set<std::string> meta_argument_words(std::string_view command, const Environment& names, bool& files) {
-  if (command == "src" || command == "render") return {backends().begin(), backends().end()};
+  if (command == "src" || command == "render" || command == "diff") return {backends().begin(), backends().end()};
   if (command == "device") {
     std::set<std::string> out;
     for (const DeviceEntry& d : registered_devices()) out.insert(d.name);

@@ -102,9 +102,10 @@ Status Host::run_source(std::string_view source, const std::string& file, int fi
   }
   const LineIndex lines(source);
   for (size_t i = 0; i < stmts.size(); i++) {
-    const Status s = interrupted() ? interrupt(stmts[i].span, src) : execute(stmts[i], src);
+    std::string text = statement_text(*src, lines, stmts, i);
+    const Status s = interrupted() ? interrupt(stmts[i].span, src) : execute(stmts[i], src, text);
     if (s != Status::Ok) return s;
-    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(statement_text(*src, lines, stmts, i));
+    if (depth_ == 1 && worth_saving(stmts[i])) statements_.push_back(std::move(text));
   }
   return Status::Ok;
 }
@@ -128,11 +129,11 @@ Status Host::guarded(const Stmt& stmt, const SourceRef& src, const std::function
   return Status::Error;
 }
 
-Status Host::execute(const Stmt& stmt, const SourceRef& src) {
+Status Host::execute(const Stmt& stmt, const SourceRef& src, std::string text) {
   const Location outer = at_;
   at_ = Location{src->file, stmt.span.line};
   const SourceRef outer_source = std::exchange(running_, src);
-  new_statement_ = true;
+  schedules_.begin_statement(std::move(text));
   Status status = guarded(stmt, src, [&] {
     const Outcome o = session_.execute(stmt, src);
     // a replay's records wait for its device until here at the latest: the statement's output, the
@@ -147,7 +148,7 @@ Status Host::execute(const Stmt& stmt, const SourceRef& src) {
     return Status::Ok;
   });
   if (status == Status::Ok) status = settled;
-  look_at_runs();
+  schedules_.end_statement();
   at_ = outer;
   running_ = outer_source;
   return status;
@@ -231,21 +232,10 @@ void Host::on_run(const RunRecord& r) {
   if (!now.runs.empty() && now.number != reported_) {
     reported_ = now.number;
     reporter_->schedule(now, at_);
-    if (new_statement_) current_ = Realization{};
-    new_statement_ = false;
-    current_.schedule.insert(current_.schedule.end(), now.schedule.begin(), now.schedule.end());
-    current_.schedule_ms += now.schedule_ms;
+    schedules_.add_schedule(now.schedule);
   }
-  current_.runs.push_back(r);
+  schedules_.add_run(r);
   reporter_->run(r, at_);
-  fresh_runs_ = true;
-}
-
-void Host::look_at_runs() {
-  if (!fresh_runs_) return;
-  fresh_runs_ = false;
-  last_ = current_;
-  focus_.show_realization(last_);
 }
 
 }  // namespace tr::repl

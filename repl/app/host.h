@@ -10,9 +10,9 @@
 
 #include "core/base/error.h"
 #include "core/realize/realize.h"
-#include "repl/app/focus.h"
 #include "repl/app/progress_bar.h"
 #include "repl/app/reporter.h"
+#include "repl/app/schedule_history.h"
 #include "repl/app/status.h"
 #include "repl/session.h"
 #include "viz/kernel_view.h"
@@ -44,10 +44,9 @@ class Host {
 
   // What the meta commands work with.
   Session& session() { return session_; }
-  Focus& focus() { return focus_; }
-  // What the last statement that ran anything ran: the schedules of its realizes one after another
-  // (print(x) realizes x, then maybe a contiguous copy to read it), with their runs.
-  const Realization& last_run() const { return last_; }
+  // Each statement's schedules (print(x) realizes x, then maybe a contiguous copy to read it) with
+  // their runs, and the one the kernel views look at.
+  ScheduleHistory& schedules() { return schedules_; }
   // The kernels and copies this host has run that the history keeps (the process may have run others
   // before it), and the totals of all it has run.
   std::vector<RunRecord> session_runs() const;
@@ -67,7 +66,8 @@ class Host {
   void reset();
 
  private:
-  Status execute(const Stmt& stmt, const SourceRef& source);
+  // text: the statement as typed, which names its schedules in the history.
+  Status execute(const Stmt& stmt, const SourceRef& source, std::string text);
   // Runs body, reporting what it throws as the statement's error (a Ctrl-C as KeyboardInterrupt).
   Status guarded(const Stmt& stmt, const SourceRef& source, const std::function<Status()>& body);
   Status outcome(const Outcome& o, const Stmt& stmt, const SourceRef& source);
@@ -78,17 +78,12 @@ class Host {
   // Ctrl-C, reported as KeyboardInterrupt at span
   Status interrupt(Span span, const SourceRef& source);
   void on_run(const RunRecord& r);
-  void look_at_runs();
 
   HostConfig config_;
   std::unique_ptr<Reporter> reporter_;
   Session session_;
-  Focus focus_;
-  Realization last_;
-  Realization current_;        // what this statement has run so far
-  bool new_statement_ = true;  // current_ belongs to an earlier statement
+  ScheduleHistory schedules_;
   uint64_t reported_ = 0;      // the number of the last realize whose schedule was reported
-  bool fresh_runs_ = false;    // a realize ran since look_at_runs
   Location at_;
   SourceRef running_;  // the source of the top-level statement running
   size_t first_run_ = 0;    // history().count() before this host

@@ -28,6 +28,8 @@ const std::vector<MetaCommand>& meta_commands() {
       {"step", meta::step},
       {"opt", meta::opt},
       {"opts", meta::opts},
+      {"diff", meta::diff},
+      {"history", meta::history},
       {"jit", meta::jit},
       {"graph", meta::graph},
       {"trace", meta::trace},

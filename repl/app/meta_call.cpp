@@ -1,6 +1,7 @@
 #include "repl/app/meta_call.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "repl/parser.h"
 
@@ -10,6 +11,17 @@ namespace {
 bool blank(char c) { return c == ' ' || c == '\t'; }
 
 }  // namespace
+
+bool is_index(std::string_view arg) {
+  const size_t digits = arg.starts_with('-') ? 1 : 0;
+  return arg.size() > digits &&
+         std::all_of(arg.begin() + static_cast<long>(digits), arg.end(), [](unsigned char ch) { return std::isdigit(ch); });
+}
+
+std::string lowercase(std::string arg) {
+  std::transform(arg.begin(), arg.end(), arg.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return arg;
+}
 
 MetaCall::MetaCall(const Meta& meta, Span at, std::string_view usage) : meta_(meta), at_(at), usage_(usage) {
   // the words of the text after ':', split as the parser splits them; the first is the name

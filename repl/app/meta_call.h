@@ -15,6 +15,11 @@
 
 namespace tr::repl {
 
+// An argument that reads as a kernel index K: "2", "-1".
+bool is_index(std::string_view arg);
+// Names typed in any case (backends, versions), as the tables spell them.
+std::string lowercase(std::string arg);
+
 class MetaCall {
  public:
   // at: the statement's span (its ':'); usage: ":src [K] [BACKEND]", for errors.

@@ -31,6 +31,9 @@ Status graph(Host& h, const MetaCall& c);
 Status trace(Host& h, const MetaCall& c);
 // the kernels on their devices' rooflines (meta_roofline.cpp)
 Status roofline(Host& h, const MetaCall& c);
+// the statements' schedules, and two versions of a kernel (meta_history.cpp, meta_diff.cpp)
+Status history(Host& h, const MetaCall& c);
+Status diff(Host& h, const MetaCall& c);
 // walking and tuning (meta_step.cpp, meta_opt.cpp)
 Status step(Host& h, const MetaCall& c);
 Status opt(Host& h, const MetaCall& c);

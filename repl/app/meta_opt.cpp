@@ -14,7 +14,7 @@ namespace {
 
 int kernel_arg(Host& h, const MetaCall& c) {
   return c.checked(0, [&] {
-    return h.focus().kernel_index(c.size() > 0 ? std::optional<std::string>(c.arg(0)) : std::nullopt);
+    return h.schedules().kernel_index(c.size() > 0 ? std::optional<std::string>(c.arg(0)) : std::nullopt);
   });
 }
 
@@ -31,7 +31,7 @@ OptOp opt_arg(const MetaCall& c, size_t i) {
 Status opt(Host& h, const MetaCall& c) {
   c.expect(2, 4);
   const int k = kernel_arg(h, c);
-  const KernelRecord base = h.focus().kernel(k);
+  const KernelRecord base = h.schedules().kernel(k);
   std::vector<Opt> opts = base.kernel->opts;
   if (c.arg(1) == "none") {
     c.expect(2, 2);
@@ -48,7 +48,7 @@ Status opt(Host& h, const MetaCall& c) {
   std::string out = kernel_title(k, tuned) + uops_text(*tuned.program) +
                     source_text(tuned, shown_backends(tuned, settings().render)) + kernel_run_text(tuned);
   if (base.seconds > 0) out += fmt::format("before: {}", kernel_run_text(base));
-  h.focus().replace_kernel(k, tuned);
+  h.schedules().replace_kernel(k, tuned);
   h.show(c.name(), out);
   return Status::Ok;
 }
@@ -56,7 +56,7 @@ Status opt(Host& h, const MetaCall& c) {
 Status opts(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   const int k = kernel_arg(h, c);
-  const KernelRecord& r = h.focus().kernel(k);
+  const KernelRecord& r = h.schedules().kernel(k);
   h.show(c.name(), kernel_title(k, r) + opts_text(*r.kernel));
   return Status::Ok;
 }

@@ -1,4 +1,4 @@
-// :roofline — the last schedule's kernels on their devices' rooflines, the peaks measured once per
+// :roofline — the selected schedule's kernels on their devices' rooflines, the peaks measured once per
 // machine and kept in the on-disk cache.
 #include <algorithm>
 
@@ -16,11 +16,12 @@ Status roofline(Host& h, const MetaCall& c) {
   const bool again = c.size() == 1 && c.arg(0) == "measure";
   const std::string svg = c.size() == 1 && !again ? c.arg(0) : "";
   if (!svg.empty() && !svg.ends_with(".svg")) c.fail(0, "command", "usage: :roofline [FILE.svg | measure]");
-  const Focus& focus = h.focus();
+  // the statement's schedules the kernel views look at (:history N selects an earlier one)
+  const ScheduleHistory& schedules = h.schedules();
   std::vector<KernelFigures> kernels;
   std::vector<std::string> devices;
-  for (int k = 0; k < static_cast<int>(focus.schedule().size()); k++) {
-    const RunRecord* run = focus.run(k);
+  for (int k = 0; k < static_cast<int>(schedules.size()); k++) {
+    const RunRecord* run = schedules.run(k);
     if (!run || run->is_copy) continue;
     kernels.push_back(kernel_figures(k, run->kernel));
     if (std::find(devices.begin(), devices.end(), run->kernel.device) == devices.end())

@@ -1,13 +1,11 @@
 // :kernels :ast :uops :src :time :explain :graph :trace — views of the schedule and the session.
-#include <algorithm>
-#include <cctype>
-
 #include <fmt/format.h>
 
 #include "core/base/context.h"
 #include "core/render/render.h"
 #include "core/schedule/schedule.h"
 #include "repl/app/files.h"
+#include "repl/app/history_text.h"
 #include "repl/app/meta_commands.h"
 #include "repl/app/settings_input.h"
 #include "viz/debug_output.h"
@@ -20,16 +18,10 @@
 namespace tr::repl::meta {
 namespace {
 
-bool is_index(const std::string& s) {
-  const size_t digits = s.starts_with('-') ? 1 : 0;
-  return s.size() > digits && std::all_of(s.begin() + static_cast<long>(digits), s.end(),
-                                          [](unsigned char ch) { return std::isdigit(ch); });
-}
-
 // The kernel K names (argument i), or the last kernel when the command has no argument i.
 int kernel_arg(Host& h, const MetaCall& c, size_t i) {
   return c.checked(i, [&] {
-    return h.focus().kernel_index(i < c.size() ? std::optional<std::string>(c.arg(i)) : std::nullopt);
+    return h.schedules().kernel_index(i < c.size() ? std::optional<std::string>(c.arg(i)) : std::nullopt);
   });
 }
 
@@ -38,33 +30,27 @@ std::string trim(std::string_view s) {
   return b == std::string_view::npos ? "" : std::string(s.substr(b));
 }
 
-std::string lowercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return s;
-}
-
 }  // namespace
 
 Status kernels(Host& h, const MetaCall& c) {
   if (c.size() > 0) {
     const Tensor x = c.tensor(h.session(), 0, c.size());
-    std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
+    const std::vector<ScheduleItem> items = create_schedule({base_of(x.node())});
     h.show(c.name(), schedule_text(items));
-    h.focus().show_schedule(std::move(items));
+    h.schedules().plan(items);
     return Status::Ok;
   }
-  if (h.focus().empty()) {
-    h.show(c.name(), "no schedule yet: realize something (print(x), x.realize()) or use :kernels x\n");
-    return Status::Ok;
-  }
-  h.show(c.name(), schedule_text(h.focus().schedule()));
+  // an older statement's schedule says whose it is
+  const StatementSchedule* s = h.schedules().selected();
+  const bool older = s && s != &h.schedules().entries().back();
+  h.show(c.name(), (older ? statement_heading(*s) : "") + items_text(h.schedules()));
   return Status::Ok;
 }
 
 Status ast(Host& h, const MetaCall& c) {
   c.expect(0, 1);
   const int k = kernel_arg(h, c, 0);
-  const KernelRecord& r = h.focus().kernel(k);
+  const KernelRecord& r = h.schedules().kernel(k);
   if (h.show_view({.stage = Stage::Ast, .kernel = k})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + ast_text(*r.kernel));
   return Status::Ok;
@@ -76,7 +62,7 @@ Status uops(Host& h, const MetaCall& c) {
   const bool all = c.size() > 0 && c.arg(c.size() - 1) == "all";
   if (c.size() == 2 && !all) c.fail(1, "command", "usage: :uops [K] [all]");
   const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !all) ? 0 : c.size());
-  const KernelRecord& r = h.focus().kernel(k);
+  const KernelRecord& r = h.schedules().kernel(k);
   if (h.show_view({.stage = Stage::Uops, .kernel = k})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + (all ? passes_text(lowering_passes(r)) : uops_text(*r.program)));
   return Status::Ok;
@@ -87,7 +73,7 @@ Status src(Host& h, const MetaCall& c) {
   // :src, :src K, :src BACKEND, :src K BACKEND
   const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
   const int k = kernel_arg(h, c, has_k ? 0 : c.size());
-  const KernelRecord& r = h.focus().kernel(k);
+  const KernelRecord& r = h.schedules().kernel(k);
   std::vector<std::string> backends = shown_backends(r, settings().render);
   const size_t b = has_k ? 1 : 0;
   if (b < c.size()) {
@@ -105,14 +91,15 @@ Status src(Host& h, const MetaCall& c) {
 Status time(Host& h, const MetaCall& c) {
   c.expect(0, 2);
   if (c.size() == 0 || (c.size() == 1 && c.arg(0) == "all")) {
-    h.show(c.name(), run_text(c.size() == 1 ? h.session_runs() : h.last_run().runs));
+    const StatementSchedule* selected = h.schedules().selected();
+    h.show(c.name(), run_text(c.size() == 1 ? h.session_runs() : selected ? selected->runs() : std::vector<RunRecord>{}));
     return Status::Ok;
   }
   if (!is_index(c.arg(0))) c.fail(0, "command", "usage: :time [all | K [N]]");
   const int k = kernel_arg(h, c, 0);
   const int n = c.size() == 2 ? c.checked(1, [&] { return bounded_int(c.arg(1), 1, kMaxRepeat, "the number of runs"); })
                               : 10;
-  KernelRecord r = h.focus().kernel(k);
+  KernelRecord r = h.schedules().kernel(k);
   r.repeats = time_again(r, n);
   const Spread s = *spread(r.repeats);
   auto shown = [](double seconds) { return trim(time_str(seconds)); };

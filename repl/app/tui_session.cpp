@@ -42,23 +42,29 @@ TensorLookup tensor_of(Session& session, const std::string& expr) {
   }
 }
 
-// The items of the schedule that K numbers, each as it ran or lowered now.
-std::vector<TuiItem> schedule_items(Focus& focus) {
-  std::vector<TuiItem> items;
-  for (int k = 0; k < static_cast<int>(focus.schedule().size()); k++) {
-    const ScheduleItem& item = focus.schedule()[static_cast<size_t>(k)];
-    const RunRecord* run = focus.run(k);
+// The selected statement's items that K numbers, each as it ran, as :opt left it, or lowered now.
+TuiSchedule selected_schedule(ScheduleHistory& history) {
+  TuiSchedule out;
+  if (const StatementSchedule* s = history.selected()) {
+    out.statement = s->statement;
+    out.number = s->number;
+    out.newest = history.entries().back().number;
+  }
+  for (int k = 0; k < static_cast<int>(history.size()); k++) {
+    const KeptItem& item = history.item(k);
+    const RunRecord* run = history.run(k);
     TuiItem t{.record = run ? *run : RunRecord{}, .ran = run != nullptr};
-    if (item.kind == ScheduleItem::Kind::Kernel) {
-      t.record.kernel = focus.kernel(k);
+    if (item.is_kernel()) {
+      t.record.is_copy = false;
+      t.record.kernel = history.kernel(k);
     } else if (!run) {
       t.record.is_copy = true;
-      t.record.copy.from = item.inputs.empty() ? "HOST" : item.inputs[0]->device;
-      t.record.copy.to = item.outputs[0]->device;
+      t.record.copy.from = item.scheduled->inputs.empty() ? "HOST" : item.scheduled->inputs[0]->device;
+      t.record.copy.to = item.scheduled->outputs[0]->device;
     }
-    items.push_back(std::move(t));
+    out.items.push_back(std::move(t));
   }
-  return items;
+  return out;
 }
 
 }  // namespace
@@ -68,7 +74,18 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
   std::optional<int> status;
   std::optional<KernelView> view;
   host.set_viewer([&](const KernelView& v) { view = v; });
-  uint64_t seen = host.focus().version();
+  uint64_t seen = host.schedules().version();
+  // what the panes get when the host's selection changed: a kernel of :kernels x that does not lower
+  // is an error line, and no schedule
+  const auto schedule_now = [&](std::string& text) {
+    seen = host.schedules().version();
+    try {
+      return selected_schedule(host.schedules());
+    } catch (const Error& e) {
+      text += fmt::format("error: {}\n", e.what());
+      return TuiSchedule{};
+    }
+  };
   try {
     const Redirect to_pane(out, shown.rdbuf()), errors_to_pane(err, shown.rdbuf());
     TuiHost tui{
@@ -77,15 +94,7 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
           const bool quit = host.run_source(line, "") == Status::Quit;
           TuiOutput output{.text = shown.str(), .quit = quit, .view = view};
           shown.str("");
-          if (host.focus().version() != seen) {
-            seen = host.focus().version();
-            try {
-              output.schedule = schedule_items(host.focus());
-            } catch (const Error& e) {  // a kernel of :kernels x that does not lower
-              output.text += fmt::format("error: {}\n", e.what());
-              output.schedule = std::vector<TuiItem>{};
-            }
-          }
+          if (host.schedules().version() != seen) output.schedule = schedule_now(output.text);
           return output;
         },
         .complete = [&](const std::string& line, size_t cursor) {
@@ -96,6 +105,17 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
         .tensor_of = [&](const std::string& expr) { return tensor_of(host.session(), expr); },
         .peaks = [store = disk_peak_store()](const std::string& device) { return kept_peaks(tr::device(device), store); },
         .peaks_kept_in = disk_peak_store().where,
+        .browse = [&](int step) -> std::optional<TuiOutput> {
+          if (!host.schedules().step(step)) return std::nullopt;
+          TuiOutput output;
+          output.schedule = schedule_now(output.text);
+          return output;
+        },
+        .as_statement = [&](const std::string& line, const std::function<void()>& work) {
+          host.schedules().begin_statement(line);
+          work();
+          host.schedules().end_statement();
+        },
         .history_file = history_path(),
     };
     status = run_tui(tui);

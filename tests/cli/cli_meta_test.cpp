@@ -79,10 +79,11 @@ TEST(CliMeta, KernelsOfAnExpressionAreWhatTheViewsShow) {
 TEST(CliMeta, UnknownKernelsAndBackendsAreClearErrors) {
   const Result r = session(std::string(kMatmul) + ":ast\nprint(b)\n:ast 9\n:src 0 fortran\n:uops x\n:kernels 3\nprint(1)\n", 5);
   EXPECT_CONTAINS(r.err, "error: no schedule yet: realize something (print(x), x.realize()) or use :kernels x\n:ast\n^~~~\n");
-  EXPECT_CONTAINS(r.err, "error: no kernel 9 in the last schedule: it has 2 items (0..1)\n:ast 9\n     ^\n");
+  // print(b)'s two kernels, then the copy that reads b back
+  EXPECT_CONTAINS(r.err, "error: no kernel 9 in the last schedule: it has 3 items (0..2)\n:ast 9\n     ^\n");
   EXPECT_CONTAINS(r.err, "error: unknown backend 'fortran' (backends: c, ");
   EXPECT_CONTAINS(r.err, ":src 0 fortran\n       ^~~~~~~\n");
-  EXPECT_CONTAINS(r.err, "error: expected a kernel index (0..1), not 'x'\n");
+  EXPECT_CONTAINS(r.err, "error: expected a kernel index (0..2), not 'x'\n");
   EXPECT_CONTAINS(r.err, "error: :kernels [x] needs a tensor, not int\n");
   EXPECT_CONTAINS(r.out, "\n1\n");  // the session went on
 }

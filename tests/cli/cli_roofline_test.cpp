@@ -65,7 +65,7 @@ TEST(CliRoofline, ThePeaksAreMeasuredOnceAndKept) {
   EXPECT_CONTAINS(again.out, "measured: E_");
   EXPECT_CONTAINS(again.out, "  float32 compute ");
   EXPECT_CONTAINS(again.out, "  tensor cores                      -  absent: the CPU has no matrix units");
-  EXPECT_CONTAINS(again.out, "no kernel of the last schedule has run: realize something first\n");
+  EXPECT_CONTAINS(again.out, "no kernel of the selected schedule has run: realize something first\n");
 }
 
 // Every tag closed in order, every attribute quoted, every & an entity: what an XML parser needs.

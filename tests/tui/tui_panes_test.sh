@@ -65,7 +65,7 @@ expect REPL "the Source pane shows kernel $k_first" ":src K says where it went"
 expect_no REPL '__global__' "the source is not printed into the REPL pane"
 grep -q "AST · $name_first ─" <<<"$(screen)" && echo "ok: the AST pane follows to kernel $k_first" ||
   fail "the AST pane shows kernel $k_first ($name_first)"
-line ':uops -1'
+line ':uops -2'  # -1 is the copy that read the value back for print
 expect REPL "the UOps pane shows kernel" ":uops K moves the panes to the last kernel"
 line ":ast $k_first"
 expect REPL "the AST pane shows kernel $k_first" ":ast K moves the panes"

@@ -119,7 +119,8 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
   const KernelRecord& k = runs[kernel_runs(runs)[0]].kernel;
 
   const int kk = kernel_runs(runs)[0];
-  const PaneText list = kernels_pane(items_of(runs), kk);
+  const std::vector<TuiItem> items = items_of(runs);
+  const PaneText list = kernels_pane(items, kk, item_order(items, false), "");
   EXPECT_EQ(list.lines[list.mark_begin].rfind(fmt::format("{:>2} r_2 ", kk), 0), 0u) << joined(list);
   EXPECT_NE(list.lines[0].find("GFLOPS"), std::string::npos);
 
@@ -131,7 +132,7 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
   EXPECT_EQ(src.tabs, backends());
   EXPECT_NE(joined(src).find("__kernel void r_2"), std::string::npos) << joined(src);
 
-  const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernel");
+  const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernel", "");
   EXPECT_NE(timings.lines[timings.mark_begin].find("r_2"), std::string::npos) << joined(timings);
   EXPECT_EQ(timings.lines.back(), "session total: 1 kernel");
   EXPECT_NE(joined(timings).find("█"), std::string::npos) << "a bar per run";

@@ -66,7 +66,7 @@ App::App(TuiHost& host)
 
 bool App::tick() {
   if (std::optional<TuiOutput> out = worker_.take()) {
-    finish(running_, *out, history_before_);
+    finish(running_, *out);
     while (!waiting_.empty() && !worker_.busy() && !quit_) {
       const std::string next = waiting_.front();
       waiting_.pop_front();
@@ -166,7 +166,11 @@ void App::feed_input(std::string_view bytes) {
 bool App::step_key(const Key& k) {
   const int v = k.value;
   if ((!k.code && (v == ' ' || v == '\r' || v == '\n' || v == 'n')) || (k.code && v == KEY_ENTER)) {
-    if (step_->forward()) on_stage();
+    bool moved = false;
+    const auto forward = [&] { moved = step_->forward(); };
+    if (host_.as_statement) host_.as_statement(":step " + step_->expr(), forward);
+    else forward();
+    if (moved) on_stage();
     else end_step();
   } else if ((!k.code && (v == 127 || v == ctrl('H') || v == 'p')) || (k.code && v == KEY_BACKSPACE)) {
     if (step_->back()) on_stage();
@@ -186,10 +190,10 @@ void App::pane_key(const Key& k) {
   if (k.code) {
     switch (k.value) {
       case KEY_BTAB: return move_focus(-1);
-      case KEY_UP: return list ? move_selection(selected_ - 1) : scroll(focus_, -1);
-      case KEY_DOWN: return list ? move_selection(selected_ + 1) : scroll(focus_, 1);
-      case KEY_PPAGE: return list ? move_selection(selected_ - page) : scroll(focus_, -page);
-      case KEY_NPAGE: return list ? move_selection(selected_ + page) : scroll(focus_, page);
+      case KEY_UP: return list ? move_selection(row_of(selected_) - 1) : scroll(focus_, -1);
+      case KEY_DOWN: return list ? move_selection(row_of(selected_) + 1) : scroll(focus_, 1);
+      case KEY_PPAGE: return list ? move_selection(row_of(selected_) - page) : scroll(focus_, -page);
+      case KEY_NPAGE: return list ? move_selection(row_of(selected_) + page) : scroll(focus_, page);
       case KEY_HOME: return list ? move_selection(0) : scroll(focus_, -kFar);
       case KEY_END: return list ? move_selection(kFar) : scroll(focus_, kFar);
       case KEY_LEFT: return set_tab(tab_ - 1);
@@ -210,6 +214,10 @@ void App::pane_key(const Key& k) {
     scroll_sideways(focus_, v == '<' ? -sideways : sideways);
   } else if (v == 'w') {
     toggle_wrap(focus_);
+  } else if (v == '[' || v == ']') {
+    browse(v == '[' ? -1 : 1);
+  } else if (v == 's') {
+    toggle_order();
   } else if (v == '/') {
     typing_search_ = "";
   } else if (v == 'n' || v == 'N') {
@@ -261,10 +269,11 @@ void App::on_mouse(const Mouse& m) {
       case Mouse::Act::Press: break;
     }
     focus_on(p);
-    // a row of the Kernels table: line 0 is its header, line K + 1 item K
-    const int k = top_[i] + (m.y - r.y - kInnerY) - 1;
-    if (p == PaneId::Kernels && !step_ && m.y > r.y && k >= 0 && k < static_cast<int>(items_.size()))
-      move_selection(k, false);
+    // a row of the Kernels table, under its header that stays put
+    const int below_header = m.y - r.y - kInnerY - panes_[i].fixed;
+    const int row = top_[i] + below_header;
+    if (p == PaneId::Kernels && !step_ && below_header >= 0 && row < static_cast<int>(items_.size()))
+      move_selection(row, false);
     return;
   }
 }
@@ -278,23 +287,52 @@ void App::focus_on(PaneId p) {
 }
 
 // Keys step over copies, which have no AST, UOps or source; a click may select one.
-void App::move_selection(int to, bool kernels_only) {
-  const int n = static_cast<int>(items_.size());
+void App::move_selection(int row, bool kernels_only) {
+  const int n = static_cast<int>(order_.size());
   if (n == 0) return;
-  const int step = to < selected_ ? -1 : 1;
-  to = std::clamp(to, 0, n - 1);
-  auto copy = [&](int k) { return items_[static_cast<size_t>(k)].record.is_copy; };
-  for (int k = to; kernels_only && k >= 0 && k < n && copy(to); k += step)
-    if (!copy(k)) to = k;
-  for (int k = to; kernels_only && k >= 0 && k < n && copy(to); k -= step)  // none that way: the nearest back
-    if (!copy(k)) to = k;
-  selected_ = to;
+  const int step = row < row_of(selected_) ? -1 : 1;
+  row = std::clamp(row, 0, n - 1);
+  auto copy = [&](int r) { return items_[static_cast<size_t>(order_[static_cast<size_t>(r)])].record.is_copy; };
+  for (int r = row; kernels_only && r >= 0 && r < n && copy(row); r += step)
+    if (!copy(r)) row = r;
+  for (int r = row; kernels_only && r >= 0 && r < n && copy(row); r -= step)  // none that way: the nearest back
+    if (!copy(r)) row = r;
+  if (order_[static_cast<size_t>(row)] != selected_) diff_.reset();
+  selected_ = order_[static_cast<size_t>(row)];
+  stale_ = true;
+}
+
+int App::row_of(int k) const {
+  const auto at = std::find(order_.begin(), order_.end(), k);
+  return at == order_.end() ? -1 : static_cast<int>(at - order_.begin());
+}
+
+void App::browse(int step) {
+  if (step_) return;  // the :step walk owns the panes
+  if (worker_.busy() || !host_.browse) {
+    message_ = "the history can be browsed once the running line ends";
+    return;
+  }
+  std::optional<TuiOutput> out = host_.browse(step);
+  if (!out) {
+    message_ = step < 0 ? "[: no older statement is kept (:history lists them)" : "]: this is the newest statement";
+    return;
+  }
+  adopt_schedule(std::move(*out->schedule));
+  message_ = out->text.empty() ? fmt::format("{} · [ older · ] newer", heading_) : out->text;
+  stale_ = true;
+}
+
+void App::toggle_order() {
+  by_time_ = !by_time_;
+  order_ = item_order(items_, by_time_);
+  message_ = by_time_ ? "Kernels and Timings: the longest first (s: in K order)" : "Kernels and Timings: in K order";
   stale_ = true;
 }
 
 void App::scroll(PaneId p, int by) {
   const int i = static_cast<int>(p);
-  const int last = static_cast<int>(panes_[i].lines.size()) - rows_of(p);
+  const int last = static_cast<int>(panes_[i].lines.size()) - panes_[i].fixed - rows_of(p);
   top_[i] = std::clamp(top_[i] + by, 0, std::max(0, last));
 }
 
@@ -307,16 +345,18 @@ void App::scroll_sideways(PaneId p, int by) {
 void App::toggle_wrap(PaneId p) {
   const int i = static_cast<int>(p);
   const std::vector<int>& was = panes_[i].origin;
-  const int line = top_[i] < static_cast<int>(was.size()) ? was[static_cast<size_t>(top_[i])] : top_[i];
-  const bool at_end = top_[i] + rows_of(p) >= static_cast<int>(panes_[i].lines.size());
+  const int first = top_[i] + panes_[i].fixed;  // the first line under the fixed ones
+  const int line = first < static_cast<int>(was.size()) ? was[static_cast<size_t>(first)] : first;
+  const bool at_end = first + rows_of(p) >= static_cast<int>(panes_[i].lines.size());
   wrap_[i] = !wrap_[i];
   left_[i] = 0;
   show(p, texts_[i]);
   // a pane at its end stays there (the REPL's newest output); else the line that was at the top does
   const std::vector<int>& now = panes_[i].origin;
-  top_[i] = at_end ? kFar
-            : now.empty() ? line
-                          : static_cast<int>(std::lower_bound(now.begin(), now.end(), line) - now.begin());
+  top_[i] = (at_end ? kFar
+             : now.empty() ? line
+                           : static_cast<int>(std::lower_bound(now.begin(), now.end(), line) - now.begin())) -
+            panes_[i].fixed;
   scroll(p, 0);
   message_ = fmt::format("{}: long lines {}", pane_name(p), wrap_[i] ? "wrap (w: scroll sideways)" : "scroll sideways");
 }
@@ -331,7 +371,8 @@ void App::find(int direction) {
   const int n = static_cast<int>(lines.size());
   const std::string want = lowercase(search_);
   // from the match shown, else from the top of the view
-  const int from = found_pane_ == focus_ && found_ >= 0 ? found_ : direction > 0 ? top_[i] - 1 : top_[i];
+  const int fixed = panes_[i].fixed;
+  const int from = found_pane_ == focus_ && found_ >= 0 ? found_ : direction > 0 ? top_[i] + fixed - 1 : top_[i] + fixed;
   for (int step = 1; step <= n; step++) {
     const int line = ((from + direction * step) % n + n) % n;
     const size_t at = lowercase(lines[static_cast<size_t>(line)]).find(want);
@@ -341,7 +382,7 @@ void App::find(int direction) {
     found_begin_ = at;
     found_end_ = at + want.size();
     const int rows = rows_of(focus_), cols = cols_of(focus_);
-    if (line < top_[i] || line >= top_[i] + rows) top_[i] = line - rows / 3;
+    if (line >= fixed && (line - fixed < top_[i] || line - fixed >= top_[i] + rows)) top_[i] = line - fixed - rows / 3;
     scroll(focus_, 0);
     const int col = display_width(std::string_view(lines[static_cast<size_t>(line)]).substr(0, at));
     const int width = display_width(search_);
@@ -358,6 +399,7 @@ void App::set_tab(int tab) {
   const int n = static_cast<int>(backends().size());
   tab_ = (tab + n) % n;  // Left and Right go round
   tab_chosen_ = true;
+  diff_.reset();
   stale_ = true;
 }
 
@@ -386,38 +428,47 @@ void App::submit(const std::string& typed) {
 
 void App::execute(const std::string& line) {
   running_ = line;
-  history_before_ = history().count();
   clear_interrupt();  // a Ctrl-C answered before this line is not this line's
   worker_.start([this, line] { return host_.execute(line); });
 }
 
-void App::finish(const std::string& line, const TuiOutput& out, size_t before) {
+void App::finish(const std::string& line, const TuiOutput& out) {
   quit_ = out.quit;
   stale_ = true;
   top_[static_cast<int>(PaneId::Repl)] = kFar;  // the newest output, at the bottom
-  const RunHistory& h = history();
-  if (h.count() > before) adopt_runs(h.since(before));
-  else if (h.count() < before) adopt_runs({});  // the history was cleared
-  if (out.schedule) adopt_items(*out.schedule);
+  update_total();
+  if (out.schedule) adopt_schedule(*out.schedule);
   std::string text = out.text;
   if (out.view && out.view->kernel >= 0 && out.view->kernel < static_cast<int>(items_.size())) {
     view(*out.view);
     const PaneId p = stage_pane(out.view->stage);
-    text += fmt::format("the {} pane shows kernel {} ({}){}\n", pane_name(p), selected_,
-                        items_[static_cast<size_t>(selected_)].record.kernel.name,
-                        p == PaneId::Source ? fmt::format(", tab {}", backends().at(static_cast<size_t>(tab_))) : "");
+    const std::string& name = items_[static_cast<size_t>(selected_)].record.kernel.name;
+    text += out.view->diff.empty()
+                ? fmt::format("the {} pane shows kernel {} ({}){}\n", pane_name(p), selected_, name,
+                              p == PaneId::Source ? fmt::format(", tab {}", backends().at(static_cast<size_t>(tab_))) : "")
+                : fmt::format("the Source pane shows the diff of kernel {} ({}); a tab key shows its source again\n",
+                              selected_, name);
   }
   transcript_.add(line, text);
 }
 
-void App::adopt_runs(std::vector<RunRecord> runs) {
-  runs_ = std::move(runs);
+void App::update_total() {
   const RunTotals& t = history().totals();
   session_total_ = t.kernels + t.copies == 0 ? "" : split_lines(totals_line(t)).front();
 }
 
-void App::adopt_items(std::vector<TuiItem> items) {
-  items_ = std::move(items);
+void App::adopt_schedule(TuiSchedule schedule) {
+  items_ = std::move(schedule.items);
+  runs_.clear();
+  for (const TuiItem& t : items_)
+    if (t.ran) runs_.push_back(t.record);
+  const std::string first_line = schedule.statement.substr(0, schedule.statement.find('\n'));
+  heading_ = schedule.number == 0 ? first_line
+             : schedule.number == schedule.newest
+                 ? fmt::format("#{} {}", schedule.number, first_line)
+                 : fmt::format("#{} of {} {}", schedule.number, schedule.newest, first_line);
+  order_ = item_order(items_, by_time_);
+  diff_.reset();
   selected_ = last_kernel(items_);  // the kernel that computed the value, as :ast picks
   if (selected_ >= 0 && !tab_chosen_) {
     try {
@@ -430,6 +481,12 @@ void App::adopt_items(std::vector<TuiItem> items) {
 
 void App::view(const KernelView& v) {
   selected_ = v.kernel;
+  if (!v.diff.empty()) {
+    diff_ = diff_pane(fmt::format("Diff · {} · :diff {}", items_[static_cast<size_t>(v.kernel)].record.kernel.name, v.kernel),
+                      v.diff);
+  } else {
+    diff_.reset();
+  }
   if (!v.backend.empty()) {
     tab_ = backend_index(v.backend);
     tab_chosen_ = true;
@@ -466,8 +523,8 @@ void App::on_stage() {
   editing_ = false;
   if (step_->stage().stage == Stage::Source) tab_ = backend_index(step_->backend());
   if (step_->stage().stage == Stage::Run && !step_->runs().empty()) {
-    adopt_runs(step_->runs());
-    adopt_items(items_of(step_->runs()));
+    update_total();
+    adopt_schedule({.items = items_of(step_->runs()), .statement = ":step " + step_->expr()});
   }
   relayout();
 }

@@ -56,7 +56,12 @@ class App {
   void feed_input(std::string_view bytes);
   void move_focus(int step);
   void focus_on(PaneId p);
-  void move_selection(int to, bool kernels_only = true);
+  // `row`: of the Kernels pane, whose rows are in order_
+  void move_selection(int row, bool kernels_only = true);
+  int row_of(int k) const;
+  // `[` and `]`: the schedule of the statement before or after the one shown, from the host's history
+  void browse(int step);
+  void toggle_order();
   void scroll(PaneId p, int by);
   void scroll_sideways(PaneId p, int by);
   void toggle_wrap(PaneId p);
@@ -67,13 +72,13 @@ class App {
   // lines
   void submit(const std::string& typed);
   void execute(const std::string& line);
-  void finish(const std::string& line, const TuiOutput& out, size_t history_before);
+  void finish(const std::string& line, const TuiOutput& out);
   void interrupt();
   void start_step(const std::string& line, const std::string& expr);
   void on_stage();
   void end_step();
-  void adopt_runs(std::vector<RunRecord> runs);
-  void adopt_items(std::vector<TuiItem> items);
+  void adopt_schedule(TuiSchedule schedule);
+  void update_total();
   void view(const KernelView& v);
 
   // what the panes show, and where (app_draw.cpp)
@@ -95,14 +100,17 @@ class App {
   TuiHost& host_;
   Worker worker_;
   std::string running_;                // the line the worker runs
-  size_t history_before_ = 0;          // history().count() when it started
   std::deque<std::string> waiting_;    // lines typed while it runs, run after it in order
   InputLine input_;
   std::string unfinished_;  // lines typed so far of an input that continues (an open bracket)
   Transcript transcript_;
-  std::vector<RunRecord> runs_;  // what the last line that ran anything ran (Timings)
   std::vector<TuiItem> items_;   // the schedule K numbers (Kernels, and what AST, UOps, Source show)
+  std::vector<RunRecord> runs_;  // the runs of its items (Timings)
+  std::string heading_;          // whose schedule it is, in the Kernels and Timings titles
+  std::vector<int> order_;       // the K of each row of the Kernels pane
+  bool by_time_ = false;         // Kernels and Timings list the longest first
   int selected_ = -1;            // K, into items_
+  std::optional<PaneText> diff_;  // what :diff asked the Source pane to show, until the kernel or tab changes
   std::string session_total_;
   int tab_ = 0;
   bool tab_chosen_ = false;  // the user picked a backend: new kernels keep it

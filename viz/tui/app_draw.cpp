@@ -46,10 +46,12 @@ void App::refresh() {
   const bool any = selected_ >= 0 && selected_ < static_cast<int>(items_.size());
   const RunRecord* item = any ? &items_[static_cast<size_t>(selected_)].record : nullptr;
   const KernelRecord* k = item && !item->is_copy ? &item->kernel : nullptr;
-  // the selected item's row in Timings, when it ran in the last line
+  const std::vector<RunRecord> runs = by_time_ ? longest_first(runs_) : runs_;
+  const std::string heading = by_time_ ? "by time · " + heading_ : heading_;
+  // the selected item's row in Timings
   int timed = -1;
-  for (size_t r = 0; item && items_[static_cast<size_t>(selected_)].ran && r < runs_.size(); r++)
-    if (runs_[r].start_us == item->start_us) timed = static_cast<int>(r);
+  for (size_t r = 0; item && items_[static_cast<size_t>(selected_)].ran && r < runs.size(); r++)
+    if (runs[r].start_us == item->start_us) timed = static_cast<int>(r);
   const int bars = std::max(0, inner_width(layout_.panes[index(PaneId::Timings)]) - kTimingsColumns - 1);
   const std::string none = "no kernel to show: type an expression in the REPL pane";
   auto of_kernel = [&](std::string_view title, auto pane) {
@@ -66,15 +68,15 @@ void App::refresh() {
       }
     }
     switch (p) {
-      case PaneId::Kernels: show(p, kernels_pane(items_, selected_)); break;
-      case PaneId::Timings: show(p, timings_pane(runs_, timed, bars, session_total_)); break;
+      case PaneId::Kernels: show(p, kernels_pane(items_, selected_, order_, heading)); break;
+      case PaneId::Timings: show(p, timings_pane(runs, timed, bars, session_total_, heading)); break;
       case PaneId::Ast: show(p, of_kernel("AST", [](const KernelRecord& r) { return ast_pane(r); })); break;
       case PaneId::Uops: show(p, of_kernel("UOps", [](const KernelRecord& r) { return uops_pane(r); })); break;
       case PaneId::Roofline:
         show(p, roofline_pane(items_, selected_, host_, inner_width(layout_.panes[i]), layout_.panes[i].h - 2));
         break;
       case PaneId::Source:
-        show(p, of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
+        show(p, diff_ ? *diff_ : of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
         break;
       case PaneId::Repl: show(p, transcript_.pane(unfinished_)); break;
     }
@@ -87,14 +89,16 @@ void App::show(PaneId p, PaneText text) {
   texts_[i] = std::move(text);
   PaneText& shown = panes_[i];
   if (shown.title != folded.title || shown.lines != folded.lines || shown.tab != folded.tab) {
-    top_[i] = folded.anchor;
+    top_[i] = folded.anchor - folded.fixed;
     if (found_pane_ == p) found_ = -1;
   }
   shown = std::move(folded);
-  const int rows = rows_of(p);
-  if (shown.mark_begin >= 0 && shown.mark_begin < top_[i]) top_[i] = shown.mark_begin;
-  if (shown.mark_end > top_[i] + rows) top_[i] = std::min(shown.mark_begin, shown.mark_end - rows);
-  top_[i] = std::clamp(top_[i], 0, std::max(0, static_cast<int>(shown.lines.size()) - rows));
+  // top_ counts the lines under the fixed ones; the marked lines are among those
+  const int rows = rows_of(p), fixed = shown.fixed;
+  const int mark_begin = shown.mark_begin - fixed, mark_end = shown.mark_end - fixed;
+  if (shown.mark_begin >= 0 && mark_begin < top_[i]) top_[i] = mark_begin;
+  if (mark_end > top_[i] + rows) top_[i] = std::min(mark_begin, mark_end - rows);
+  top_[i] = std::clamp(top_[i], 0, std::max(0, static_cast<int>(shown.lines.size()) - fixed - rows));
   left_[i] = std::clamp(left_[i], 0, std::max(0, widest(shown) - cols_of(p)));
 }
 
@@ -130,8 +134,8 @@ std::string App::status_text() const {
     return "Enter: run · Esc: leave the input · Tab: complete, or next pane on an empty line · F1: keys · "
            "Ctrl-D: quit";
   // one row of a 120-column terminal
-  return fmt::format("{}: Tab pane · ↑↓ PgUp PgDn {} · < > sideways · w wrap · / find · ←→ 1-9 tab · z zoom · "
-                     "Enter input · F1 keys",
+  return fmt::format("{}: Tab pane · ↑↓ {} · [ ] history · s sort · < > · w wrap · / find · ←→ 1-9 tab · z zoom · "
+                     "Enter input · F1",
                      pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
 }
 

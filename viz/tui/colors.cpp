@@ -5,7 +5,7 @@
 namespace tr::tui {
 namespace {
 
-enum Pair : short { kKeyword = 1, kType, kNumber, kString, kComment, kFocus, kStage };
+enum Pair : short { kKeyword = 1, kType, kNumber, kString, kComment, kFocus, kStage, kRemoved, kAdded, kHunk };
 
 bool with_colour = false;
 
@@ -27,6 +27,10 @@ void init_colors() {
   init_pair(kComment, rich ? 244 : -1, -1);
   init_pair(kFocus, rich ? 33 : COLOR_MAGENTA, -1);
   init_pair(kStage, rich ? 166 : COLOR_RED, -1);
+  // a diff's lines as diff viewers colour them: removed red, added green, hunks cyan (magenta with 8)
+  init_pair(kRemoved, rich ? 160 : COLOR_RED, -1);
+  init_pair(kAdded, rich ? 28 : COLOR_GREEN, -1);
+  init_pair(kHunk, rich ? 31 : COLOR_MAGENTA, -1);
 }
 
 int style_attr(Style s) {
@@ -37,6 +41,10 @@ int style_attr(Style s) {
     case Style::Number: return pair(kNumber);
     case Style::String: return pair(kString);
     case Style::Comment: return pair(kComment) | A_DIM;
+    // without colour: removed dim, added bold, so that the two still differ
+    case Style::Removed: return with_colour ? pair(kRemoved) : A_DIM;
+    case Style::Added: return with_colour ? pair(kAdded) : A_BOLD;
+    case Style::Hunk: return pair(kHunk) | A_BOLD;
     case Style::Plain: break;
   }
   return A_NORMAL;

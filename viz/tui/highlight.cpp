@@ -89,9 +89,20 @@ Style word_style(std::string_view w, Syntax syntax) {
     case Syntax::Listing:
       if (all_caps(w) || w == "True" || w == "False" || w == "None") return Style::Keyword;
       return among(kDtypeNames, w) || vector_type(w) ? Style::Type : Style::Plain;
+    case Syntax::Diff:
     case Syntax::None: break;
   }
   return Style::Plain;
+}
+
+// A line of `diff -u`: what its first characters say it is, the whole line.
+std::vector<Span> diff_line(std::string_view line) {
+  const auto whole = [&](Style s) { return std::vector<Span>{{0, line.size(), s}}; };
+  if (line.starts_with("---") || line.starts_with("+++")) return whole(Style::Keyword);
+  if (line.starts_with("@@")) return whole(Style::Hunk);
+  if (line.starts_with('-')) return whole(Style::Removed);
+  if (line.starts_with('+')) return whole(Style::Added);
+  return {};
 }
 
 // The end of a number starting at i: digits, letters (0x, suffixes, exponents), dots, and an exponent's sign.
@@ -131,6 +142,7 @@ Syntax syntax_of_backend(std::string_view backend) {
 std::vector<Span> highlight(std::string_view line, Syntax syntax, HighlightState& state) {
   std::vector<Span> spans;
   if (syntax == Syntax::None) return spans;
+  if (syntax == Syntax::Diff) return diff_line(line);
   size_t i = 0;
   auto add = [&](size_t end, Style style) {
     spans.push_back({i, end, style});

@@ -1,14 +1,15 @@
 #pragma once
 // Syntax classes of the words in a pane's line, for colour: keywords, types, numbers, strings and
-// comments of each backend's source, and of the AST, graph and UOps listings.
+// comments of each backend's source, and of the AST, graph and UOps listings; a unified diff's removed,
+// added and hunk lines.
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace tr::tui {
 
-enum class Style : uint8_t { Plain, Keyword, Type, Number, String, Comment };
-enum class Syntax : uint8_t { None, C, LlvmIr, Wgsl, Listing };
+enum class Style : uint8_t { Plain, Keyword, Type, Number, String, Comment, Removed, Added, Hunk };
+enum class Syntax : uint8_t { None, C, LlvmIr, Wgsl, Listing, Diff };
 
 // C, OpenCL, CUDA and Metal share C's lexical rules; LLVM IR has its own.
 Syntax syntax_of_backend(std::string_view backend);

@@ -31,19 +31,42 @@ int last_kernel(const std::vector<TuiItem>& items) {
   return -1;
 }
 
-PaneText kernels_pane(const std::vector<TuiItem>& items, int selected) {
+std::vector<int> item_order(const std::vector<TuiItem>& items, bool by_time) {
+  std::vector<int> order(items.size());
+  for (size_t k = 0; k < items.size(); k++) order[k] = static_cast<int>(k);
+  if (!by_time) return order;
+  const auto seconds = [&](int k) {
+    const TuiItem& t = items[static_cast<size_t>(k)];
+    return t.ran ? run_seconds(t.record) : -1.0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seconds(a) > seconds(b); });
+  return order;
+}
+
+std::vector<RunRecord> longest_first(std::vector<RunRecord> runs) {
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const RunRecord& a, const RunRecord& b) { return run_seconds(a) > run_seconds(b); });
+  return runs;
+}
+
+PaneText kernels_pane(const std::vector<TuiItem>& items, int selected, const std::vector<int>& order,
+                      std::string_view heading) {
   if (items.empty()) return placeholder("Kernels", "no kernel has run yet: type an expression in the REPL pane");
   std::vector<std::string> names;
   size_t name_width = 12;
   for (const TuiItem& t : items) {
     const RunRecord& r = t.record;
-    names.push_back(r.is_copy ? fmt::format("copy {}→{}", r.copy.from, r.copy.to) : r.kernel.name);
+    const std::string name = r.is_copy ? fmt::format("copy {}→{}", r.copy.from, r.copy.to) : r.kernel.name;
+    names.push_back(r.replayed ? name + " (jit)" : name);
     name_width = std::max<size_t>(name_width, display_width(names.back()));
   }
   // as narrow as the columns allow: the pane is the top row's smaller half
   std::string text = fmt::format("{:>2} {:<{}} {:<6} {:>9} {:>6} {:>6}\n", "K", "kernel", name_width, "device", "time",
                                  "GFLOPS", "GB/s");
-  for (size_t k = 0; k < items.size(); k++) {
+  int selected_row = -1;
+  for (size_t row = 0; row < order.size(); row++) {
+    const auto k = static_cast<size_t>(order[row]);
+    if (order[row] == selected) selected_row = static_cast<int>(row);
     const RunRecord& r = items[k].record;
     const std::string pad(name_width - static_cast<size_t>(display_width(names[k])), ' ');
     const std::string& dev = r.is_copy ? r.copy.to : r.kernel.device;
@@ -56,11 +79,12 @@ PaneText kernels_pane(const std::vector<TuiItem>& items, int selected) {
     text += fmt::format("{:>2} {}{} {:<6} {:>9} {:6.2f} {:6.2f}\n", k, names[k], pad, dev,
                         time.substr(time.find_first_not_of(' ')), rate.gflops, rate.gbs);
   }
-  PaneText p = pane_text("Kernels", text);
-  if (selected >= 0) {
-    p.mark_begin = selected + 1;  // below the header
-    p.mark_end = selected + 2;
-    p.anchor = std::max(0, selected - 2);
+  PaneText p = pane_text(heading.empty() ? "Kernels" : fmt::format("Kernels · {}", heading), text);
+  p.fixed = 1;
+  if (selected_row >= 0) {
+    p.mark_begin = selected_row + 1;  // below the header
+    p.mark_end = selected_row + 2;
+    p.anchor = std::max(p.fixed, selected_row - 1);
   }
   return p;
 }
@@ -102,14 +126,20 @@ PaneText source_pane(const KernelRecord& k, int tab) {
 }
 
 PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,
-                      std::string_view session_total) {
+                      std::string_view session_total, std::string_view heading) {
   const std::string session = session_total.empty() ? "" : fmt::format("session {}\n", session_total);
-  PaneText p = pane_text("Timings", timings_table(runs, bar_width) + session);
+  PaneText p = pane_text(heading.empty() ? "Timings" : fmt::format("Timings · {}", heading),
+                         timings_table(runs, bar_width) + session);
+  p.fixed = runs.empty() ? 0 : 1;  // the table's header
   if (selected_run >= 0) {
     p.mark_begin = selected_run + 1;  // below the table's header
     p.mark_end = selected_run + 2;
   }
   return p;
+}
+
+PaneText diff_pane(std::string_view title, std::string_view diff) {
+  return pane_text(std::string(title), diff, Syntax::Diff);
 }
 
 PaneText placeholder(std::string_view title, std::string_view why) { return pane_text(std::string(title), why); }

@@ -16,9 +16,15 @@ std::vector<TuiItem> items_of(const std::vector<RunRecord>& runs);
 // The last kernel among the items (the one :ast K picks without K), or -1.
 int last_kernel(const std::vector<TuiItem>& items);
 
+// The K of each row of the Kernels pane: K order, or by time, the longest first (those not run last).
+std::vector<int> item_order(const std::vector<TuiItem>& items, bool by_time);
+// The runs by time, the longest first.
+std::vector<RunRecord> longest_first(std::vector<RunRecord> runs);
 // One row per item, kernel or copy, numbered K as :kernels numbers them: K, name, device, time, GFLOPS,
-// GB/s; `selected` is a K.
-PaneText kernels_pane(const std::vector<TuiItem>& items, int selected);
+// GB/s, in `order`, under a header that stays put; `selected` is a K. `heading` follows the title:
+// whose schedule it is.
+PaneText kernels_pane(const std::vector<TuiItem>& items, int selected, const std::vector<int>& order,
+                      std::string_view heading);
 // What the AST, UOps and Source panes say of item K when it is a copy.
 PaneText copy_placeholder(std::string_view title, int k, const CopyRecord& copy);
 // The Ast stage, then the Opts stage (viz/stages); with opts_marked,
@@ -28,9 +34,12 @@ PaneText ast_pane(const KernelRecord& k, bool opts_marked = false);
 PaneText uops_pane(const KernelRecord& k);
 // Rendered for backends()[tab], with a tab for every backend.
 PaneText source_pane(const KernelRecord& k, int tab);
-// timings_table of the runs with `selected_run` marked, then the session's total line.
+// timings_table of the runs (in the order given) with `selected_run` marked, under a header that stays
+// put, then the session's total line; `heading` follows the title.
 PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,
-                      std::string_view session_total);
+                      std::string_view session_total, std::string_view heading);
+// A unified diff (viz/line_diff.h) with its removed and added lines in colour.
+PaneText diff_pane(std::string_view title, std::string_view diff);
 // A pane with nothing to show yet, and why.
 PaneText placeholder(std::string_view title, std::string_view why);
 

@@ -85,7 +85,7 @@ void draw_line(const Window& w, int y, int cols, const std::string& line, const 
 }  // namespace
 
 int body_rows(const Rect& r, const PaneText& p, int footer) {
-  return std::max(0, r.h - 2 - footer - (p.tabs.empty() ? 0 : 1));
+  return std::max(0, r.h - 2 - footer - (p.tabs.empty() ? 0 : 1) - p.fixed);
 }
 
 void draw_pane(const Window& w, const PaneText& p, const PaneScroll& at, Frame frame, int footer) {
@@ -100,12 +100,16 @@ void draw_pane(const Window& w, const PaneText& p, const PaneScroll& at, Frame f
   int y = kInnerY;
   if (!p.tabs.empty()) draw_tabs(w, y++, inner, p);
   const int body = body_rows({0, 0, rows, cols}, p, footer);
-  for (int i = at.top; y < kInnerY + body + (p.tabs.empty() ? 0 : 1) && i < static_cast<int>(p.lines.size()); i++, y++) {
+  const int bottom = rows - 1 - footer;  // the frame's bottom row, or the footer's first
+  const auto draw = [&](int i) {
     const auto found = i == at.found ? std::optional(std::pair(at.found_begin, at.found_end)) : std::nullopt;
-    draw_line(w, y, inner, p.lines[i], p.spans[i], p.marked(i), at.left, found);
-  }
+    draw_line(w, y++, inner, p.lines[i], p.spans[i], p.marked(i), at.left, found);
+  };
+  const int n = static_cast<int>(p.lines.size());
+  for (int i = 0; i < p.fixed && i < n && y < bottom; i++) draw(i);
+  for (int i = p.fixed + at.top; i < n && y < bottom; i++) draw(i);
   // lines above, below or beside the view: say so on the frame
-  const int below = static_cast<int>(p.lines.size()) - at.top - body;
+  const int below = n - p.fixed - at.top - body;
   const int right = widest(p) - at.left - inner;
   std::vector<std::string> beyond;
   if (at.top > 0) beyond.push_back(fmt::format("↑{}", at.top));

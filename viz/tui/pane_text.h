@@ -17,6 +17,7 @@ struct PaneText {
   int tab = -1;
   int mark_begin = -1, mark_end = -1;    // [begin, end) lines drawn in reverse video
   int anchor = 0;                        // the line to scroll to when this text replaces another
+  int fixed = 0;                         // the first lines (a table's header) stay put while the rest scrolls
   std::vector<int> origin{};             // wrapped (pane_wrap.h): the line of the unwrapped text each row is from
 
   bool marked(int line) const { return line >= mark_begin && line < mark_end; }

@@ -31,6 +31,7 @@ PaneText wrapped(const PaneText& p, int cols) {
   out.mark_begin = row(p.mark_begin);
   out.mark_end = row(p.mark_end);
   out.anchor = row(p.anchor);
+  out.fixed = row(p.fixed);
   return out;
 }
 

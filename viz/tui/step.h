@@ -37,6 +37,7 @@ class StepWalk {
   std::optional<PaneText> content(PaneId pane, int tab, int width) const;
   // The records of the run (after the last stage), for the Kernels and Timings panes.
   const std::vector<RunRecord>& runs() const { return runs_; }
+  const std::string& expr() const { return expr_; }
   const KernelRecord* kernel() const;  // the current kernel stage's kernel, lowered as it will run
   const std::string& backend() const;  // the renderer of that kernel's device ("" outside a kernel's stages)
 

@@ -29,12 +29,22 @@ struct TuiItem {
   bool ran = false;
 };
 
+// The schedule the panes show: the items of the statement selected in the host's schedule history
+// (K numbers them), and where that statement stands in the history.
+struct TuiSchedule {
+  std::vector<TuiItem> items{};
+  std::string statement{};  // as typed
+  uint64_t number = 0;      // :history's number of it; 0 for a schedule outside the history (a :step's run)
+  uint64_t newest = 0;      // :history's number of the newest statement kept
+};
+
 // What one input line did: all it printed, and whether it asked to leave (`:quit`); the schedule K
-// numbers when the line changed it; the kernel and stage that `:ast K`, `:uops K` or `:src K` asked for.
+// numbers when the line changed it; the kernel and stage that `:ast K`, `:uops K`, `:src K` or
+// `:diff K` asked for.
 struct TuiOutput {
   std::string text{};
   bool quit = false;
-  std::optional<std::vector<TuiItem>> schedule{};
+  std::optional<TuiSchedule> schedule{};
   std::optional<KernelView> view{};
 };
 
@@ -59,6 +69,13 @@ struct TuiHost {
   // and the folder they are kept in.
   std::function<std::optional<DevicePeaks>(const std::string& device)> peaks{};
   std::string peaks_kept_in{};
+  // Selects the statement `step` away from the one whose schedule the panes show in the host's
+  // schedule history (-1 the older, +1 the newer), as `:history N` does: its schedule, and an error
+  // line when a kernel of it does not lower; nothing at either end. Called only while no line runs.
+  std::function<std::optional<TuiOutput>(int step)> browse{};
+  // Runs `work` (a step of the :step walk, whose last runs the schedule) as the statement `line`: what it
+  // schedules and runs joins the host's schedule history. Called only while no line runs.
+  std::function<void(const std::string& line, const std::function<void()>& work)> as_statement{};
   std::string history_file{};  // read at the start, written at the end, as the plain REPL does
 };
 
