@@ -296,7 +296,7 @@ void cache_text(const std::string& key, const std::string& text) {
   std::ofstream(made, std::ios::binary) << text;
   if (!store(made, key, dir, dir + "/" + entry_name(key, ".txt")))
     warn_once(said_unwritable, fmt::format("cannot write into the cache folder {} (read-only or full): BEAM's choices "
-                                           "are not kept", dir));
+                                           "and the roofline's peaks are not kept", dir));
 }
 
 std::string cached_file(const std::string& key, const std::string& ext,

@@ -33,7 +33,7 @@ std::string cached_file(const std::string& key, const std::string& ext,
 // binaries, CUDA's images); dlopen maps the file itself and never reads the checksum at its end.
 std::string cached_bytes(const std::string& path);
 
-// Small texts kept under a key (BEAM's choices): the text, when an intact entry holds one; and keeping
+// Small texts kept under a key (BEAM's choices, the roofline's peaks): the text, when an intact entry holds one; and keeping
 // one, which replaces what the key held. An unwritable cache costs one warning and keeps nothing.
 std::optional<std::string> cached_text(const std::string& key);
 void cache_text(const std::string& key, const std::string& text);

@@ -93,6 +93,15 @@ std::vector<HelpGroup> command_help() {
            {"trace", ":trace FILE.json",
             "Write the session's kernels and copies as a Chrome/Perfetto trace. Open it in ui.perfetto.dev.",
             "print(arange(4).sum())\n:trace session_trace.json"},
+           {"roofline", ":roofline [FILE.svg | measure]",
+            "Each kernel of the selected schedule (the last statement's, or :history N's) on its device's roofline: "
+            "its arithmetic intensity (FLOPs per byte), "
+            "GFLOPS and GB/s, the roof at that intensity, the percentage of its bound and what bounds it (memory, "
+            "compute, or launch). The device's peaks come first with where each comes from: memory bandwidth, "
+            "compute per dtype and launch time are measured once per machine by short built-in kernels and kept "
+            "in the cache; tensor cores are the data sheet's. FILE.svg writes the picture; measure measures the "
+            "peaks again.",
+            "x = (arange(1 << 16).float() * 2).realize()\n:roofline"},
            {"run", ":run FILE.tg", "Run a script in this session. Its names stay, and its errors name its own file.",
             "x = 1\n:save session.tg\n:run session.tg"},
            {"save", ":save FILE.tg",

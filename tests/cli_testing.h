@@ -108,6 +108,24 @@ inline Result run_binary(const std::vector<std::string>& args, const std::string
   return r;
 }
 
+// XDG_CACHE_HOME while it lives, for this process and the binaries it runs (run_binary passes the
+// test's own on).
+class CacheHome {
+ public:
+  explicit CacheHome(const std::string& dir) : old_(std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "") {
+    setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  }
+  ~CacheHome() {
+    if (old_.empty()) unsetenv("XDG_CACHE_HOME");
+    else setenv("XDG_CACHE_HOME", old_.c_str(), 1);
+  }
+  CacheHome(const CacheHome&) = delete;
+  CacheHome& operator=(const CacheHome&) = delete;
+
+ private:
+  std::string old_;
+};
+
 // Each line of --json output as an object; a line that is not JSON fails the test.
 inline std::vector<nlohmann::json> json_lines(const std::string& out) {
   std::vector<nlohmann::json> events;

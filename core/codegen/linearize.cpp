@@ -243,7 +243,9 @@ class Linearizer {
     for (int s : u.srcs) need(s);
     const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar ||
                         u.kind == UOpKind::DefineLocal || u.kind == UOpKind::Special;
-    if (u.kind == UOpKind::Alu && value_[n]) flops_ += trip_ * u.vec;
+    // a MULACC is the multiply and the add it fuses, as tinygrad counts it: a matmul's FLOPs do not halve
+    // where the target has the instruction
+    if (u.kind == UOpKind::Alu && value_[n]) flops_ += trip_ * u.vec * (u.alu == Op::MulAcc ? 2 : 1);
     // a matrix unit's step: a multiply and an add per element of its three tiles, shared by the warp
     if (u.kind == UOpKind::Wmma) flops_ += trip_ * 2 * u.unit.m * u.unit.n * u.unit.k / TcLayout::kWarp;
     place(n, moved(n), global);

@@ -96,7 +96,7 @@ struct UOpProgram {
   std::vector<UOp> uops;
   std::vector<PassSnapshot> passes;  // after each lowering pass, in order, where asked (codegen's keep_passes)
   LaunchDims dims;
-  int64_t flops = 0;  // estimated from the value ALUs and the trip counts around them
+  int64_t flops = 0;  // estimated from the value ALUs (a MULACC two) and the trip counts around them
   int64_t bytes = 0;  // estimated bytes moved: what each load and the store reach (core/realize/footprint.h)
   std::vector<DType> globals;  // dtype of each buffer, by DEFINE_GLOBAL index
   std::vector<std::string> vars;  // each Variable's name, in argument order (after the buffers)

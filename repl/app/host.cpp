@@ -216,6 +216,8 @@ RunTotals Host::session_totals() const { return history().totals().since(first_t
 
 void Host::show(std::string_view command, std::string_view text) { reporter_->output(command, text, at_); }
 
+void Host::show_roofline(const Roofline& r, std::string_view svg_file) { reporter_->roofline(r, svg_file, at_); }
+
 bool Host::pause(std::string_view next_stage) const { return !pause_ || pause_(next_stage); }
 
 void Host::reset() {

@@ -52,6 +52,7 @@ class Host {
   std::vector<RunRecord> session_runs() const;
   RunTotals session_totals() const;
   void show(std::string_view command, std::string_view text);
+  void show_roofline(const Roofline& r, std::string_view svg_file);
   // Between the stages of :step: false when the person wants to stop. Only a person at a terminal is
   // asked (set_pause); a script or a pipe gets every stage.
   bool pause(std::string_view next_stage) const;

@@ -128,6 +128,61 @@ Json error_json(const Diagnostic& d) {
   return j;
 }
 
+namespace {
+
+Json peak_json(const Peak& p, std::string_view unit, double scale) {
+  Json j;
+  j[unit] = p.value ? Json(rounded(*p.value * scale, 6)) : Json(nullptr);
+  j["source"] = p.source;
+  return j;
+}
+
+Json or_null(const std::optional<double>& x, double scale, int decimals) {
+  return x ? Json(rounded(*x * scale, decimals)) : Json(nullptr);
+}
+
+}  // namespace
+
+Json roofline_json(const Roofline& r, std::string_view svg_file, const Location& at) {
+  Json j = event_json("roofline", &at);
+  Json devices = Json::array();
+  for (const DevicePeaks& p : r.peaks) {
+    Json compute = Json::object();
+    for (const auto& [dtype, peak] : p.compute) compute[std::string(name(dtype))] = peak_json(peak, "gflops", 1e-9);
+    devices.push_back({{"device", p.device},
+                       {"measured", p.measured},
+                       {"kept", p.kept},
+                       {"kept_in", r.kept_where.empty() ? Json(nullptr) : Json(r.kept_where)},
+                       {"bandwidth", peak_json(p.bandwidth, "gbs", 1e-9)},
+                       {"compute", std::move(compute)},
+                       {"tensor_cores", peak_json(p.tensor_cores, "gflops", 1e-9)},
+                       {"launch", peak_json(p.launch, "us", 1e6)}});
+  }
+  j["peaks"] = std::move(devices);
+  Json kernels = Json::array();
+  for (const RooflinePoint& p : r.points) {
+    const KernelFigures& k = p.kernel;
+    kernels.push_back({{"k", k.k},
+                       {"name", k.name},
+                       {"device", k.device},
+                       {"dtype", name(k.dtype)},
+                       {"tensor_cores", k.tensor_cores},
+                       {"flops", static_cast<int64_t>(k.flops)},
+                       {"bytes", static_cast<int64_t>(k.bytes)},
+                       {"us", rounded(k.seconds * 1e6, 3)},
+                       {"intensity", rounded(p.intensity, 6)},
+                       {"gflops", rounded(p.flops_per_s / 1e9, 6)},
+                       {"gbs", rounded(p.bytes_per_s / 1e9, 6)},
+                       {"roof_gflops", or_null(p.roof, 1e-9, 6)},
+                       {"percent", or_null(p.percent, 1, 3)},
+                       {"bound", bound_name(p.bound)},
+                       {"note", p.note}});
+  }
+  j["kernels"] = std::move(kernels);
+  if (!svg_file.empty()) j["svg"] = svg_file;
+  return j;
+}
+
 Json output_json(std::string_view command, std::string_view text, const Location& at) {
   Json j = event_json("output", &at);
   j["command"] = command;

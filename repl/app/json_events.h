@@ -22,6 +22,9 @@ Json run_json(const RunRecord& r, const Location& at);  // a "kernel" or a "copy
 Json source_json(const KernelRecord& k, std::string_view backend, const Location& at);
 Json assert_json(const Location& at, const Diagnostic* failure);
 Json error_json(const Diagnostic& d);
+// :roofline: each device's peaks (a figure and its source, or null and why it is absent) and each kernel
+// on its roofline; "svg" where it wrote a picture.
+Json roofline_json(const Roofline& r, std::string_view svg_file, const Location& at);
 Json output_json(std::string_view command, std::string_view text, const Location& at);
 Json summary_json(const RunTotals& totals);
 

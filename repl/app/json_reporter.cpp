@@ -31,6 +31,10 @@ void JsonReporter::error(const Diagnostic& d) {
   err_ << format_diagnostic(d) << std::flush;
 }
 
+void JsonReporter::roofline(const Roofline& r, std::string_view svg_file, const Location& at) {
+  emit(roofline_json(r, svg_file, at));
+}
+
 void JsonReporter::output(std::string_view command, std::string_view text, const Location& at) {
   emit(output_json(command, text, at));
 }

@@ -33,6 +33,7 @@ const std::vector<MetaCommand>& meta_commands() {
       {"jit", meta::jit},
       {"graph", meta::graph},
       {"trace", meta::trace},
+      {"roofline", meta::roofline},
       {"run", meta::run},
       {"save", meta::save},
       {"reset", meta::reset},

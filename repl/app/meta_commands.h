@@ -29,6 +29,8 @@ Status time(Host& h, const MetaCall& c);
 Status explain(Host& h, const MetaCall& c);
 Status graph(Host& h, const MetaCall& c);
 Status trace(Host& h, const MetaCall& c);
+// the kernels on their devices' rooflines (meta_roofline.cpp)
+Status roofline(Host& h, const MetaCall& c);
 // the statements' schedules, and two versions of a kernel (meta_history.cpp, meta_diff.cpp)
 Status history(Host& h, const MetaCall& c);
 Status diff(Host& h, const MetaCall& c);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/realize/realize.h"
+#include "viz/roofline.h"
 #include "repl/print_event.h"
 #include "repl/span.h"
 
@@ -38,6 +39,8 @@ class Reporter {
   // failure is null when the assert holds.
   virtual void assertion(const Location& at, const Diagnostic* failure) = 0;
   virtual void error(const Diagnostic& d) = 0;
+  // :roofline's figures; svg_file names the picture it wrote, or is "".
+  virtual void roofline(const Roofline& r, std::string_view svg_file, const Location& at) = 0;
   // What a meta command shows, or an interactive session's echo of a value.
   virtual void output(std::string_view command, std::string_view text, const Location& at) = 0;
   // The end of a script or session: DEBUG's avg line, --json's summary of the session's runs.

@@ -1,5 +1,7 @@
 #include "repl/app/text_reporter.h"
 
+#include <fmt/format.h>
+
 #include "core/base/context.h"
 #include "repl/diagnostic.h"
 
@@ -41,6 +43,12 @@ void TextReporter::error(const Diagnostic& d) {
   // as Python's shell says it: no position, since the statement was stopped wherever it was
   if (d.kind == "interrupt") err_ << "KeyboardInterrupt\n" << std::flush;
   else err_ << format_diagnostic(d) << std::flush;
+}
+
+void TextReporter::roofline(const Roofline& r, std::string_view svg_file, const Location& at) {
+  const std::string wrote =
+      svg_file.empty() ? "" : fmt::format("wrote {}: the roofs and {} kernels\n", svg_file, r.points.size());
+  output("roofline", roofline_text(r) + wrote, at);
 }
 
 void TextReporter::output(std::string_view, std::string_view text, const Location&) {

@@ -22,6 +22,7 @@ class TextReporter : public Reporter {
   void run(const RunRecord& r, const Location& at) override;
   void assertion(const Location& at, const Diagnostic* failure) override;
   void error(const Diagnostic& d) override;
+  void roofline(const Roofline& r, std::string_view svg_file, const Location& at) override;
   void output(std::string_view command, std::string_view text, const Location& at) override;
   void finish(const RunTotals& totals) override;
 

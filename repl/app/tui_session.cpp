@@ -7,6 +7,7 @@
 
 #include "repl/app/completion.h"
 #include "repl/app/line_editor.h"
+#include "repl/app/peak_store.h"
 #include "repl/app/repl_loop.h"
 #include "repl/diagnostic.h"
 #include "repl/parser.h"
@@ -102,6 +103,8 @@ std::optional<int> run_tui_session(Host& host, std::ostream& out, std::ostream& 
         },
         .continues = input_continues,
         .tensor_of = [&](const std::string& expr) { return tensor_of(host.session(), expr); },
+        .peaks = [store = disk_peak_store()](const std::string& device) { return kept_peaks(tr::device(device), store); },
+        .peaks_kept_in = disk_peak_store().where,
         .browse = [&](int step) -> std::optional<TuiOutput> {
           if (!host.schedules().step(step)) return std::nullopt;
           TuiOutput output;

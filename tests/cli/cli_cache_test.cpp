@@ -22,29 +22,13 @@ namespace {
 namespace fs = std::filesystem;
 using testing::Result;
 using testing::run_binary;
+using testing::CacheHome;
 using testing::TempDir;
 
 // Kernels of three kinds: element-wise, a reduce, a matmul.
 constexpr const char* kScript =
     "x = arange(64).float()\nprint((x * 3 + 1).sum())\nprint((x.reshape(8, 8) @ x.reshape(8, 8)).max())\n";
 constexpr const char* kValues[] = {"6112.0\n", "16996.0\n"};
-
-// XDG_CACHE_HOME for the binaries this test runs (run_binary passes the test's own on).
-class CacheHome {
- public:
-  explicit CacheHome(const std::string& dir) : old_(std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "") {
-    setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  }
-  ~CacheHome() {
-    if (old_.empty()) unsetenv("XDG_CACHE_HOME");
-    else setenv("XDG_CACHE_HOME", old_.c_str(), 1);
-  }
-  CacheHome(const CacheHome&) = delete;
-  CacheHome& operator=(const CacheHome&) = delete;
-
- private:
-  std::string old_;
-};
 
 Result run_script(const std::string& device = "CPU", const std::vector<std::string>& env = {}) {
   return run_binary({"--device", device, "--debug", "2", "-"}, kScript, env);

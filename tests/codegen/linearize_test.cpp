@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "core/codegen/codegen.h"
+#include "core/kernel/kernel.h"
+#include "core/opt/heuristic.h"
 #include "core/realize/realize.h"
 #include "core/schedule/schedule.h"
 #include "core/tensor/tensor.h"
@@ -87,6 +90,26 @@ TEST(Linearizer, VectorsLoadAndStoreFromAnyElement) {
       const std::vector<double> want(v.begin() + from, v.begin() + from + 64);
       EXPECT_TRUE(has_values(piece, want)) << name(t) << " from " << from;
     }
+  }
+}
+
+// A matmul's FLOPs are 2*M*N*K whether its sum of products accumulates with MULACC (AVX2) or with a
+// multiply and an add (SSE): the roofline and GFLOPS compare kernels across targets.
+TEST(Linearizer, AMulaccCountsAsTheMultiplyAndTheAddItFuses) {
+  std::mt19937_64 rng(3);
+  Tensor a = tensor(random_values(rng, 32 * 24, DType::Float32, -1, 1), {32, 24});
+  Tensor b = tensor(random_values(rng, 24 * 16, DType::Float32, -1, 1), {24, 16});
+  a.realize();
+  b.realize();
+  const std::vector<ScheduleItem> items = create_schedule({base_of(a.matmul(b).node())});
+  ASSERT_EQ(items.size(), 1u);
+  const Kernel k = Kernel::from_ast(items[0].ast);
+  for (const Target& t : {cpu_target(Isa::Sse, 1, {}), cpu_target(Isa::Avx2, 1, {})}) {
+    const UOpProgram p = codegen(default_opts(k, t), t, "matmul");
+    const bool fused = std::any_of(p.uops.begin(), p.uops.end(),
+                                   [](const UOp& u) { return u.kind == UOpKind::Alu && u.alu == Op::MulAcc; });
+    EXPECT_EQ(fused, t.mulacc) << isa_name(t.isa);
+    EXPECT_EQ(p.flops, 2 * 32 * 16 * 24) << isa_name(t.isa);
   }
 }
 

@@ -30,14 +30,28 @@ void expect_tiled(const Layout& l, int cols, int rows, int min_inner_rows, int m
   EXPECT_EQ(area, cols * rows) << "the panes and the status line fill the screen";
 }
 
-TEST(TuiLayout, EveryPaneHasRoomAt120x40) { expect_tiled(layout(120, 40, std::nullopt, 1), 120, 40, 6, 45); }
+// The middle row holds three panes (AST, UOps, Roofline): its narrowest, the roofline's quarter, is 30
+// columns of 120 and 20 of 80 (z zooms it).
+TEST(TuiLayout, EveryPaneHasRoomAt120x40) { expect_tiled(layout(120, 40, std::nullopt, 1), 120, 40, 6, 28); }
 
-TEST(TuiLayout, EveryPaneIsUsableAt80x24) { expect_tiled(layout(80, 24, std::nullopt, 1), 80, 24, 4, 30); }
+TEST(TuiLayout, EveryPaneIsUsableAt80x24) { expect_tiled(layout(80, 24, std::nullopt, 1), 80, 24, 4, 18); }
+
+TEST(TuiLayout, TheRooflineStandsRightOfTheUopsAndTheTreeKeepsTheMostRoom) {
+  const Layout l = layout(120, 40, std::nullopt, 1);
+  const Rect& ast = l.panes[static_cast<int>(PaneId::Ast)];
+  const Rect& uops = l.panes[static_cast<int>(PaneId::Uops)];
+  const Rect& roofline = l.panes[static_cast<int>(PaneId::Roofline)];
+  EXPECT_EQ(roofline.y, uops.y);
+  EXPECT_EQ(roofline.x, uops.x + uops.w);
+  EXPECT_EQ(roofline.x + roofline.w, 120);
+  EXPECT_GE(ast.w - 2, 45);
+  EXPECT_GE(uops.w - 2, 40);
+}
 
 TEST(TuiLayout, StepExplanationsTakeRowsFromThePanes) {
   const Layout l = layout(80, 24, std::nullopt, 9);
   EXPECT_EQ(l.status.h, kMaxStatusRows);
-  expect_tiled(l, 80, 24, 3, 30);
+  expect_tiled(l, 80, 24, 3, 18);
 }
 
 TEST(TuiLayout, BelowTheMinimumIsTooSmall) {
@@ -63,6 +77,8 @@ TEST(TuiLayout, FocusOrderWrapsBothWays) {
   EXPECT_EQ(next_pane(PaneId::Repl, 1), PaneId::Kernels);
   EXPECT_EQ(next_pane(PaneId::Kernels, -1), PaneId::Repl);
   EXPECT_EQ(next_pane(PaneId::Kernels, 1), PaneId::Timings);
+  EXPECT_EQ(next_pane(PaneId::Uops, 1), PaneId::Roofline);
+  EXPECT_EQ(next_pane(PaneId::Roofline, 1), PaneId::Source);
   EXPECT_EQ(pane_name(PaneId::Ast), "AST");
 }
 

@@ -9,6 +9,7 @@
 #include "viz/tui/pane_content.h"
 #include "viz/tui/pane_draw.h"
 #include "viz/tui/pane_wrap.h"
+#include "viz/tui/roofline_pane.h"
 #include "viz/tui/text.h"
 
 namespace tr::tui {
@@ -71,6 +72,9 @@ void App::refresh() {
       case PaneId::Timings: show(p, timings_pane(runs, timed, bars, session_total_, heading)); break;
       case PaneId::Ast: show(p, of_kernel("AST", [](const KernelRecord& r) { return ast_pane(r); })); break;
       case PaneId::Uops: show(p, of_kernel("UOps", [](const KernelRecord& r) { return uops_pane(r); })); break;
+      case PaneId::Roofline:
+        show(p, roofline_pane(items_, selected_, host_, inner_width(layout_.panes[i]), layout_.panes[i].h - 2));
+        break;
       case PaneId::Source:
         show(p, diff_ ? *diff_ : of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
         break;

@@ -1,14 +1,15 @@
 #pragma once
-// Where each pane goes for a terminal size: a two-column grid read left to right, top to bottom,
-// which is also the order Tab moves the focus in. Pure arithmetic, so it is tested without a terminal.
+// Where each pane goes for a terminal size: rows of two panes (three in the middle) read left to right,
+// top to bottom, which is also the order Tab moves the focus in. Pure arithmetic, so it is tested
+// without a terminal.
 #include <array>
 #include <optional>
 #include <string_view>
 
 namespace tr::tui {
 
-enum class PaneId : int { Kernels, Timings, Ast, Uops, Source, Repl };
-constexpr int kPanes = 6;
+enum class PaneId : int { Kernels, Timings, Ast, Uops, Roofline, Source, Repl };
+constexpr int kPanes = 7;
 std::string_view pane_name(PaneId p);  // "Kernels", "AST", ...
 PaneId next_pane(PaneId p, int step);  // step +1 / -1, wrapping around
 

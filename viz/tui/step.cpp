@@ -169,7 +169,7 @@ std::optional<PaneText> StepWalk::content(PaneId pane, int tab, int width) const
     case PaneId::Timings:
       if (s == Stage::Run) return placeholder("Timings", run_error_);
       return placeholder("Timings", "the timings come when the schedule runs, at the last step");
-    case PaneId::Repl: break;
+    case PaneId::Roofline: case PaneId::Repl: break;
   }
   return std::nullopt;
 }

@@ -10,6 +10,7 @@
 #include "core/lazy/lazy.h"
 #include "core/realize/realize.h"
 #include "viz/kernel_view.h"
+#include "viz/peaks.h"
 
 namespace tr {
 
@@ -64,6 +65,10 @@ struct TuiHost {
   std::function<bool(const std::string& input)> continues{};
   // For `:step EXPR`: evaluates EXPR without realizing it.
   std::function<TensorLookup(const std::string& expr)> tensor_of{};
+  // The named device's peaks where they are kept (the Roofline pane never measures: :roofline does),
+  // and the folder they are kept in.
+  std::function<std::optional<DevicePeaks>(const std::string& device)> peaks{};
+  std::string peaks_kept_in{};
   // Selects the statement `step` away from the one whose schedule the panes show in the host's
   // schedule history (-1 the older, +1 the newer), as `:history N` does: its schedule, and an error
   // line when a kernel of it does not lower; nothing at either end. Called only while no line runs.
