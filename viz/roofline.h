@@ -4,6 +4,7 @@
 // of three floors: its bytes at the memory bandwidth, its FLOPs at the compute roof of its dtype (the
 // tensor cores' for a TC kernel), and a launch; its percentage is that floor over its time, which for
 // a memory- or compute-bound kernel is its rate over the roof at its intensity.
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ bool on_plot(const RooflinePoint& p);
 // (a ridge), and at least three decades of intensity.
 struct Decades {
   int lo = 0, hi = 1;
+  // How far along the axis v lies on a log scale: 0 at 10^lo, 1 at 10^hi.
+  double fraction(double v) const { return (std::log10(v) - lo) / (hi - lo); }
 };
 struct RooflineAxes {
   Decades intensity, flops;  // FLOP/B along x, FLOP/s along y

@@ -17,11 +17,11 @@ struct Grid {
   std::vector<std::pair<int, int>> taken{};  // the kernels' cells, which no label covers
 
   int row(double flops) const {
-    const double at = (axes.flops.hi - std::log10(flops)) / (axes.flops.hi - axes.flops.lo) * (rows - 1);
+    const double at = (1 - axes.flops.fraction(flops)) * (rows - 1);
     return std::clamp(static_cast<int>(std::lround(at)), 0, rows - 1);
   }
   int col(double intensity) const {
-    const double at = (std::log10(intensity) - axes.intensity.lo) / (axes.intensity.hi - axes.intensity.lo) * (cols - 1);
+    const double at = axes.intensity.fraction(intensity) * (cols - 1);
     return std::clamp(static_cast<int>(std::lround(at)), 0, cols - 1);
   }
   double intensity_at(int c) const {

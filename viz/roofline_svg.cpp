@@ -38,10 +38,10 @@ struct Scale {
   RooflineAxes axes;
   double width = kWidth - kLeft - kRight;
   double x(double intensity) const {
-    return kLeft + (std::log10(intensity) - axes.intensity.lo) / (axes.intensity.hi - axes.intensity.lo) * width;
+    return kLeft + axes.intensity.fraction(intensity) * width;
   }
   double y(double flops) const {
-    return kTop + kPlot - (std::log10(flops) - axes.flops.lo) / (axes.flops.hi - axes.flops.lo) * kPlot;
+    return kTop + kPlot - axes.flops.fraction(flops) * kPlot;
   }
   double x_lo() const { return std::pow(10.0, axes.intensity.lo); }
   double x_hi() const { return std::pow(10.0, axes.intensity.hi); }
