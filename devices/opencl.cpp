@@ -198,7 +198,8 @@ class ClDevice : public Device {
                      .max_threads_per_axis = max_per_axis_,
                      // OpenCL's global work size has no limit per axis below size_t's
                      .max_groups = {kNoGroupLimit, kNoGroupLimit, kNoGroupLimit}, .vector_width = 4, .vector_alu = true,
-                     .half_arithmetic = fp16_, .warp_size = warp};
+                     .half_arithmetic = fp16_, .warp_size = warp,
+                     .workgroup_in_parallel = (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) == 0};
   }
   ~ClDevice() override {
     clReleaseCommandQueue(queue_);

@@ -123,9 +123,9 @@ std::string Target::str() const {
   for (const MatrixUnit& u : matrix_units)
     units.push_back(matrix_unit_name(u));
   const std::string warp = warp_size > 0 ? fmt::format("{} threads", warp_size) : std::string("unknown");
-  return fmt::format("  warp: {}\n  workgroups: up to {} threads, {} of local memory\n  multiprocessors: {}\n"
+  return fmt::format("  warp: {}\n  workgroups: up to {} threads{}, {} of local memory\n  multiprocessors: {}\n"
                      "  matrix units: {}\n  vectors the renderer spells: {}\n  half: {}\n",
-                     warp, max_local, bytes_str(local_memory), cores,
+                     warp, max_local, workgroup_in_parallel ? "" : " run one after another", bytes_str(local_memory), cores,
                      units.empty() ? std::string("none") : fmt::format("{}", fmt::join(units, ", ")), vectors,
                      half_arithmetic ? "in registers" : "in memory only, computed in float");
 }

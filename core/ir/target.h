@@ -96,6 +96,10 @@ struct Target {
   CacheSizes caches{};
   // a GPU's
   int warp_size = 0;                     // threads that run in lockstep (0 on a CPU)
+  // A workgroup's threads run at once, on a multiprocessor's lanes; false where a CPU's OpenCL driver
+  // (PoCL) runs them one after another as a loop on one core, so that a reduce split over them (GROUP)
+  // only adds local memory and barriers (core/opt/NOTES.md, "workgroup").
+  bool workgroup_in_parallel = true;
   std::vector<MatrixUnit> matrix_units{};  // empty where the GPU has none
 
   // float32 lanes of the CPU's vector registers (1 without an instruction set we know); a GPU's 1

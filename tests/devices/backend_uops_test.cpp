@@ -24,12 +24,19 @@
 #include "devices/shims/gpu_shim.h"
 #include "devices/nvrtc.h"
 #include "tests/hip_testing.h"
+#include "tests/device_run.h"
 #include "tests/kernel_testing.h"
 #include "tests/plugin_testing.h"
 #include "tests/ptxas_testing.h"
 
 namespace tr {
 namespace {
+
+using testing::bytes;
+using testing::Bytes;
+using testing::run_on;
+using testing::typed_bytes;
+using testing::typed_values;
 
 // Appends UOps and returns their numbers.
 class Builder {
@@ -203,8 +210,6 @@ std::vector<int64_t> alus_ints(DType wide) {
 
 // ---- running on a device -----------------------------------------------------------------------
 
-using Bytes = std::vector<std::vector<std::byte>>;
-
 // Whether p computes on half where dev keeps half only in memory: such a device gets its kernels from
 // the lowering, whose target rules move every op on half into float (codegen_rules_test), never
 // hand-built ones like these.
@@ -215,49 +220,6 @@ bool computes_on_half_in_memory(const Device& dev, const UOpProgram& p) {
                                         return p.uops[s].dtype == DType::Float16;
                                       }));
   });
-}
-
-// Runs p on the device with the given initial contents of each buffer; returns every buffer's
-// contents after the run.
-Bytes run_on(Device& dev, const UOpProgram& p, const Bytes& initial) {
-  std::vector<BufferRef> bufs;
-  std::vector<const Buffer*> raw;
-  for (size_t i = 0; i < p.globals.size(); i++) {
-    const int64_t n = static_cast<int64_t>(initial[i].size()) / itemsize(p.globals[i]);
-    bufs.push_back(dev.alloc(p.globals[i], n));
-    dev.copyin(*bufs.back(), initial[i].data());
-    raw.push_back(bufs.back().get());
-  }
-  bool cached = false;
-  dev.compile(p, dev.render(p), cached)->run(raw, p.dims, {});
-  Bytes out;
-  for (size_t i = 0; i < bufs.size(); i++) {
-    out.emplace_back(initial[i].size());
-    dev.copyout(out.back().data(), *bufs[i]);
-  }
-  return out;
-}
-
-template <typename T>
-std::vector<std::byte> bytes(const std::vector<T>& v) {
-  std::vector<std::byte> out(v.size() * sizeof(T));
-  std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
-
-std::vector<std::byte> typed_bytes(DType t, const std::vector<double>& v) {
-  HostData d(t, static_cast<int64_t>(v.size()));
-  for (size_t i = 0; i < v.size(); i++)
-    d.set(static_cast<int64_t>(i), is_float(t) ? ConstValue{v[i]} : ConstValue{static_cast<int64_t>(v[i])});
-  return d.bytes;
-}
-
-std::vector<double> typed_values(DType t, const std::vector<std::byte>& b) {
-  HostData d(t, static_cast<int64_t>(b.size()) / itemsize(t));
-  d.bytes = b;
-  std::vector<double> out;
-  for (int64_t i = 0; i < d.size(); i++) out.push_back(as_double(d.get(i)));
-  return out;
 }
 
 bool uses_launch_ids(const UOpProgram& p) {

@@ -4,6 +4,7 @@
 // reduce (GROUP), but not a matmul's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/opt/apply_opt.h"
 #include "core/opt/heuristic.h"
 #include "core/schedule/schedule.h"
+#include "tests/device_run.h"
 #include "tests/kernel_testing.h"
 #include "tests/tensor_testing.h"
 
@@ -166,6 +168,38 @@ TEST(GpuReduce, ValuesMatchTheReferenceOnOpenCl) {
       EXPECT_TRUE(matches_reference(x.sum(std::vector<int>{axis}), Tolerance{1e-4, 1e-4})) << s[0] << "x" << s[1] << " " << axis;
       EXPECT_TRUE(matches_reference(x.max(std::vector<int>{axis}))) << s[0] << "x" << s[1] << " " << axis;
     }
+  }
+}
+
+TEST(GpuReduce, AWorkgroupRunOneThreadAfterAnotherSplitsNoReduce) {
+  Target serial = kGpu;
+  serial.workgroup_in_parallel = false;
+  const Tensor x = realized_random({512, 1024}, 7);
+  for (const Tensor& r : {x.sum(std::vector<int>{1}), x.sum(std::vector<int>{0}), x.softmax(1), realized_random({64}, 8).sum()})
+    for (const Opt& o : default_opts(only_kernel(r), serial).opts) EXPECT_NE(o.op, OptOp::Group) << o.str();
+}
+
+// PoCL's defaults split no reduce over a workgroup (above); the GROUP kernels that a GPU's OpenCL driver
+// gets still run there, equal to the reference.
+TEST(GpuReduce, AGpusGroupKernelsMatchTheReferenceOnOpenCl) {
+  if (const std::string why = device_status("OPENCL"); !why.empty()) GTEST_SKIP() << "OPENCL cannot open: " << why;
+  Device& dev = device("OPENCL");
+  Target gpu = dev.target();
+  gpu.workgroup_in_parallel = true;
+  for (const Shape& s : std::vector<Shape>{{64, 1024}, {1024, 64}, {3, 4096}}) {
+    const Tensor x = realized_random(s, 12);
+    const std::vector<double> in = values(x);
+    for (const int axis : {0, 1})
+      for (const Tensor& r : {x.sum(std::vector<int>{axis}), x.max(std::vector<int>{axis})}) {
+        const Kernel k = default_opts(only_kernel(r), gpu);
+        const bool grouped = std::any_of(k.opts.begin(), k.opts.end(), [](const Opt& o) { return o.op == OptOp::Group; });
+        EXPECT_TRUE(grouped || s[static_cast<size_t>(axis)] < 16) << s[0] << "x" << s[1] << " " << axis;
+        const int64_t n = prod(r.shape());
+        const testing::Bytes out = testing::run_on(dev, codegen(k, gpu, "grouped"),
+                                                   {bytes(std::vector<float>(static_cast<size_t>(n), -1)), bytes(std::vector<float>(in.begin(), in.end()))});
+        EXPECT_TRUE(all_close(typed_values(DType::Float32, out[0]), values(reference_eval(r.node())), Tolerance{1e-4, 1e-4}))
+            << s[0] << "x" << s[1] << " " << axis;
+      }
   }
 }
 

@@ -97,6 +97,7 @@ void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, in
 
 int64_t group_reduce(Kernel& k, int r, const std::vector<int64_t>& amounts, int64_t threads, int64_t partials,
                      const Target& target) {
+  if (!target.workgroup_in_parallel) return threads;
   for (const int64_t g : amounts) {
     if (k.dims[r].size % g != 0 || k.dims[r].size < 2 * g || threads * g > target.max_local ||
         threads * g * partials * 8 > target.local_memory)

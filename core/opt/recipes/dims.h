@@ -44,7 +44,8 @@ void pad_to_multiple(Kernel& k, int dim, int64_t multiple, const Target& target)
 void upcast_tile_dim(Kernel& k, int dim, const std::vector<int64_t>& amounts, int64_t then_split, const Target& target);
 // Splits reduce dim r over the first of `amounts` threads that divides it at least twice, fits the
 // workgroup beside its `threads` and leaves each thread's `partials` results (at most 8 bytes each) in
-// local memory that holds them; returns how many threads the workgroup has then.
+// local memory that holds them; returns how many threads the workgroup has then. Not where the
+// workgroup's threads run one after another (Target::workgroup_in_parallel).
 int64_t group_reduce(Kernel& k, int r, const std::vector<int64_t>& amounts, int64_t threads, int64_t partials,
                      const Target& target);
 
