@@ -1,7 +1,8 @@
 // GPU benchmark, our side: the rows of the GPU issue's table on one device (CUDA unless named), each
 // with NOOPT, the default opts and BEAM=2, kernel times summed over the kernels a row schedules.
-// Prints one JSON object per row, with each kernel's opts; scripts/bench/gpu puts PyTorch's figures
-// for the same work beside them, measured in the same run.
+// Prints one JSON object per row, with each kernel's opts and each default kernel on the device's
+// roofline (its peaks measured at the start of the run, as `:roofline measure` does); scripts/bench/gpu
+// puts PyTorch's figures for the same work beside them, measured in the same run.
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -13,6 +14,8 @@
 #include "core/tensor/tensor.h"
 #include "devices/registry.h"
 #include "scripts/bench/kernel_times.h"
+#include "viz/peaks.h"
+#include "viz/roofline.h"
 
 namespace {
 
@@ -27,13 +30,21 @@ struct Row {
   std::function<Tensor()> make;
 };
 
-void report(const Row& r, bool beam) {
+void report(const Row& r, bool beam, const tr::DevicePeaks& peaks) {
   int kernels = 0;
   std::vector<std::string> default_opts, beam_opts;
+  std::vector<tr::KernelRecord> ran;
   const double noopt = tr::bench::seconds(r.make, Opts::Noopt, kRepeats);
-  const double def = tr::bench::seconds(r.make, Opts::Default, kRepeats, &kernels, &default_opts);
+  const double def = tr::bench::seconds(r.make, Opts::Default, kRepeats, &kernels, &default_opts, {}, &ran);
+  nlohmann::json roofline = nlohmann::json::array();
+  for (size_t k = 0; k < ran.size(); k++) {
+    const tr::RooflinePoint p = tr::place(tr::kernel_figures(static_cast<int>(k), ran[k]), peaks);
+    roofline.push_back({{"kernel", ran[k].name}, {"intensity", p.intensity}, {"gflops", p.flops_per_s / 1e9},
+                        {"gbs", p.bytes_per_s / 1e9}, {"percent", p.percent.value_or(-1)},
+                        {"bound", tr::bound_name(p.bound)}, {"note", p.note}});
+  }
   nlohmann::json row{{"work", r.work}, {"unit", r.unit}, {"kernels", kernels}, {"noopt", r.amount / noopt / 1e9},
-                     {"default", r.amount / def / 1e9}, {"default_opts", default_opts}};
+                     {"default", r.amount / def / 1e9}, {"default_opts", default_opts}, {"roofline", roofline}};
   if (beam) {
     const double b = tr::bench::seconds(r.make, Opts::Beam, kRepeats, nullptr, &beam_opts);
     row["beam"] = r.amount / b / 1e9;
@@ -73,6 +84,8 @@ int main(int argc, char** argv) {
       {"matmul 4096 bf16", "GFLOPS", flops, [&] { return pb.matmul(qb); }},
       {"(a @ w + b).relu() 4096 f32", "GFLOPS", flops, [&] { return p.matmul(q).add(bias).relu(); }},
   };
-  for (const Row& r : rows) report(r, beam);
+  const tr::DevicePeaks peaks = tr::measure_peaks(tr::device(dev));
+  std::printf("%s\n", nlohmann::json{{"peaks", tr::peaks_table(peaks, "")}}.dump().c_str());
+  for (const Row& r : rows) report(r, beam, peaks);
   return 0;
 }

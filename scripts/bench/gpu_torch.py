@@ -48,7 +48,9 @@ def torch_figures():
 
 def main():
     device = sys.argv[1] if len(sys.argv) > 1 else "CUDA"
-    ours = [json.loads(line) for line in sys.stdin if line.startswith("{")]
+    lines = [json.loads(line) for line in sys.stdin if line.startswith("{")]
+    peaks = "".join(line["peaks"] for line in lines if "peaks" in line)
+    ours = [line for line in lines if "work" in line]
     theirs = torch_figures()
     print(f"{device} on {torch.cuda.get_device_name()}, torch {torch.__version__} (TF32 off)")
     print(f"{'work':<29} {'unit':<6} {'k':>2} {'NOOPT':>9} {'default':>9} {'BEAM=2':>9} {'PyTorch':>9} {'d/PT':>6} {'B/PT':>6}")
@@ -58,6 +60,13 @@ def main():
         print(f"{row['work']:<29} {row['unit']:<6} {row['kernels']:>2} {row['noopt']:>9.1f} {row['default']:>9.1f} "
               f"{beam if beam is not None else float('nan'):>9.1f} {t:>9.1f} {row['default'] / t:>6.2f} "
               f"{(beam / t if beam is not None else float('nan')):>6.2f}")
+    print(f"\nthe roofline of the default opts' kernels; {device}'s peaks, measured in this run:\n{peaks}")
+    print(f"{'work':<29} {'kernel':<28} {'FLOP/B':>8} {'GFLOPS':>9} {'GB/s':>7} {'% of bound':>10}  bound")
+    for row in ours:
+        for k in row["roofline"]:
+            percent = f"{k['percent']:.0f}%" if k["percent"] >= 0 else "-"
+            print(f"{row['work']:<29} {k['kernel'][:28]:<28} {k['intensity']:>8.2f} {k['gflops']:>9.1f} {k['gbs']:>7.1f} "
+                  f"{percent:>10}  {k['bound']}{'  (' + k['note'] + ')' if k['note'] else ''}")
     print("\nopts per kernel (default | BEAM=2):")
     for row in ours:
         print(f"  {row['work']}")

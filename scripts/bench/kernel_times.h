@@ -27,9 +27,10 @@ constexpr double kWindow = 1.0;
 
 // One kernel with the opts of `how`, timed on fresh buffers of its sizes: the fastest of up to
 // `repeats` runs (fewer where they would add up to more than kWindow, but kMinRuns with opts), after the run that compiled it. `opts`
-// receives the opts it ran with; `before_each` runs before each run (time_again).
+// receives the opts it ran with; `before_each` runs before each run (time_again); `ran` the record it
+// ran as, its seconds the fastest.
 inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, std::vector<Opt>* opts = nullptr,
-                             const std::function<void()>& before_each = {}) {
+                             const std::function<void()>& before_each = {}, KernelRecord* ran = nullptr) {
   Device& dev = device(base.device);
   const Kernel k = Kernel::from_ast(base.ast);
   std::vector<Opt> chosen;
@@ -40,14 +41,21 @@ inline double kernel_seconds(const KernelRecord& base, Opts how, int repeats, st
   const double first = time_again(rec, 1, before_each)[0];
   const int more = std::clamp(static_cast<int>(kWindow / first), how == Opts::Noopt ? 1 : std::min(kMinRuns, repeats), repeats);
   const std::vector<double> t = time_again(rec, more, before_each);
-  return std::min(first, *std::min_element(t.begin(), t.end()));
+  const double fastest = std::min(first, *std::min_element(t.begin(), t.end()));
+  if (ran) {
+    *ran = rec;
+    ran->seconds = fastest;
+    ran->repeats.clear();
+  }
+  return fastest;
 }
 
 // The kernels that realizing make() schedules with the default opts, each timed with `how`'s; their
-// sum. `kernels` receives how many there are, `opts` each one's name and opts; `before_each` runs
-// before each run of each.
+// sum. `kernels` receives how many there are, `opts` each one's name and opts, `ran` the record each
+// ran as (kernel_seconds); `before_each` runs before each run of each.
 inline double seconds(const std::function<Tensor()>& make, Opts how, int repeats, int* kernels = nullptr,
-                      std::vector<std::string>* opts = nullptr, const std::function<void()>& before_each = {}) {
+                      std::vector<std::string>* opts = nullptr, const std::function<void()>& before_each = {},
+                      std::vector<KernelRecord>* ran = nullptr) {
   settings().noopt = false;
   settings().beam = 0;
   make().realize();
@@ -58,7 +66,9 @@ inline double seconds(const std::function<Tensor()>& make, Opts how, int repeats
   double s = 0;
   for (const KernelRecord& k : ks) {
     std::vector<Opt> used;
-    s += kernel_seconds(k, how, repeats, &used, before_each);
+    KernelRecord record;
+    s += kernel_seconds(k, how, repeats, &used, before_each, &record);
+    if (ran) ran->push_back(record);
     if (!opts) continue;
     std::string text = k.name + ":";
     for (const Opt& o : used) text += " " + o.str();
