@@ -37,50 +37,51 @@ std::vector<std::string> cuda_bins() {
 
 }  // namespace
 
-std::vector<AsmInstruction> parse_objdump(const std::string& listing, const std::string& source_file) {
-  static const std::regex function(R"(^[0-9a-f]+ <(.+)>:$)");
-  static const std::regex instruction(R"(^\s+([0-9a-f]+):\t(.*)$)");
-  // "/tmp/x/kernel.c:12" or "kernel.c:12 (discriminator 3)"
-  static const std::regex place(R"(^(\S+):(\d+)( \(discriminator \d+\))?$)");
+namespace {
+
+// How a disassembler's listing spells a function's heading (its name the first group that matched), the
+// source file and line of the instructions that follow (groups 1 and 2), and an instruction (its address
+// in hex and its text).
+struct ListingSyntax {
+  std::regex function, place, instruction;
+};
+
+std::vector<AsmInstruction> parse_listing(const std::string& listing, const ListingSyntax& syntax, const std::string& source_file) {
   std::vector<AsmInstruction> out;
   std::string name;
   int line = 0;
   std::smatch m;
   for (const std::string& l : lines_of(listing)) {
-    if (std::regex_match(l, m, function)) {
-      name = m[1];
+    if (std::regex_match(l, m, syntax.function)) {
+      name = m[1].matched ? m[1] : m[2];
       line = 0;
-    } else if (std::regex_match(l, m, place)) {
+    } else if (std::regex_search(l, m, syntax.place)) {
       // another file's line (a header's inlined function) is none of the source's
       const std::string file = m[1];
       line = file == source_file || file.ends_with("/" + source_file) ? std::stoi(m[2]) : 0;
-    } else if (!name.empty() && std::regex_match(l, m, instruction)) {
+    } else if (!name.empty() && std::regex_match(l, m, syntax.instruction)) {
       out.push_back({.function = name, .address = std::stoull(m[1], nullptr, 16), .text = trimmed(m[2]), .line = line});
     }
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<AsmInstruction> parse_objdump(const std::string& listing, const std::string& source_file) {
+  // "/tmp/x/kernel.c:12" or "kernel.c:12 (discriminator 3)"
+  static const ListingSyntax objdump{.function = std::regex(R"(^[0-9a-f]+ <(.+)>:$)"),
+                                     .place = std::regex(R"(^(\S+):(\d+)( \(discriminator \d+\))?$)"),
+                                     .instruction = std::regex(R"(^\s+([0-9a-f]+):\t(.*)$)")};
+  return parse_listing(listing, objdump, source_file);
+}
+
 std::vector<AsmInstruction> parse_nvdisasm(const std::string& listing) {
-  // nvdisasm: "E_4:" heads a kernel; cuobjdump: "Function : E_4"
-  static const std::regex function(R"(^(?:\s*Function : (\S+)|([A-Za-z_$][\w$]*):)\s*$)");
-  static const std::regex instruction(R"(^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(?:/\*.*\*/)?\s*$)");
-  static const std::regex place(R"(//## File ".*", line (\d+))");
-  std::vector<AsmInstruction> out;
-  std::string name;
-  int line = 0;
-  std::smatch m;
-  for (const std::string& l : lines_of(listing)) {
-    if (std::regex_match(l, m, function)) {
-      name = m[1].matched ? m[1] : m[2];
-      line = 0;
-    } else if (std::regex_search(l, m, place)) {
-      line = std::stoi(m[1]);
-    } else if (!name.empty() && std::regex_match(l, m, instruction)) {
-      out.push_back({.function = name, .address = std::stoull(m[1], nullptr, 16), .text = trimmed(m[2]), .line = line});
-    }
-  }
-  return out;
+  // nvdisasm: "E_4:" heads a kernel, cuobjdump: "Function : E_4"; NVRTC names the source kernel.cu
+  static const ListingSyntax nvdisasm{.function = std::regex(R"(^(?:\s*Function : (\S+)|([A-Za-z_$][\w$]*):)\s*$)"),
+                                      .place = std::regex(R"re(//## File "(.*)", line (\d+))re"),
+                                      .instruction = std::regex(R"(^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(?:/\*.*\*/)?\s*$)")};
+  return parse_listing(listing, nvdisasm, "kernel.cu");
 }
 
 bool same_code(const std::vector<AsmInstruction>& a, const std::vector<AsmInstruction>& b) {
