@@ -14,6 +14,7 @@
 #include "devices/cuda_device.h"
 #include "devices/disassembly.h"
 #include "devices/disk_cache.h"
+#include "devices/llvm_line_table.h"
 #include "devices/nvrtc.h"
 #include "devices/object_compiler.h"
 #include "devices/registry.h"
@@ -64,39 +65,39 @@ void take_lines(MachineCode& m, const std::vector<AsmInstruction>& lined, const 
                 : fmt::format("no source lines: the line table of {} names none", how);
 }
 
-// What the CPU and LLVM devices ran: their compiler's object under the key they cached it with.
-MachineCode shared_object_code(const ObjectCompiler& cc, const std::string& text, const std::string& kernel,
-                               std::string_view device, std::string_view no_lines) {
+// What the CPU and LLVM devices ran: their compiler's object under the key they cached it with. Its lines
+// come from `lined` (the text, or the text with a line table) compiled with -g added: `how`.
+MachineCode shared_object_code(const ObjectCompiler& cc, const std::string& text, const std::string& lined, std::string_view how,
+                               const std::string& kernel, std::string_view device) {
   if (!on_path("objdump")) return {.absent = "objdump is not on PATH (it comes with GNU binutils)"};
-  const std::string tool = first_line("objdump --version");
-  const auto listing = [&](std::string_view extra, bool lines, bool& cached) {
-    const std::string object = cc.object(text, extra, cached);
-    return kernel_functions(parse_objdump(listing_of(cached_bytes(object), lines ? "objdump -d -l --no-show-raw-insn"
-                                                                                : "objdump -d --no-show-raw-insn"), cc.file),
-                            kernel);
+  const auto listing = [&](const std::string& t, std::string_view extra, bool lines, bool& cached) {
+    const std::string object = cc.object(t, extra, cached);
+    const std::string command = lines ? "objdump -d -l --no-show-raw-insn" : "objdump -d --no-show-raw-insn";
+    return kernel_functions(parse_objdump(listing_of(cached_bytes(object), command), cc.file), kernel);
   };
-  bool cached = false;
-  MachineCode m{.instructions = listing("", false, cached)};
-  m.origin = fmt::format("{} of the object that `{} {}` made, as the {} device compiles this source{}", tool, cc.program, cc.flags,
-                         device, cached ? " (the copy in its disk cache)" : "");
-  if (!no_lines.empty()) {
-    m.lines = std::string(no_lines);
-    return m;
-  }
-  bool lined_cached = false;
-  take_lines(m, listing("-g", true, lined_cached), "the same compile with -g added");
+  bool cached = false, lined_cached = false;
+  MachineCode m{.instructions = listing(text, "", false, cached), .numbered = text};
+  m.origin = fmt::format("{} of the object that `{} {}` made, as the {} device compiles this source{}", first_line("objdump --version"),
+                         cc.program, cc.flags, device, cached ? " (the copy in its disk cache)" : "");
+  take_lines(m, listing(lined, "-g", true, lined_cached), std::string(how));
   return m;
 }
 
 MachineCode c_code(const UOpProgram& program, const std::string& source) {
   static const ObjectCompiler cc = c_compiler();
-  return shared_object_code(cc, c_object_text(program, source), program.name, "CPU", "");
+  const std::string text = c_object_text(program, source);
+  return shared_object_code(cc, text, text, "the same compile with -g added", program.name, "CPU");
 }
 
 MachineCode llvm_code(const UOpProgram& program, const std::string& source) {
   static const LlvmCompiler clang = llvm_compiler();
-  return shared_object_code(clang.cc, llvm_object_text(clang, program, source), program.name, "LLVM",
-                            "no source lines: the LLVM IR renderer writes no debug locations, so clang's line table has none");
+  const std::string text = llvm_object_text(clang, program, source);
+  return shared_object_code(
+      clang.cc, text, with_line_table(text),
+      clang.typed_pointers ? "the same IR, spelled with typed pointers as this clang reads it, with a debug location on each "
+                             "instruction naming its line, compiled with -g added"
+                           : "the same IR with a debug location on each instruction naming its line, compiled with -g added",
+      program.name, "LLVM");
 }
 
 // A cubin's SASS: nvdisasm gives each instruction its line where the cubin has line info; cuobjdump
@@ -158,7 +159,7 @@ MachineCode cuda_code(const UOpProgram&, const std::string& source) {
     if (is_interrupt(e)) throw;
     return {.absent = fmt::format("no SASS: {}", e.what())};
   }
-  MachineCode m{.instructions = sass(*tool, Nvrtc::get().compile(source, arch), false)};
+  MachineCode m{.instructions = sass(*tool, Nvrtc::get().compile(source, arch), false), .numbered = source};
   m.origin = fmt::format("{} of the cubin that NVRTC {} made for {}, as the CUDA device compiles this source", toolkit_version(tool->path),
                          version, whose);
   if (!tool->lines) {

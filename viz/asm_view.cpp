@@ -21,8 +21,8 @@ std::vector<std::string> source_lines(const std::string& source) {
   return out;
 }
 
-std::string listing(const MachineCode& m, const std::string& source) {
-  const std::vector<std::string> lines = source_lines(source);
+std::string listing(const MachineCode& m) {
+  const std::vector<std::string> lines = source_lines(m.numbered);
   std::string out, function;
   int line = 0;
   for (const AsmInstruction& i : m.instructions) {
@@ -59,7 +59,7 @@ std::string asm_text(const KernelRecord& r, std::string_view backend) {
                                 : "not the code that ran: " + other.note) +
             "\n" + comment;
   if (!m.absent.empty()) return head + m.absent + "\n";
-  return head + m.origin + "\n" + comment + m.lines + "\n" + listing(m, source);
+  return head + m.origin + "\n" + comment + m.lines + "\n" + listing(m);
 }
 
 }  // namespace tr

@@ -25,6 +25,7 @@ struct MachineCode {
   // numbers come from, or why there are none.
   std::string origin{};
   std::string lines{};
+  std::string numbered{};  // the text the compiler read, whose lines `line` counts (the source, then any entry)
   std::string absent{};  // why there is no machine code; "" when `instructions` holds it
 };
 

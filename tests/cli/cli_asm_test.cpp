@@ -65,14 +65,20 @@ TEST(CliAsm, CpuKernelIsTheCachedObjectWithItsInstructionsUnderTheirLines) {
       << r.out;
 }
 
-TEST(CliAsm, LlvmDeviceShowsItsCodeAndWhyItHasNoLines) {
+TEST(CliAsm, LlvmDeviceShowsItsCodeUnderTheIrLines) {
   const Result r = session(std::string(":device LLVM\n") + kDouble + ":asm\n");
   const std::string name = kernel_name(r.out);
   EXPECT_CONTAINS(r.out, "; llvm: GNU objdump");
   EXPECT_CONTAINS(r.out, "as the LLVM device compiles this source (the copy in its disk cache)\n");
-  EXPECT_CONTAINS(r.out, "; no source lines: the LLVM IR renderer writes no debug locations");
+  EXPECT_CONTAINS(r.out, "with a debug location on each instruction naming its line, compiled with -g added, which made the "
+                         "same instructions at the same addresses\n");
   EXPECT_CONTAINS(r.out, "\n" + name + ":\n");
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\s+[0-9a-f]+  ret)"))) << r.out;
+  // the IR's store of the result (the kernel's only store) makes an instruction that writes memory
+  const std::vector<std::string> store = under_line(r.out, R"(│\s+store )");
+  ASSERT_FALSE(store.empty()) << r.out;
+  EXPECT_TRUE(std::any_of(store.begin(), store.end(), [](const std::string& i) { return std::regex_search(i, std::regex(R"(,\s*-?(0x[0-9a-f]+)?\(%r)")); }))
+      << r.out;
 }
 
 TEST(CliAsm, AnotherBackendSaysItIsNotTheCodeThatRan) {

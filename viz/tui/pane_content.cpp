@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base/context.h"
 #include "core/render/render.h"
 #include "viz/asm_view.h"
 #include "viz/debug_output.h"
@@ -126,10 +127,11 @@ int asm_tab() { return static_cast<int>(backends().size()); }
 namespace {
 
 // The Asm tab's text, kept for the kernel and backend last shown: it compiles and disassembles, and the
-// pane is drawn again at every key.
+// pane is drawn again at every key. Another backend's code is the kernel lowered again, with or without
+// the default opts (NOOPT).
 std::string machine_code_text(const KernelRecord& k, const std::string& backend) {
   static std::string key, text;
-  const std::string now = fmt::format("{}|{}|{}", backend, k.device, *k.source);
+  const std::string now = fmt::format("{}|{}|{}|{}", backend, k.device, settings().noopt, *k.source);
   if (now != key) {
     text = asm_text(k, backend);
     key = now;
