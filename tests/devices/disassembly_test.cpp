@@ -3,7 +3,10 @@
 // tables made the code that ran.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "devices/disassembly.h"
+#include "devices/llvm_line_table.h"
 
 namespace tr {
 namespace {
@@ -101,6 +104,32 @@ TEST(Disassembly, SameCodeComparesInstructionsNotLines) {
   EXPECT_FALSE(same_code(a, b));
   b.pop_back();
   EXPECT_FALSE(same_code(a, b));
+}
+
+TEST(Disassembly, LlvmLineTableNamesEachInstructionsOwnLine) {
+  const std::string ir = "declare float @llvm.exp2.f32(float)\n"
+                         "define void @E_4(ptr noalias %data0) nounwind {\n"
+                         "entry:\n"
+                         "  %t0 = getelementptr inbounds float, ptr %data0, i32 1\n"
+                         "  store float 1.0, ptr %t0, align 4\n"
+                         "  ret void\n"
+                         "}\n";
+  const std::string lined = with_line_table(ir);
+  // the text keeps its lines where they were: line N of the IR is line N of what clang reads
+  const auto line_of = [](const std::string& text, const std::string& what) {
+    return std::count(text.begin(), text.begin() + static_cast<long>(text.find(what)), '\n');
+  };
+  EXPECT_EQ(line_of(lined, "\nentry:\n"), line_of(ir, "\nentry:\n"));
+  EXPECT_EQ(line_of(lined, "  ret void"), line_of(ir, "  ret void"));
+  EXPECT_NE(lined.find("define void @E_4(ptr noalias %data0) nounwind !dbg !"), std::string::npos) << lined;
+  EXPECT_NE(lined.find("declare float @llvm.exp2.f32(float)\n"), std::string::npos) << "a declaration has no body";
+  EXPECT_NE(lined.find("\nentry:\n"), std::string::npos) << "a label takes no location";
+  EXPECT_NE(lined.find("align 4, !dbg !"), std::string::npos) << lined;
+  EXPECT_NE(lined.find("ret void, !dbg !"), std::string::npos) << lined;
+  EXPECT_NE(lined.find("!DILocation(line: 4, scope: !"), std::string::npos) << lined;
+  EXPECT_NE(lined.find("!DILocation(line: 6, scope: !"), std::string::npos) << lined;
+  EXPECT_NE(lined.find("!DISubprogram(name: \"E_4\""), std::string::npos) << lined;
+  EXPECT_EQ(lined.find("!DILocation(line: 3,"), std::string::npos) << lined;
 }
 
 }  // namespace
