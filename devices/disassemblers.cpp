@@ -78,7 +78,8 @@ MachineCode shared_object_code(const ObjectCompiler& cc, const std::string& text
   bool cached = false, lined_cached = false;
   MachineCode m{.instructions = listing(text, "", false, cached), .numbered = text};
   m.origin = fmt::format("{} of the object that `{} {}` made, as the {} device compiles this source{}", first_line("objdump --version"),
-                         cc.program, cc.flags, device, cached ? " (the copy in its disk cache)" : "");
+                         cc.program, cc.flags, device,
+                         cached ? " (the copy in its disk cache)" : " (compiled now with the same compiler and flags: the disk cache did not hold it)");
   take_lines(m, listing(lined, "-g", true, lined_cached), std::string(how));
   return m;
 }
@@ -160,8 +161,8 @@ MachineCode cuda_code(const UOpProgram&, const std::string& source) {
     return {.absent = fmt::format("no SASS: {}", e.what())};
   }
   MachineCode m{.instructions = sass(*tool, Nvrtc::get().compile(source, arch), false), .numbered = source};
-  m.origin = fmt::format("{} of the cubin that NVRTC {} made for {}, as the CUDA device compiles this source", toolkit_version(tool->path),
-                         version, whose);
+  m.origin = fmt::format("{} of the cubin that NVRTC {} made for {} from this source, compiled again here with the options the "
+                         "CUDA device compiles with (not read from its cache)", toolkit_version(tool->path), version, whose);
   if (!tool->lines) {
     m.lines = "no source lines: cuobjdump prints none (nvdisasm does)";
     return m;

@@ -99,6 +99,7 @@ TEST(CliAsm, CudaSassThroughTheToolkitOrWhyNot) {
     GTEST_SKIP() << "no nvdisasm or cuobjdump here (" << cuda_tool_places() << "): only the reason was checked";
   }
   EXPECT_CONTAINS(r.out, "of the cubin that NVRTC ");
+  EXPECT_CONTAINS(r.out, "compiled again here with the options the CUDA device compiles with (not read from its cache)");
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\s+[0-9a-f]+  EXIT)"))) << r.out;
   if (nvdisasm) {
     // the global store is made by the line that writes data0
