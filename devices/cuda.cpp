@@ -369,6 +369,8 @@ class CudaDevice : public Device {
   const std::string& backend() const override { return backend_; }
   Target target() const override { return target_; }
   std::string hardware() const override { return Device::hardware() + description_; }
+  // "sm_90" for a cubin NVRTC makes, "compute_89" for PTX the driver compiles
+  const std::string& arch() const { return arch_; }
 
   BufferRef alloc(DType dtype, int64_t size) override {
     check_alloc(size, dtype);
@@ -466,5 +468,7 @@ class CudaDevice : public Device {
 std::unique_ptr<Device> open_cuda_device(CudaCode code, int index) { return std::make_unique<CudaDevice>(code, index); }
 
 std::unique_ptr<Device> open_cuda(int index) { return open_cuda_device(CudaCode::Nvrtc, index); }
+
+std::string cuda_compile_arch() { return dynamic_cast<const CudaDevice&>(device("CUDA")).arch(); }
 
 }  // namespace tr

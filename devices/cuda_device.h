@@ -14,6 +14,9 @@ namespace tr {
 enum class CudaCode : uint8_t { Nvrtc, Ptx };
 
 std::unique_ptr<Device> open_cuda_device(CudaCode code, int index);
+// What the CUDA device (CUDA:0) compiles for: "sm_90" (a cubin of NVRTC's) or "compute_89" (PTX that
+// the driver compiles); throws tr::Error("device") when it does not open.
+std::string cuda_compile_arch();
 
 // Loads PTX text into a module of the current context; a PTX the driver refuses throws
 // tr::Error("compile") with the driver's own message.

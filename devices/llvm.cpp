@@ -3,7 +3,6 @@
 // clang before 15 compiles the same IR spelled with typed pointers.
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
 
 #include <fmt/format.h>
@@ -14,6 +13,7 @@
 #include "devices/disk_cache.h"
 #include "devices/host_cpu.h"
 #include "devices/host_memory.h"
+#include "devices/object_compiler.h"
 #include "devices/shared_object.h"
 #include "devices/thread_pool.h"
 
@@ -59,21 +59,32 @@ std::string entry_wrapper(const UOpProgram& p, bool typed) {
                      array, body, p.name, args, after);
 }
 
+}  // namespace
+
+LlvmCompiler llvm_compiler() {
+  const char* cc = std::getenv("TINYREPL_CLANG");
+  const std::string clang = cc && *cc ? cc : "clang";
+  const std::string version = compiler_version(clang, "LLVM IR is compiled by clang");
+  std::smatch m;
+  const int major = std::regex_search(version, m, std::regex(R"(version (\d+))")) ? std::stoi(m[1]) : 0;
+  // compiler-rt's builtins hold the half conversions (__gnu_h2f_ieee) that clang calls without F16C
+  const std::string flags = fmt::format("-x ir -O2 {} -fPIC -shared --rtlib=compiler-rt -Wno-override-module",
+                                        isa_compiler_flags(host_cpu_target().isa));
+  // clang before 15 gets the IR spelled with typed pointers (see core/render/llvm.h)
+  return {.cc = {.program = clang, .version = version, .flags = flags, .file = "kernel.ll", .libs = "-lm"},
+          .typed_pointers = major > 0 && major < 15};
+}
+
+std::string llvm_object_text(const LlvmCompiler& c, const UOpProgram& program, const std::string& source) {
+  return (c.typed_pointers ? render_llvm_typed_pointers(program) : source) + "\n" + entry_wrapper(program, c.typed_pointers);
+}
+
+namespace {
+
 class LlvmDevice : public HostMemoryDevice {
  public:
-  explicit LlvmDevice(int index) : HostMemoryDevice(device_name({"LLVM", index}), "llvm"), target_(host_cpu_target()), pool_(host_cores() - 1) {
-    const char* cc = std::getenv("TINYREPL_CLANG");
-    clang_ = cc && *cc ? cc : "clang";
-    std::string version;
-    if (run_command(clang_ + " --version", version) != 0)
-      fail("device", "LLVM IR is compiled by clang, and `{}` does not run: {}", clang_, version);
-    version_ = version.substr(0, version.find('\n'));
-    std::smatch m;
-    const int major = std::regex_search(version_, m, std::regex(R"(version (\d+))")) ? std::stoi(m[1]) : 0;
-    // clang before 15 gets the IR spelled with typed pointers (see core/render/llvm.h)
-    typed_pointers_ = major > 0 && major < 15;
-    // compiler-rt's builtins hold the half conversions (__gnu_h2f_ieee) that clang calls without F16C
-    flags_ = fmt::format("-x ir -O2 {} -fPIC -shared --rtlib=compiler-rt -Wno-override-module", isa_compiler_flags(target_.isa));
+  explicit LlvmDevice(int index)
+      : HostMemoryDevice(device_name({"LLVM", index}), "llvm"), target_(host_cpu_target()), pool_(host_cores() - 1), clang_(llvm_compiler()) {
     // the LLVM renderer's vectors are of up to 4 lanes, whatever the registers hold
     target_.vector_width = std::min(target_.vector_width, 4);
   }
@@ -84,22 +95,15 @@ class LlvmDevice : public HostMemoryDevice {
     for (const UOp& u : program.uops)
       if (u.kind == UOpKind::Special && u.launch != LaunchKind::Core)
         fail("compile", "the LLVM device runs CPU kernels; {} has the GPU launch id {}", program.name, uop_name(u));
-    const std::string ir = typed_pointers_ ? render_llvm_typed_pointers(program) : source;
-    const std::string full = ir + "\n" + entry_wrapper(program, typed_pointers_);
-    return load_cached(version_ + flags_ + full, ".so", [&](const std::string& dir) {
-      std::ofstream(dir + "/kernel.ll") << full;
-      std::string log;
-      const std::string cmd = fmt::format("{} {} -o {}/kernel.so {}/kernel.ll -lm", clang_, flags_, dir, dir);
-      if (run_command(cmd, log, dir) != 0) fail("compile", "{} failed:\n{}\nsource:\n{}", clang_, log, full);
-      return dir + "/kernel.so";
-    }, cached, [&](const std::string& so) { return load_shared_object(so, pool_, program); });
+    const std::string text = llvm_object_text(clang_, program, source);
+    return load_cached(clang_.cc.key(text), ".so", [&](const std::string& dir) { return clang_.cc.build(dir, text); }, cached,
+                       [&](const std::string& so) { return load_shared_object(so, pool_, program); });
   }
 
  private:
   Target target_;
   ThreadPool pool_;
-  std::string clang_, version_, flags_;
-  bool typed_pointers_ = false;
+  LlvmCompiler clang_;
 };
 
 }  // namespace

@@ -97,13 +97,14 @@ std::vector<int> Nvrtc::supported_archs() const {
   return archs;
 }
 
-std::string Nvrtc::compile(const std::string& source, const std::string& arch) const {
+std::string Nvrtc::compile(const std::string& source, const std::string& arch, const std::vector<std::string>& options) const {
   nvrtcProgram prog = nullptr;
   if (const int r = api_->create(&prog, source.c_str(), "kernel.cu", 0, nullptr, nullptr); r != 0)
     fail("compile", "nvrtcCreateProgram failed: {}", api_->error_string(r));
   const std::string arch_opt = "--gpu-architecture=" + arch;
-  const char* opts[] = {arch_opt.c_str()};
-  const int status = api_->compile(prog, 1, opts);
+  std::vector<const char*> opts{arch_opt.c_str()};
+  for (const std::string& o : options) opts.push_back(o.c_str());
+  const int status = api_->compile(prog, static_cast<int>(opts.size()), opts.data());
   size_t n = 0;
   api_->log_size(prog, &n);
   std::string log(n, '\0');

@@ -15,8 +15,9 @@ class Nvrtc {
   std::string version() const;              // "13.0"
   std::vector<int> supported_archs() const;  // 75, 80, 86, ...
   // Compiles for `arch`: "sm_90" gives a cubin, "compute_90" PTX (NUL-terminated, as the driver
-  // reads it). Throws tr::Error("compile") with NVRTC's log and the source.
-  std::string compile(const std::string& source, const std::string& arch) const;
+  // reads it); `options` follow the architecture (:asm's "-lineinfo"). Throws tr::Error("compile") with
+  // NVRTC's log and the source.
+  std::string compile(const std::string& source, const std::string& arch, const std::vector<std::string>& options = {}) const;
 
   struct Api;
 

@@ -38,6 +38,7 @@ void register_devices() {
   register_device({"METAL", [](int) { return open_metal(); }});
   register_device({"NV", open_nv});
   register_device({"WEBGPU", open_webgpu});
+  register_disassemblers();
   // the Metal and HIP renderers' checking devices, for tests that run the program itself
   if (const char* shims = std::getenv("TINYREPL_SHIMS"); shims && std::string(shims) == "1") {
     register_device({kMetalShim, open_metal_shim});

@@ -53,6 +53,12 @@ std::vector<HelpGroup> command_help() {
             "Kernel K's source for BACKEND (default: the :render list or the device's). A GPU language shows the "
             "kernel lowered again for that backend's device with its default opts, and says so.",
             "print(arange(4).sum())\n:src 0 c\n:src 0 cuda"},
+           {"asm", ":asm [K] [BACKEND]",
+            "Kernel K's machine code as compiled (default: for the backend of the device it ran on), disassembled: "
+            "objdump of the CPU's and LLVM's shared objects, SASS of CUDA's and PTX's cubins through nvdisasm or "
+            "cuobjdump where the CUDA toolkit has them. Each run of instructions is under the source line that made "
+            "it, where the compiler's line table says. A backend with no machine code to read says why.",
+            "print(arange(4).sum())\n:asm\n:asm 0 llvm\n:asm 0 cuda"},
            {"repeat", ":repeat [N]",
             "Run every kernel N more times after its first run, for :time's min and median. 0 turns it off.",
             ":repeat 3\nprint(arange(64).sum())\n:time\n:repeat 0"},

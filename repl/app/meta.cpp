@@ -22,6 +22,7 @@ const std::vector<MetaCommand>& meta_commands() {
       {"ast", meta::ast},
       {"uops", meta::uops},
       {"src", meta::src},
+      {"asm", meta::assembly},
       {"repeat", meta::repeat},
       {"time", meta::time},
       {"explain", meta::explain},

@@ -25,6 +25,7 @@ Status kernels(Host& h, const MetaCall& c);
 Status ast(Host& h, const MetaCall& c);
 Status uops(Host& h, const MetaCall& c);
 Status src(Host& h, const MetaCall& c);
+Status assembly(Host& h, const MetaCall& c);  // :asm
 Status time(Host& h, const MetaCall& c);
 Status explain(Host& h, const MetaCall& c);
 Status graph(Host& h, const MetaCall& c);

@@ -1,4 +1,4 @@
-// :kernels :ast :uops :src :time :explain :graph :trace — views of the schedule and the session.
+// :kernels :ast :uops :src :asm :time :explain :graph :trace — views of the schedule and the session.
 #include <fmt/format.h>
 
 #include "core/base/context.h"
@@ -8,6 +8,7 @@
 #include "repl/app/history_text.h"
 #include "repl/app/meta_commands.h"
 #include "repl/app/settings_input.h"
+#include "viz/asm_view.h"
 #include "viz/debug_output.h"
 #include "viz/timings.h"
 #include "viz/graph_dot.h"
@@ -23,6 +24,19 @@ int kernel_arg(Host& h, const MetaCall& c, size_t i) {
   return c.checked(i, [&] {
     return h.schedules().kernel_index(i < c.size() ? std::optional<std::string>(c.arg(i)) : std::nullopt);
   });
+}
+
+// `:src [K] [BACKEND]`, `:asm [K] [BACKEND]`: kernel K (default: the last) and the backend named.
+std::pair<int, std::optional<std::string>> kernel_and_backend(Host& h, const MetaCall& c) {
+  c.expect(0, 2);
+  const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
+  const int k = kernel_arg(h, c, has_k ? 0 : c.size());
+  const size_t b = has_k ? 1 : 0;
+  if (b >= c.size()) return {k, std::nullopt};
+  const std::string name = lowercase(c.arg(b));
+  if (!has_backend(name))
+    c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
+  return {k, name};
 }
 
 std::string trim(std::string_view s) {
@@ -69,21 +83,19 @@ Status uops(Host& h, const MetaCall& c) {
 }
 
 Status src(Host& h, const MetaCall& c) {
-  c.expect(0, 2);
-  // :src, :src K, :src BACKEND, :src K BACKEND
-  const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
-  const int k = kernel_arg(h, c, has_k ? 0 : c.size());
+  const auto [k, backend] = kernel_and_backend(h, c);
   const KernelRecord& r = h.schedules().kernel(k);
-  std::vector<std::string> backends = shown_backends(r, settings().render);
-  const size_t b = has_k ? 1 : 0;
-  if (b < c.size()) {
-    const std::string name = lowercase(c.arg(b));
-    if (!has_backend(name))
-      c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
-    backends = {name};
-  }
-  if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = b < c.size() ? backends[0] : ""})) return Status::Ok;
-  h.show(c.name(), kernel_title(k, r) + source_text(r, backends));
+  if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = backend.value_or("")})) return Status::Ok;
+  h.show(c.name(), kernel_title(k, r) + source_text(r, backend ? std::vector{*backend} : shown_backends(r, settings().render)));
+  return Status::Ok;
+}
+
+Status assembly(Host& h, const MetaCall& c) {
+  const auto [k, backend] = kernel_and_backend(h, c);
+  const KernelRecord& r = h.schedules().kernel(k);
+  if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = backend.value_or(""), .machine_code = true}))
+    return Status::Ok;
+  h.show(c.name(), kernel_title(k, r) + asm_text(r, backend.value_or(ran_backend(r))));
   return Status::Ok;
 }
 

@@ -129,8 +129,17 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
   EXPECT_NE(joined(ast).find("LOAD idx=2"), std::string::npos) << joined(ast);
 
   const PaneText src = source_pane(k, tab_of("opencl"));
-  EXPECT_EQ(src.tabs, backends());
+  std::vector<std::string> tabs = backends();
+  tabs.push_back("asm");
+  EXPECT_EQ(src.tabs, tabs) << "a tab per backend, then the machine code's";
   EXPECT_NE(joined(src).find("__kernel void r_2"), std::string::npos) << joined(src);
+  // the Asm tab: the code the CPU ran, or another backend's that :asm K BACKEND named
+  const PaneText ran = source_pane(k, asm_tab());
+  EXPECT_EQ(ran.title, "Asm · r_2 · c");
+  EXPECT_NE(joined(ran).find("\nr_2:\n"), std::string::npos) << joined(ran);
+  const PaneText opencl = source_pane(k, asm_tab(), "opencl");
+  EXPECT_EQ(opencl.title, "Asm · r_2 · opencl");
+  EXPECT_NE(joined(opencl).find("no machine code: the OpenCL driver"), std::string::npos) << joined(opencl);
 
   const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernel", "");
   EXPECT_NE(timings.lines[timings.mark_begin].find("r_2"), std::string::npos) << joined(timings);

@@ -224,6 +224,8 @@ void App::pane_key(const Key& k) {
     find(v == 'n' ? 1 : -1);
   } else if (v >= '1' && v <= '9') {
     if (v - '1' < static_cast<int>(backends().size())) set_tab(v - '1');  // a digit beyond the last tab does nothing
+  } else if (v == 'a') {
+    set_tab(asm_tab());
   } else if (v == kEsc && zoomed_) {
     zoomed_ = false;
     relayout();
@@ -396,9 +398,10 @@ void App::find(int direction) {
 }
 
 void App::set_tab(int tab) {
-  const int n = static_cast<int>(backends().size());
+  const int n = static_cast<int>(source_tabs().size());
   tab_ = (tab + n) % n;  // Left and Right go round
   tab_chosen_ = true;
+  asm_backend_.clear();
   diff_.reset();
   stale_ = true;
 }
@@ -445,7 +448,7 @@ void App::finish(const std::string& line, const TuiOutput& out) {
     const std::string& name = items_[static_cast<size_t>(selected_)].record.kernel.name;
     text += out.view->diff.empty()
                 ? fmt::format("the {} pane shows kernel {} ({}){}\n", pane_name(p), selected_, name,
-                              p == PaneId::Source ? fmt::format(", tab {}", backends().at(static_cast<size_t>(tab_))) : "")
+                              p == PaneId::Source ? fmt::format(", tab {}", source_tabs().at(static_cast<size_t>(tab_))) : "")
                 : fmt::format("the Source pane shows the diff of kernel {} ({}); a tab key shows its source again\n",
                               selected_, name);
   }
@@ -487,7 +490,11 @@ void App::view(const KernelView& v) {
   } else {
     diff_.reset();
   }
-  if (!v.backend.empty()) {
+  if (v.machine_code) {
+    tab_ = asm_tab();
+    asm_backend_ = v.backend;
+    tab_chosen_ = true;
+  } else if (!v.backend.empty()) {
     tab_ = backend_index(v.backend);
     tab_chosen_ = true;
   }

@@ -114,6 +114,7 @@ class App {
   std::string session_total_;
   int tab_ = 0;
   bool tab_chosen_ = false;  // the user picked a backend: new kernels keep it
+  std::string asm_backend_;  // whose code the Asm tab shows, as :asm K BACKEND named it ("": the device's)
   std::optional<StepWalk> step_;
 
   PaneId focus_ = PaneId::Repl;

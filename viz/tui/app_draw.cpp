@@ -76,7 +76,7 @@ void App::refresh() {
         show(p, roofline_pane(items_, selected_, host_, inner_width(layout_.panes[i]), layout_.panes[i].h - 2));
         break;
       case PaneId::Source:
-        show(p, diff_ ? *diff_ : of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_); }));
+        show(p, diff_ ? *diff_ : of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_, asm_backend_); }));
         break;
       case PaneId::Repl: show(p, transcript_.pane(unfinished_)); break;
     }

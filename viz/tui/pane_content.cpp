@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "core/base/context.h"
 #include "core/render/render.h"
+#include "viz/asm_view.h"
 #include "viz/debug_output.h"
 #include "viz/stages.h"
 #include "viz/timings.h"
@@ -111,16 +113,46 @@ PaneText uops_pane(const KernelRecord& k) {
                    Syntax::Listing);
 }
 
-PaneText source_pane(const KernelRecord& k, int tab) {
-  const std::string& backend = backends().at(tab);
-  std::string text;
+const std::vector<std::string>& source_tabs() {
+  static const std::vector<std::string> tabs = [] {
+    std::vector<std::string> t = backends();
+    t.push_back("asm");
+    return t;
+  }();
+  return tabs;
+}
+
+int asm_tab() { return static_cast<int>(backends().size()); }
+
+namespace {
+
+// The Asm tab's text, kept for the kernel and backend last shown: it compiles and disassembles, and the
+// pane is drawn again at every key. Another backend's code is the kernel lowered again, with or without
+// the default opts (NOOPT).
+std::string machine_code_text(const KernelRecord& k, const std::string& backend) {
+  static std::string key, text;
+  const std::string now = fmt::format("{}|{}|{}|{}", backend, k.device, settings().noopt, *k.source);
+  if (now != key) {
+    text = asm_text(k, backend);
+    key = now;
+  }
+  return text;
+}
+
+}  // namespace
+
+PaneText source_pane(const KernelRecord& k, int tab, const std::string& asm_backend) {
+  const bool machine = tab == asm_tab();
+  std::string text, backend = machine ? asm_backend : backends().at(static_cast<size_t>(tab));
   try {
-    text = backend_source(k, backend);
+    if (machine && backend.empty()) backend = ran_backend(k);
+    text = machine ? machine_code_text(k, backend) : backend_source(k, backend);
   } catch (const std::exception& e) {
     text = fmt::format("// {} cannot express {}: {}\n", backend, k.name, e.what());
   }
-  PaneText p = pane_text(fmt::format("Source · {}", k.name), text, syntax_of_backend(backend));
-  p.tabs = backends();
+  PaneText p = machine ? pane_text(fmt::format("Asm · {} · {}", k.name, backend), text, Syntax::Listing)
+                       : pane_text(fmt::format("Source · {}", k.name), text, syntax_of_backend(backend));
+  p.tabs = source_tabs();
   p.tab = tab;
   return p;
 }

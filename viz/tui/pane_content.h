@@ -32,8 +32,12 @@ PaneText copy_placeholder(std::string_view title, int k, const CopyRecord& copy)
 PaneText ast_pane(const KernelRecord& k, bool opts_marked = false);
 // The final listing and launch dims, then the UOps after each lowering pass.
 PaneText uops_pane(const KernelRecord& k);
-// Rendered for backends()[tab], with a tab for every backend.
-PaneText source_pane(const KernelRecord& k, int tab);
+// The Source pane's tabs: every backend, then "asm", the kernel's machine code.
+const std::vector<std::string>& source_tabs();
+int asm_tab();
+// Rendered for source_tabs()[tab], with a tab for each; the Asm tab shows the code of asm_backend
+// ("": the backend of the device the kernel ran on).
+PaneText source_pane(const KernelRecord& k, int tab, const std::string& asm_backend = "");
 // timings_table of the runs (in the order given) with `selected_run` marked, under a header that stays
 // put, then the session's total line; `heading` follows the title.
 PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,

@@ -29,13 +29,14 @@ void draw_frame(const Window& w, Frame frame) {
   wattrset(win, A_NORMAL);
 }
 
-// The tabs as "1:c 2:llvm [3:opencl] …", shifted left when the selected one would not fit.
+// The tabs as "1:c 2:llvm [3:opencl] … asm", shifted left when the selected one would not fit; a tab
+// past the ninth has no digit key.
 void draw_tabs(const Window& w, int y, int cols, const PaneText& p) {
   std::vector<std::string> labels;
   int sel_end = 0, width = 0;
   for (size_t i = 0; i < p.tabs.size(); i++) {
     const bool sel = static_cast<int>(i) == p.tab;
-    const std::string label = fmt::format("{}:{}", i + 1, p.tabs[i]);
+    const std::string label = i < 9 ? fmt::format("{}:{}", i + 1, p.tabs[i]) : p.tabs[i];
     labels.push_back(sel ? "[" + label + "]" : label);
     width += display_width(labels.back()) + 1;
     if (sel) sel_end = width - 1;
