@@ -29,6 +29,9 @@ std::vector<std::string> cuda_bins() {
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* d = std::getenv(env); d && *d) dirs.push_back(std::string(d) + "/bin");
   dirs.push_back("/usr/local/cuda/bin");
+#ifdef TINYREPL_NVDISASM_WHEEL_BIN
+  dirs.push_back(TINYREPL_NVDISASM_WHEEL_BIN);
+#endif
   std::vector<std::string> once;
   for (const std::string& d : dirs)
     if (std::find(once.begin(), once.end(), d) == once.end()) once.push_back(d);
