@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/base/context.h"
+#include "core/kernel/ast.h"
 #include "core/render/render.h"
 #include "core/schedule/schedule.h"
 #include "repl/app/files.h"
@@ -48,9 +49,16 @@ Status kernels(Host& h, const MetaCall& c) {
 }
 
 Status ast(Host& h, const MetaCall& c) {
-  c.expect(0, 1);
-  const int k = kernel_arg(h, c, 0);
+  c.expect(0, 2);
+  // :ast, :ast K, :ast lazyop, :ast K lazyop
+  const bool lazyop = c.size() > 0 && c.arg(c.size() - 1) == "lazyop";
+  if (c.size() == 2 && !lazyop) c.fail(1, "command", "usage: :ast [K] [lazyop]");
+  const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !lazyop) ? 0 : c.size());
   const KernelRecord& r = h.schedules().kernel(k);
+  if (lazyop) {
+    h.show(c.name(), kernel_title(k, r) + print_lazyop(r.kernel->ast));
+    return Status::Ok;
+  }
   if (h.show_view({.stage = Stage::Ast, .kernel = k})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + ast_text(*r.kernel));
   return Status::Ok;
@@ -69,20 +77,34 @@ Status uops(Host& h, const MetaCall& c) {
 }
 
 Status src(Host& h, const MetaCall& c) {
-  c.expect(0, 2);
-  // :src, :src K, :src BACKEND, :src K BACKEND
-  const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
+  c.expect(0, 3);
+  // :src, :src K, :src BACKEND, :src K BACKEND, each with a last word uops
+  const bool margin = c.size() > 0 && c.arg(c.size() - 1) == "uops";
+  const size_t n = margin ? c.size() - 1 : c.size();
+  if (n > 2) c.fail(2, "command", "usage: :src [K] [BACKEND] [uops]");
+  const bool has_k = n == 2 || (n == 1 && is_index(c.arg(0)));
   const int k = kernel_arg(h, c, has_k ? 0 : c.size());
   const KernelRecord& r = h.schedules().kernel(k);
   std::vector<std::string> backends = shown_backends(r, settings().render);
   const size_t b = has_k ? 1 : 0;
-  if (b < c.size()) {
+  if (b < n) {
     const std::string name = lowercase(c.arg(b));
     if (!has_backend(name))
       c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
     backends = {name};
   }
-  if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = b < c.size() ? backends[0] : ""})) return Status::Ok;
+  if (margin) {
+    // the numbers index :uops K's listing, or the listing of the kernel as that backend lowered it again
+    std::string out = kernel_title(k, r);
+    for (const std::string& backend : backends) {
+      const SourceLines s = backend_source_lines(r, backend);
+      out += fmt::format("// {}\n{}", backend, uop_margin_text(s.source));
+      if (!s.own) out += fmt::format("its UOps as lowered for {}:\n{}", backend, uops_text(s.program));
+    }
+    h.show(c.name(), out);
+    return Status::Ok;
+  }
+  if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = b < n ? backends[0] : ""})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + source_text(r, backends));
   return Status::Ok;
 }
