@@ -30,7 +30,7 @@ Kernel reduce_kernel() {
   a.realize();
   b.realize();
   c.realize();
-  const std::vector<ScheduleItem> items = create_schedule({base_of(a.mul(b).sum({1}).add(c).node())});
+  const std::vector<ScheduleItem> items = create_schedule({base_of(a.mul(b).sum(std::vector<int>{1}).add(c).node())});
   EXPECT_EQ(items.size(), 1u);
   return Kernel::from_ast(items.back().ast);
 }
