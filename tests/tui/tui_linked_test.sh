@@ -2,7 +2,8 @@
 # The linked panes in a real terminal (tmux): a UOp selected in the UOps pane marks the source line it
 # made and its AST row, a source line marks its UOps and AST rows, an AST row its UOps and lines. Then:
 # the REPL's newest output stays in view when the terminal shrinks; at 80x24 the Kernels and Timings
-# columns stay whole, long names cut with an ellipsis; :step names the run's time as Timings totals it.
+# columns stay whole, long names cut with an ellipsis; :step names the run's time as Timings totals it;
+# after :opt K none, Timings names the kernel as it is.
 # Usage: tui_linked_test.sh PATH/TO/tinyrepl
 set -u
 
@@ -135,7 +136,16 @@ total=$(pane Timings | grep -E '^total:' | grep -oE '[0-9]+\.[0-9]{3} ms' | cut 
   fail ":step's time ($said ms) is Timings' total ($total ms)"
 keys Escape
 
+# after :opt K none, Timings and Kernels name the kernel as it is now, not as the opt before made it
 keys Enter
+line 'c = rand(64, 64); c.realize(); d = c.sum(1); d.realize()'
+line ':opt 0 UPCAST 0 4'
+expect Timings '^r_16_4_64 ' ":opt 0 UPCAST 0 4 renames the kernel in Timings"
+line ':opt 0 none'
+expect Timings '^r_64_64 ' ":opt 0 none gives the kernel its name without opts in Timings"
+expect_no Timings 'r_16_4_64' "Timings keeps no old name"
+expect_no Kernels 'r_16_4_64' "Kernels keeps no old name"
+
 line ':quit'
 expect_screen 'tinyrepl exited with 0' ":quit"
 report
