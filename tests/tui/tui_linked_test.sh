@@ -100,6 +100,12 @@ expect_selected ' 1 +┗━┳ SUM'
 expect_linked UOps '^ *[0-9]+ DEFINE_ACC'
 expect_linked Source '^ *int acc0 = 0;'
 
+# a click on a line of Source selects it: a load's line marks its LOAD and the AST's LOAD row
+click 4 "$(row_of 'int val0 = data1')"
+expect_selected 'int val0 = data1'
+expect_linked UOps '^ *[0-9]+ LOAD' 1
+expect_linked AST '^ *3 +┣━━ LOAD'
+
 # a tab whose backend lowers the kernel again links nothing, and says so
 keys Tab Tab Tab
 keys 5

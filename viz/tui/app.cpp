@@ -285,6 +285,14 @@ void App::on_mouse(const Mouse& m) {
     const int row = top_[i] + below_header;
     if (p == PaneId::Kernels && !step_ && below_header >= 0 && row < static_cast<int>(items_.size()))
       move_selection(row, false);
+    // a line of UOps, Source (under its tab line) or AST: the linked line
+    const int text_row = below_header - (panes_[i].tabs.empty() ? 0 : 1);
+    const int shown = panes_[i].fixed + top_[i] + text_row;
+    if (linkable(p) && text_row >= 0 && shown < static_cast<int>(panes_[i].lines.size())) {
+      const int line = shown < static_cast<int>(panes_[i].origin.size()) ? panes_[i].origin[static_cast<size_t>(shown)] : shown;
+      linked_ = LinkedLine{.pane = p, .line = line, .kernel = selected_, .tab = tab_};
+      stale_ = true;
+    }
     return;
   }
 }

@@ -175,7 +175,7 @@ std::string App::status_text() const {
   // one row of a 120-column terminal
   return fmt::format("{}: Tab pane · ↑↓ {} · [ ] history · s sort · < > · w wrap · / find · ←→ 1-9 tab · z zoom · "
                      "Enter input · F1",
-                     pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
+                     pane_name(focus_), focus_ == PaneId::Kernels || linkable(focus_) ? "select" : "scroll");
 }
 
 void App::draw() {
