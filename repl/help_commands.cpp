@@ -46,7 +46,7 @@ std::vector<HelpGroup> command_help() {
             "The AST of kernel K (default: the last kernel), with its ShapeTracker views. It is DEBUG 3's tree: the "
             "notes' LazyOp form, a node a row. With lazyop, the tree as the notes print it: LazyOp(MetaOps.KERNEL, "
             "arg=None, src=(...)).",
-            "print(tensor([1, 2]).dot(tensor([3, 4])))\n:ast\n:ast 0 lazyop"},
+            "print(tensor([1, 2]).dot(tensor([3, 4])))\n:ast\n:ast lazyop"},
            {"uops", ":uops [K] [all]",
             "The UOps of kernel K and its launch dims. With all, the UOps after each lowering pass, as DEBUG 6.",
             "print(arange(4).sum())\n:uops 0"},

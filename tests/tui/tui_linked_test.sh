@@ -106,8 +106,10 @@ expect_selected 'int val0 = data1'
 expect_linked UOps '^ *[0-9]+ LOAD' 1
 expect_linked AST '^ *3 +┣━━ LOAD'
 
-# a tab whose backend lowers the kernel again links nothing, and says so
-keys Tab Tab Tab
+# a tab whose backend lowers the kernel again links nothing, and says so: Shift-Tab to Roofline, UOps,
+# a UOp selected there, then the CUDA tab
+keys BTab BTab
+keys Down
 keys 5
 expect_screen 'Source · r_2 · lowered again' "the CUDA tab says its UOps are its own"
 expect_linked Source '.' 0
