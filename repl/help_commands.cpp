@@ -42,17 +42,20 @@ std::vector<HelpGroup> command_help() {
             "The last schedule, or x's: each kernel and copy, its buffers, and why it ends there. x's schedule is "
             "planned, not run.",
             "a = tensor([1., 2.])\nprint((a * 2).sum())\n:kernels\n:kernels a.softmax()"},
-           {"ast", ":ast [K]",
+           {"ast", ":ast [K] [lazyop]",
             "The AST of kernel K (default: the last kernel), with its ShapeTracker views. It is DEBUG 3's tree: the "
-            "notes' LazyOp form, a node a row.",
-            "print(tensor([1, 2]).dot(tensor([3, 4])))\n:ast"},
+            "notes' LazyOp form, a node a row. With lazyop, the tree as the notes print it: LazyOp(MetaOps.KERNEL, "
+            "arg=None, src=(...)).",
+            "print(tensor([1, 2]).dot(tensor([3, 4])))\n:ast\n:ast lazyop"},
            {"uops", ":uops [K] [all]",
             "The UOps of kernel K and its launch dims. With all, the UOps after each lowering pass, as DEBUG 6.",
             "print(arange(4).sum())\n:uops 0"},
-           {"src", ":src [K] [BACKEND]",
+           {"src", ":src [K] [BACKEND] [uops]",
             "Kernel K's source for BACKEND (default: the :render list or the device's). A GPU language shows the "
-            "kernel lowered again for that backend's device with its default opts, and says so.",
-            "print(arange(4).sum())\n:src 0 c\n:src 0 cuda"},
+            "kernel lowered again for that backend's device with its default opts, and says so. With uops, each line "
+            "behind a margin of the UOps it spells (their numbers in :uops K, or in the listing that follows for a "
+            "kernel lowered again).",
+            "print(arange(4).sum())\n:src 0 c\n:src 0 cuda\n:src 0 c uops"},
            {"asm", ":asm [K] [BACKEND]",
             "Kernel K's machine code as compiled (default: for the backend of the device it ran on), disassembled: "
             "objdump of the CPU's and LLVM's shared objects, SASS of CUDA's and PTX's cubins through nvdisasm or "

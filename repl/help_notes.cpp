@@ -47,10 +47,10 @@ const std::vector<NoteTerm> kTerms{
     {kLog, "avg: ... GFLOPS ... GB/s   total: 4 kernels ...", "avg total", "the same line, at the end of a script",
      "At DEBUG 2, counting copies with the kernels as tinygrad counts them."},
     {kAst, "LazyOp(MetaOps.KERNEL, arg=None, src=(...))", "LazyOp LazyOperation MetaOps.KERNEL KERNEL",
-     "the kernel's AST tree (:ast K, DEBUG 3)",
-     "tinyrepl prints no LazyOp(...) form: the same tree is drawn one node a row, `0 ━┳ STORE MemBuffer(...)`, each "
-     "row's children under it. The root is the STORE; a kernel of the schedule is a row of :kernels rather than a "
-     "KERNEL node (tinygrad 0.14 roots its AST at a SINK over the STOREs)."},
+     "the kernel's AST tree (:ast K, DEBUG 3); this form: :ast K lazyop",
+     ":ast K draws the same tree one node a row, `0 ━┳ STORE MemBuffer(...)`, each row's children under it, rooted "
+     "at the STORE; :ast K lazyop prints it in this LazyOp(...) form, under a MetaOps.KERNEL (tinygrad 0.14 roots "
+     "its AST at a SINK over the STOREs)."},
     {kAst, "BufferOps.STORE, BufferOps.LOAD, BufferOps.CONST", "BufferOps STORE LOAD CONST",
      "STORE, LOAD, CONST ConstBuffer(...)",
      "The op's name alone: the AST rows drop the BufferOps., ReduceOps., BinaryOps. and UnaryOps. prefixes."},

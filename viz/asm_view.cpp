@@ -50,7 +50,7 @@ std::string asm_text(const KernelRecord& r, std::string_view backend) {
   const bool ran = backend == ran_backend(r);
   const BackendLowering other = ran ? BackendLowering{} : lowering_for_backend(r, backend);
   const UOpProgram& program = ran ? *r.program : other.program;
-  const std::string& source = ran ? *r.source : other.source;
+  const std::string& source = ran ? *r.source : other.source.text;
   const MachineCode m = machine_code(backend, program, source);
   std::string head = fmt::format("{}{}: ", comment, backend);
   if (!ran)

@@ -30,14 +30,15 @@ std::pair<Target, std::string> target_of(std::string_view backend) {
 BackendLowering lowering_for_backend(const KernelRecord& r, std::string_view backend) {
   const Target own = device(r.device).target();
   const bool spelled = spells_matrix_units(backend, *r.program);
-  if (!r.ast || (own.gpu == backend_info(backend).gpu && spelled)) return {*r.program, render(backend, *r.program), ""};
+  if (!r.ast || (own.gpu == backend_info(backend).gpu && spelled)) return {*r.program, render_lines(backend, *r.program), ""};
   const auto [target, whose] = target_of(backend);
   const Kernel plain = Kernel::from_ast(r.ast);
   const Kernel k = settings().noopt ? plain : default_opts(plain, target);
   std::vector<std::string> opts;
   for (const Opt& o : k.opts) opts.push_back(o.str());
-  LoweredKernel l = lower_kernel(k, target, [&](const UOpProgram& p) { return render(backend, p); }, r.name);
-  return {std::move(l.program), std::move(l.source),
+  UOpProgram program = codegen(k, target, r.name);
+  RenderedSource source = render_lines(backend, program);
+  return {std::move(program), std::move(source),
           fmt::format("lowered for {} with {}: {} (this kernel ran on {})", whose,
                       settings().noopt ? "no opts (NOOPT)" : "its default opts",
                       opts.empty() ? "none" : fmt::format("{}", fmt::join(opts, ", ")), r.device)};

@@ -7,12 +7,13 @@
 #include <string_view>
 
 #include "core/realize/realize.h"
+#include "core/render/source_lines.h"
 
 namespace tr {
 
 struct BackendLowering {
   UOpProgram program;
-  std::string source;  // rendered for the backend
+  RenderedSource source;  // rendered for the backend, with the UOps of program that each line spells
   std::string note;    // whose target and opts, when the kernel was lowered again; "" when it was not
 };
 

@@ -153,12 +153,48 @@ std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector
   return {device(r.device).backend()};
 }
 
-std::string backend_source(const KernelRecord& r, std::string_view backend) {
-  const BackendLowering lowering = lowering_for_backend(r, backend);
-  std::string text = lowering.source;
-  if (!lowering.note.empty()) text = std::string(line_comment(backend_info(backend).syntax)) + lowering.note + "\n" + text;
-  if (!text.empty() && text.back() != '\n') text += '\n';
-  return text;
+SourceLines backend_source_lines(const KernelRecord& r, std::string_view backend) {
+  BackendLowering lowering = lowering_for_backend(r, backend);
+  SourceLines out{.source = {}, .program = std::move(lowering.program), .own = lowering.note.empty()};
+  if (!out.own) out.source.append(std::string(line_comment(backend_info(backend).syntax)) + lowering.note + "\n");
+  out.source.append(lowering.source);
+  if (!out.source.text.empty() && out.source.text.back() != '\n') out.source.append("\n");
+  return out;
+}
+
+std::string backend_source(const KernelRecord& r, std::string_view backend) { return backend_source_lines(r, backend).source.text; }
+
+namespace {
+
+// "4-6,9": ascending numbers, runs joined.
+std::string number_runs(const std::vector<int>& n) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < n.size();) {
+    size_t j = i;
+    while (j + 1 < n.size() && n[j + 1] == n[j] + 1) j++;
+    parts.push_back(j == i ? std::to_string(n[i]) : fmt::format("{}-{}", n[i], n[j]));
+    i = j + 1;
+  }
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
+}  // namespace
+
+std::string uop_margin_text(const RenderedSource& s) {
+  std::vector<std::string> margins;
+  size_t width = 4;
+  for (const std::vector<int>& uops : s.line_uops) {
+    margins.push_back(number_runs(uops));
+    width = std::max(width, margins.back().size());
+  }
+  std::string out = fmt::format("{:>{}} │\n", "uops", width);
+  size_t at = 0;
+  for (const std::string& m : margins) {
+    const size_t end = s.text.find('\n', at);
+    out += fmt::format("{:>{}} │ {}\n", m, width, std::string_view(s.text).substr(at, end - at));
+    at = end == std::string::npos ? s.text.size() : end + 1;
+  }
+  return out;
 }
 
 std::string source_text(const KernelRecord& r, const std::vector<std::string>& backends) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/realize/realize.h"
+#include "core/render/source_lines.h"
 
 namespace tr {
 
@@ -47,6 +48,16 @@ std::string pass_heading(const std::vector<PassSnapshot>& passes, size_t pass);
 std::vector<std::string> shown_backends(const KernelRecord& r, const std::vector<std::string>& render);
 // Source: one backend's rendering, ending with a newline.
 std::string backend_source(const KernelRecord& r, std::string_view backend);
+// The same with the UOps of `program` that each line spells. `own`: program is the kernel's own
+// (r.program, what :uops lists); false where the backend lowered the kernel again (BackendLowering).
+struct SourceLines {
+  RenderedSource source;
+  UOpProgram program;
+  bool own = true;
+};
+SourceLines backend_source_lines(const KernelRecord& r, std::string_view backend);
+// Each line of a source behind a margin of the UOps it spells: " 4-6,9 │ acc0 = ...".
+std::string uop_margin_text(const RenderedSource& s);
 // Source: "// opencl\n<source>" for each backend.
 std::string source_text(const KernelRecord& r, const std::vector<std::string>& backends);
 // Run: each kernel's and copy's time, GFLOPS and GB/s.

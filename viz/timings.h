@@ -20,8 +20,10 @@ struct Spread {
 };
 std::optional<Spread> spread(const std::vector<double>& repeats);
 
-// `width` is the bar's room in columns (0: no bars). Its last line is the totals_line of the runs.
-std::string timings_table(const std::vector<RunRecord>& runs, int width = 20);
+// `width` is the bar's room in columns (0: no bars). Its last line is the totals_line of the runs. The
+// name column is as wide as the longest name; with `fit` > 0 the columns before the bars fit in `fit`
+// columns: the device goes first (the Kernels pane shows it), then long names are cut with an ellipsis.
+std::string timings_table(const std::vector<RunRecord>& runs, int width = 20, int fit = 0);
 std::string totals_line(const RunTotals& totals);
 
 }  // namespace tr

@@ -44,6 +44,7 @@ UOpProgram codegen(const Kernel& k, const Target& target, const std::string& nam
   }
   Linearized listed = linearize(g);
   p.uops = std::move(listed.uops);
+  p.ast_rows = std::move(listed.ast_rows);
   p.flops = listed.flops;
   p.dims = low.dims;
   for (const UOp& u : p.uops)

@@ -145,6 +145,7 @@ class Expander {
   int scalar(int n) {
     const uint64_t k = key(n);
     if (const auto it = scalars_.find(k); it != scalars_.end()) return it->second;
+    const FromAstRow from(out_, g_.origin(n));
     const int made = make_scalar(n);
     return scalars_[k] = made;
   }
@@ -163,6 +164,7 @@ class Expander {
     if (!(deps_[n] & vbit())) return scalar(n);
     const uint64_t k = key(n);
     if (const auto it = vectors_.find(k); it != vectors_.end()) return it->second;
+    const FromAstRow from(out_, g_.origin(n));
     const int made = make_vector(n);
     return vectors_[k] = made;
   }
@@ -322,6 +324,7 @@ class Expander {
   }
 
   void store(int n, std::vector<int>& stores) {
+    const FromAstRow from(out_, g_.origin(n));
     const UOp& u = g_[n];
     const bool gated = u.srcs.size() > 3;
     if (u.kind != UOpKind::Store || !(deps_[n] & vbit())) {

@@ -8,8 +8,12 @@ int UGraph::add(UOp u) {
   const size_t h = uop_hash(u);
   const auto [begin, end] = index_.equal_range(h);
   for (auto it = begin; it != end; ++it)
-    if (same_uop(nodes_[it->second], u)) return it->second;
+    if (same_uop(nodes_[it->second], u)) {
+      if (origins_[it->second] < 0) origins_[it->second] = from_row;
+      return it->second;
+    }
   nodes_.push_back(std::move(u));
+  origins_.push_back(from_row);
   const int i = size() - 1;
   index_.emplace(h, i);
   return i;
@@ -64,6 +68,7 @@ int substitute(UGraph& g, int n, const std::map<int, int>& with, std::map<int, i
   if (const auto it = with.find(n); it != with.end()) return it->second;
   if (const auto it = done.find(n); it != done.end()) return it->second;
   UOp u = g[n];
+  const FromAstRow from(g, g.origin(n));
   bool changed = false;
   for (int& s : u.srcs) {
     const int to = substitute(g, s, with, done);
@@ -79,6 +84,7 @@ UGraph rewrite(const UGraph& g, const std::function<int(UGraph& out, int old, co
   for (int n : toposort(g)) {
     UOp u = g[n];
     for (int& s : u.srcs) s = moved_to[s];
+    const FromAstRow from(out, g.origin(n));
     moved_to[n] = f(out, n, u);
   }
   out.sink = moved_to[g.sink];

@@ -30,9 +30,29 @@ class UGraph {
 
   int sink = -1;  // the SINK whose sources are the kernel's stores
 
+  // The row of the kernel's AST (as print_ast numbers its rows) that node n was lowered from, or -1
+  // where no one row made it. A node takes the row of the FromAstRow in force when it is first added.
+  int origin(int n) const { return origins_[n]; }
+  int from_row = -1;  // the row in force: set by FromAstRow
+
  private:
   std::vector<UOp> nodes_;
+  std::vector<int> origins_;
   std::unordered_multimap<size_t, int> index_;
+};
+
+// While it lives, the nodes that g adds come from AST row `row` (-1: from none), as the node they are
+// made for does; the row before it holds again after.
+class FromAstRow {
+ public:
+  FromAstRow(UGraph& g, int row) : g_(g), before_(g.from_row) { g.from_row = row; }
+  ~FromAstRow() { g_.from_row = before_; }
+  FromAstRow(const FromAstRow&) = delete;
+  FromAstRow& operator=(const FromAstRow&) = delete;
+
+ private:
+  UGraph& g_;
+  int before_;
 };
 
 // The nodes reachable from the sink, sources before their users, each once.

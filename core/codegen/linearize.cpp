@@ -4,6 +4,7 @@
 // places its accumulator before them and its combine inside, and is read after them as the
 // accumulator. A load of local memory comes after every store into it and a BARRIER.
 #include <algorithm>
+#include <unordered_map>
 #include <functional>
 #include <map>
 #include <set>
@@ -77,7 +78,12 @@ class Linearizer {
     }
     for (int s : g_[g_.sink].srcs) need(s);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) close(*it);
-    return {std::move(out_), flops_};
+    // what the linearizer adds (an ENDRANGE, a BARRIER) has no node; an ENDRANGE comes from its RANGE's row
+    std::vector<int> rows(out_.size(), -1);
+    for (size_t i = 0; i < out_.size(); i++)
+      if (const auto it = node_at_.find(static_cast<int>(i)); it != node_at_.end()) rows[i] = g_.origin(it->second);
+      else if (out_[i].kind == UOpKind::EndRange) rows[i] = rows[static_cast<size_t>(out_[i].srcs[0])];
+    return {std::move(out_), std::move(rows), flops_};
   }
 
  private:
@@ -102,6 +108,7 @@ class Linearizer {
   int last_barrier_ = -1;                 // where the latest BARRIER is in out_, and the RANGEs open there
   std::vector<int> open_at_barrier_;
   std::vector<UOp> out_;
+  std::unordered_map<int, int> node_at_;  // position in out_ -> the node placed there
   int64_t trip_ = 1;
   int64_t flops_ = 0;
 
@@ -189,6 +196,7 @@ class Linearizer {
     out_.push_back(std::move(u));
     const int at = static_cast<int>(out_.size()) - 1;
     placed_[n] = at;
+    node_at_[at] = n;
     (global_scope ? scopes_.front() : scopes_.back()).push_back(n);
     return at;
   }

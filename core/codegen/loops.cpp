@@ -43,7 +43,9 @@ ConstValue reduce_identity(Op op, DType t) {
 
 class Loops {
  public:
-  explicit Loops(Lowering& low) : low_(low), k_(low.k) { low_.dim_vars.assign(k_.dims.size(), cnst(0)); }
+  explicit Loops(Lowering& low) : low_(low), k_(low.k), rows_(ast_rows(k_.ast)) {
+    low_.dim_vars.assign(k_.dims.size(), cnst(0));
+  }
 
   UGraph run() {
     define_globals();
@@ -55,6 +57,7 @@ class Loops {
     const auto [idx, valid] = k_.ast->st->index_valid(axis_exprs(-1));
     store_at_ = {idx, valid};
     int value = this->value(*k_.ast->srcs[0], -1);
+    const FromAstRow from(g_, rows_.at(k_.ast.get()));
     // in blocks, the partial result goes to the output until the last block, which stores the epilogue's
     if (block_ >= 0 && value != partial_) {
       const int64_t blocks = k_.dims[static_cast<size_t>(block_)].size;
@@ -72,6 +75,7 @@ class Loops {
  private:
   Lowering& low_;
   const Kernel& k_;
+  const std::unordered_map<const AstNode*, int> rows_;  // each AST node's row, as print_ast numbers them
   UGraph g_;
   std::map<int, int> globals_;  // buffer idx -> DEFINE_GLOBAL
   std::vector<int> vars_;                        // DEFINE_VAR of each of the kernel's Variables
@@ -229,6 +233,7 @@ class Loops {
   }
 
   int make(const AstNode& n, int walk) {
+    const FromAstRow from(g_, rows_.at(&n));
     switch (n.op) {
       case AstOp::Load: {
         const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));

@@ -47,6 +47,7 @@ bool touches_bfloat16(const UGraph& g);
 UGraph simplify(const UGraph& g, const Lowering& low);  // simplify.cpp: the rewrite rules of rules.cpp
 struct Linearized {
   std::vector<UOp> uops;
+  std::vector<int> ast_rows;  // per UOp: the AST row it came from (UGraph::origin), or -1
   int64_t flops = 0;
 };
 Linearized linearize(const UGraph& g);                // linearize.cpp: the graph as a list inside its loops

@@ -94,6 +94,11 @@ struct PassSnapshot {
 struct UOpProgram {
   std::string name;
   std::vector<UOp> uops;
+  // Per UOp, the row of the kernel's AST (as print_ast numbers its rows) it was lowered from: a load's
+  // index arithmetic comes from its LOAD, an accumulator from its REDUCE; a node that several rows make
+  // (a shared constant) keeps the first one's. -1 where no row made it (a launch id, a loop, a barrier),
+  // and for a program that no AST lowered.
+  std::vector<int> ast_rows;
   std::vector<PassSnapshot> passes;  // after each lowering pass, in order, where asked (codegen's keep_passes)
   LaunchDims dims;
   int64_t flops = 0;  // estimated from the value ALUs (a MULACC two) and the trip counts around them

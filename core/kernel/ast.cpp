@@ -142,4 +142,85 @@ std::string print_ast(const AstRef& ast) {
   return print_tree(tree_of(*ast, row_of, rows));
 }
 
+namespace {
+
+std::string tuple_of(const std::vector<int64_t>& v) {
+  return fmt::format("({}{})", fmt::join(v, ", "), v.size() == 1 ? "," : "");
+}
+
+std::string tracker_repr(const ShapeTracker& st) {
+  std::vector<std::string> views;
+  for (const View& v : st.views()) {
+    std::string mask = "None";
+    if (v.mask) {
+      std::vector<std::string> ranges;
+      for (const auto& [b, e] : *v.mask) ranges.push_back(fmt::format("({}, {})", b, e));
+      mask = fmt::format("({}{})", fmt::join(ranges, ", "), ranges.size() == 1 ? "," : "");
+    }
+    views.push_back(fmt::format("View(shape={}, strides={}, offset={}, mask={}, contiguous={})", tuple_of(v.shape),
+                                tuple_of(v.strides), v.offset, mask, v.contiguous ? "True" : "False"));
+  }
+  return fmt::format("ShapeTracker(views=({},))", fmt::join(views, ", "));
+}
+
+// "BinaryOps.MUL", "ReduceOps.SUM", "UnaryOps.CAST": tinygrad 0.9's op families.
+std::string family_name(Op op) {
+  std::string_view family = "BinaryOps";
+  switch (op) {
+    case Op::Neg: case Op::Exp2: case Op::Log2: case Op::Sin: case Op::Sqrt: case Op::Recip: case Op::Trunc: case Op::Cast:
+    case Op::Bitcast: family = "UnaryOps"; break;
+    case Op::Where: case Op::MulAcc: family = "TernaryOps"; break;
+    case Op::Sum: case Op::ReduceMax: case Op::Prod: family = "ReduceOps"; break;
+    case Op::Add: case Op::Mul: case Op::IDiv: case Op::Mod: case Op::Max: case Op::MaxNan: case Op::CmpLt: case Op::CmpNe:
+    case Op::And: case Op::Or: case Op::Xor: case Op::Const: case Op::Arange: case Op::Copy: case Op::View: case Op::Contiguous:
+    case Op::Assign: case Op::Multi: break;
+  }
+  const std::string_view name = op == Op::ReduceMax ? "MAX" : op_name(op);
+  return fmt::format("{}.{}", family, name);
+}
+
+std::string lazyop_of(const AstNode& n, const std::unordered_map<const AstNode*, int>& rows, std::unordered_set<const AstNode*>& seen,
+                      int depth) {
+  if (!seen.insert(&n).second) return fmt::format("↑ {}", rows.at(&n));
+  const std::string t = fmt::format("dtypes.{}", short_name(n.dtype));
+  std::string head;
+  switch (n.op) {
+    case AstOp::Store:
+    case AstOp::Load:
+      head = fmt::format("BufferOps.{}, arg=MemBuffer(idx={}, dtype={}, st={})", n.op == AstOp::Store ? "STORE" : "LOAD", n.idx, t,
+                         tracker_repr(*n.st));
+      break;
+    case AstOp::Const:
+      head = fmt::format("BufferOps.CONST, arg=ConstBuffer(val={}, dtype={}, st={})", const_str(n.value, n.dtype), t, tracker_repr(*n.st));
+      break;
+    case AstOp::Arange: head = fmt::format("ARANGE, arg=(dtype={}, st={})", t, tracker_repr(*n.st)); break;
+    case AstOp::Alu:
+      head = fmt::format("{}, arg={}", family_name(n.alu), n.alu == Op::Cast || n.alu == Op::Bitcast ? t : "None");
+      break;
+    case AstOp::Reduce: {
+      const std::vector<int64_t> axes(n.axes.begin(), n.axes.end());
+      head = fmt::format("{}, arg={}", family_name(n.alu), tuple_of(axes));
+      break;
+    }
+  }
+  std::string srcs;
+  for (const AstRef& s : n.srcs)
+    srcs += fmt::format("\n{}{},", std::string(2 * (depth + 1), ' '), lazyop_of(*s, rows, seen, depth + 1));
+  return fmt::format("LazyOp({}, src=({}))", head, srcs);
+}
+
+}  // namespace
+
+std::string print_lazyop(const AstRef& ast) {
+  std::unordered_set<const AstNode*> seen;
+  return fmt::format("LazyOp(MetaOps.KERNEL, arg=None, src=(\n  {},))\n", lazyop_of(*ast, ast_rows(ast), seen, 1));
+}
+
+std::unordered_map<const AstNode*, int> ast_rows(const AstRef& ast) {
+  std::unordered_map<const AstNode*, int> row_of;
+  int rows = 0;
+  tree_of(*ast, row_of, rows);
+  return row_of;
+}
+
 }  // namespace tr

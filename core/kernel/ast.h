@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ir/dtype.h"
@@ -54,6 +55,13 @@ const AstNode* find_node(const AstRef& ast, const std::function<bool(const AstNo
 //   0 ━┳ STORE MemBuffer(idx=0, dtype=int, st=(1,):(0,))
 //   1  ┗━┳ SUM (0,)
 std::string print_ast(const AstRef& ast);
+// The tree in the notes' LazyOp(...) form (tinygrad 0.9's repr), rooted at a MetaOps.KERNEL over the store:
+//   LazyOp(MetaOps.KERNEL, arg=None, src=(
+//     LazyOp(BufferOps.STORE, arg=MemBuffer(idx=0, dtype=dtypes.int, st=ShapeTracker(views=(View(...),))), src=(
+// A node reached again is `↑ N`, N its row in print_ast's tree (the repr would repeat its subtree).
+std::string print_lazyop(const AstRef& ast);
+// The row at which print_ast draws each node (a node reached again: its first row).
+std::unordered_map<const AstNode*, int> ast_rows(const AstRef& ast);
 // One line per node: what the node is, without the tree drawing ("LOAD MemBuffer(...)").
 std::string ast_node_str(const AstNode& n);
 

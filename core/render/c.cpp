@@ -35,7 +35,7 @@ std::string c_vector_type(DType t, int n) {
 
 }  // namespace
 
-std::string render_c(const UOpProgram& p) {
+RenderedSource render_c(const UOpProgram& p) {
   static const CStyleLanguage lang{
       .name = "C",
       .prelude = "#include <math.h>\n",

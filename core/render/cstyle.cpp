@@ -104,21 +104,39 @@ bool may_leave_range(Op op) {
 
 class Renderer {
  public:
-  Renderer(const CStyleLanguage& lang, const UOpProgram& p) : lang_(lang), p_(p), u_(p.uops), r_(u_.size()), divisors_(divisors(u_)) {}
+  Renderer(const CStyleLanguage& lang, const UOpProgram& p)
+      : lang_(lang), p_(p), u_(p.uops), r_(u_.size()), divisors_(divisors(u_)), inlined_(u_) {}
 
-  std::string run() {
+  RenderedSource run() {
     if (!lang_.image_load.empty()) images_ = image_buffers(p_);
     count_uses();
-    for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
+    for (size_t i = 0; i < u_.size(); i++) {
+      at_ = static_cast<int>(i);
+      emit(at_);
+    }
+    at_ = -1;
     if (streamed_) line(lang_.streaming_fence);
+    // the kernel's parameters: its buffers and Variables, and the launch ids that launch_params declares
+    std::vector<int> params;
+    for (size_t i = 0; i < u_.size(); i++) {
+      const UOp& u = u_[i];
+      const bool launch_param = lang_.launch_params && ((u.kind == UOpKind::Special && !lang_.special) ||
+                                                        (u.kind == UOpKind::DefineLocal && u.launch == LaunchKind::Core));
+      if (u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar || launch_param) params.push_back(static_cast<int>(i));
+    }
     if (lang_.launch_params) {
       const std::vector<std::string> extra = lang_.launch_params(p_);
       params_.insert(params_.end(), extra.begin(), extra.end());
     }
     const std::string module = lang_.module_decls ? lang_.module_decls(p_) : "";
     const std::string attributes = lang_.kernel_attributes ? lang_.kernel_attributes(p_) : "";
-    return fmt::format("{}{}{}{}{}{}({}) {{\n{}}}\n", preamble(), module, module_locals_, attributes, lang_.kernel_prefix,
-                       p_.name, fmt::join(params_, ", "), body_);
+    RenderedSource out;
+    out.append(preamble() + module);
+    out.append(module_locals_);
+    out.append(fmt::format("{}{}{}({}) {{\n", attributes, lang_.kernel_prefix, p_.name, fmt::join(params_, ", ")), params);
+    out.append(body_);
+    out.append("}\n");
+    return out;
   }
 
  private:
@@ -130,9 +148,11 @@ class Renderer {
   std::vector<int> uses_;
   std::vector<int> nesting_;  // per UOp, how deeply its inlined expression nests other inlined ones (0: a name)
   std::vector<std::string> params_;
-  std::string body_;
+  RenderedSource body_;
+  InlinedUOps inlined_;  // which UOps each inlined expression spells
+  int at_ = -1;          // the UOp being rendered: what the lines written now spell
   bool streamed_ = false;  // a Store streamed: the kernel ends with the language's fence
-  std::string module_locals_;  // workgroup memory declared at module scope
+  RenderedSource module_locals_;  // workgroup memory declared at module scope
   std::vector<bool> images_;   // per buffer: taken as an image
   int depth_ = 1;
   std::map<std::string, int> counters_;
@@ -188,7 +208,9 @@ class Renderer {
   }
 
   std::string fresh(const std::string& prefix) { return fmt::format("{}{}", prefix, counters_[prefix]++); }
-  void line(const std::string& text) { body_ += std::string(depth_ * 2, ' ') + text + "\n"; }
+  void line(const std::string& text) {
+    body_.append(std::string(depth_ * 2, ' ') + text + "\n", at_ < 0 ? std::vector<int>{} : inlined_.spelled_by(at_));
+  }
   std::string declare(const std::string& type, const std::string& name, const std::string& value) const {
     return fmt::format(fmt::runtime(lang_.declare), fmt::arg("type", type), fmt::arg("name", name), fmt::arg("value", value));
   }
@@ -289,8 +311,9 @@ class Renderer {
         r_[i] = uop_name(u);
         if (u.launch == LaunchKind::Core) return;  // a parameter that launch_params declares
         if (!lang_.module_local_decl.empty()) {
-          module_locals_ += fmt::format(fmt::runtime(lang_.module_local_decl), fmt::arg("name", uop_name(u)),
-                                        fmt::arg("type", storage(u.dtype)), fmt::arg("size", u.size)) + "\n";
+          module_locals_.append(fmt::format(fmt::runtime(lang_.module_local_decl), fmt::arg("name", uop_name(u)),
+                                            fmt::arg("type", storage(u.dtype)), fmt::arg("size", u.size)) + "\n",
+                                {i});
           return;
         }
         line(fmt::format("{}{}{} {}[{}];", lang_.local_decl, lang_.local_align, storage(u.dtype), uop_name(u), u.size));
@@ -299,7 +322,10 @@ class Renderer {
         r_[i] = uop_name(u);
         if (lang_.special) line(fmt::format("{} /* {} */", declare(lang_.type(u.dtype), uop_name(u), lang_.special(u, p_)), u.size));
         return;
-      case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
+      case UOpKind::Const:
+        r_[i] = literal(u.value, u.dtype, u.vec);
+        inlined_.inline_value(i);
+        return;
       case UOpKind::DefineAcc:
         r_[i] = uop_name(u);
         line(declare(vtype(u), uop_name(u), literal(u.value, u.dtype, u.vec)));
@@ -366,6 +392,7 @@ class Renderer {
     if (uses_[i] <= 1 && u.vec == 1 && depth <= kMaxInlineDepth) {
       r_[i] = expr;
       nesting_[i] = depth;
+      inlined_.inline_value(i);
       return;
     }
     r_[i] = fresh("alu");
@@ -554,6 +581,6 @@ class Renderer {
 
 }  // namespace
 
-std::string render_cstyle(const CStyleLanguage& lang, const UOpProgram& program) { return Renderer(lang, program).run(); }
+RenderedSource render_cstyle(const CStyleLanguage& lang, const UOpProgram& program) { return Renderer(lang, program).run(); }
 
 }  // namespace tr

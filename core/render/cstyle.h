@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/ir/uops.h"
+#include "core/render/source_lines.h"
 
 namespace tr {
 
@@ -136,7 +137,7 @@ struct CStyleLanguage {
 std::vector<bool> image_buffers(const UOpProgram& p);
 
 // Throws tr::Error("type") when the kernel needs a type the language lacks.
-std::string render_cstyle(const CStyleLanguage& lang, const UOpProgram& program);
+RenderedSource render_cstyle(const CStyleLanguage& lang, const UOpProgram& program);
 // The literal of a constant of dtype t, e.g. "1.5f", "-INFINITY", "3", "((half)1.0f)".
 std::string cstyle_literal(const CStyleLanguage& lang, const ConstValue& v, DType t);
 // A launch axis or a lane up to 4 as a member name: 0 -> 'x', 3 -> 'w'.

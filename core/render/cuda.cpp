@@ -155,6 +155,6 @@ const CStyleLanguage& cuda_language() {
   return lang;
 }
 
-std::string render_cuda(const UOpProgram& p) { return render_cstyle(cuda_language(), p); }
+RenderedSource render_cuda(const UOpProgram& p) { return render_cstyle(cuda_language(), p); }
 
 }  // namespace tr

@@ -7,7 +7,7 @@
 
 namespace tr {
 
-std::string render_hip(const UOpProgram& p) {
+RenderedSource render_hip(const UOpProgram& p) {
   static const CStyleLanguage lang = [] {
     CStyleLanguage l = cuda_language();
     l.name = "HIP";

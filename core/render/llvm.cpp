@@ -65,9 +65,9 @@ bool unsigned_compare(DType t) { return is_unsigned(t) || t == DType::Bool; }
 
 class LlvmRenderer {
  public:
-  LlvmRenderer(const UOpProgram& p, bool typed) : p_(p), u_(p.uops), r_(u_.size()), typed_(typed) {}
+  LlvmRenderer(const UOpProgram& p, bool typed) : p_(p), u_(p.uops), r_(u_.size()), inlined_(u_), typed_(typed) {}
 
-  std::string run() {
+  RenderedSource run() {
     std::vector<std::string> params;
     for (size_t i = 0; i < u_.size(); i++) {
       const UOp& u = u_[i];
@@ -82,12 +82,24 @@ class LlvmRenderer {
     const std::vector<UOp> shared = core_locals(p_);
     for (const UOp& u : shared) params.push_back(fmt::format("{} noalias %{}", ptr(mem_type(u.dtype)), uop_name(u)));
     if (!shared.empty()) params.insert(params.end(), {ptr("void (" + ptr("i8") + ")") + " %core_sync", ptr("i8") + " %core_ctx"});
-    for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
-    std::string out = fmt::format("define void @{}({}) nounwind {{\nentry:\n", p_.name, fmt::join(params, ", "));
-    for (const std::string& l : entry_) out += "  " + l + "\n";
-    for (const std::string& l : body_) out += l + "\n";
-    out += "  ret void\n}\n";
-    for (const std::string& d : declares_) out += d + "\n";
+    for (size_t i = 0; i < u_.size(); i++) {
+      at_ = static_cast<int>(i);
+      emit(at_);
+    }
+    std::vector<int> takes;  // the UOps that are parameters
+    for (size_t i = 0; i < u_.size(); i++) {
+      const UOp& u = u_[i];
+      if (u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar || u.kind == UOpKind::Special ||
+          (u.kind == UOpKind::DefineLocal && u.launch == LaunchKind::Core))
+        takes.push_back(static_cast<int>(i));
+    }
+    RenderedSource out;
+    out.append(fmt::format("define void @{}({}) nounwind {{\n", p_.name, fmt::join(params, ", ")), takes);
+    out.append("entry:\n");
+    for (size_t l = 0; l < entry_.size(); l++) out.append("  " + entry_[l] + "\n", entry_uops_[l]);
+    for (size_t l = 0; l < body_.size(); l++) out.append(body_[l] + "\n", body_uops_[l]);
+    out.append("  ret void\n}\n");
+    for (const std::string& d : declares_) out.append(d + "\n");
     return out;
   }
 
@@ -96,6 +108,9 @@ class LlvmRenderer {
   const std::vector<UOp>& u_;
   std::vector<std::string> r_;  // each value's register (or literal); for an accumulator, its alloca
   std::vector<std::string> entry_, body_;
+  std::vector<std::vector<int>> entry_uops_, body_uops_;  // per line of entry_ and body_: the UOps it spells
+  InlinedUOps inlined_;  // constants are literals in the instructions that read them
+  int at_ = -1;          // the UOp being rendered
   std::set<std::string> declares_;
   std::map<int, size_t> phis_;  // RANGE -> the body line of its phi, completed at ENDRANGE
   std::string block_ = "entry";
@@ -112,9 +127,17 @@ class LlvmRenderer {
     return t;
   }
 
-  void inst(const std::string& text) { body_.push_back("  " + text); }
+  void inst(const std::string& text) { body_line("  " + text); }
+  void body_line(std::string text) {
+    body_.push_back(std::move(text));
+    body_uops_.push_back(inlined_.spelled_by(at_));
+  }
+  void entry_line(std::string text) {
+    entry_.push_back(std::move(text));
+    entry_uops_.push_back(inlined_.spelled_by(at_));
+  }
   void label(const std::string& name) {
-    body_.push_back(name + ":");
+    body_line(name + ":");
     block_ = name;
   }
   std::string fresh() { return fmt::format("%t{}", tmp_++); }
@@ -158,12 +181,15 @@ class LlvmRenderer {
       case UOpKind::DefineLocal:
         r_[i] = "%" + uop_name(u);
         if (u.launch == LaunchKind::Core) return;  // a parameter
-        entry_.push_back(fmt::format("{} = alloca [{} x {}], align 64", r_[i], u.size, mem_type(u.dtype)));
+        entry_line(fmt::format("{} = alloca [{} x {}], align 64", r_[i], u.size, mem_type(u.dtype)));
         return;
-      case UOpKind::Const: r_[i] = literal(u.value, u.dtype, u.vec); return;
+      case UOpKind::Const:
+        r_[i] = literal(u.value, u.dtype, u.vec);
+        inlined_.inline_value(i);
+        return;
       case UOpKind::DefineAcc:
         r_[i] = "%" + uop_name(u);
-        entry_.push_back(fmt::format("{} = alloca {}", r_[i], rtype(i)));
+        entry_line(fmt::format("{} = alloca {}", r_[i], rtype(i)));
         inst(fmt::format("store {} {}, {} {}", rtype(i), literal(u.value, u.dtype, u.vec), ptr(rtype(i)), r_[i]));
         return;
       case UOpKind::Range: return range(i);
@@ -463,7 +489,7 @@ class LlvmRenderer {
 
 std::string llvm_memory_type(DType t) { return t == DType::Bool ? "i8" : scalar_type(t); }
 
-std::string render_llvm(const UOpProgram& p) { return LlvmRenderer(p, false).run(); }
-std::string render_llvm_typed_pointers(const UOpProgram& p) { return LlvmRenderer(p, true).run(); }
+RenderedSource render_llvm(const UOpProgram& p) { return LlvmRenderer(p, false).run(); }
+std::string render_llvm_typed_pointers(const UOpProgram& p) { return LlvmRenderer(p, true).run().text; }
 
 }  // namespace tr

@@ -53,7 +53,7 @@ std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
 
 }  // namespace
 
-std::string render_metal(const UOpProgram& p) {
+RenderedSource render_metal(const UOpProgram& p) {
   static const CStyleLanguage lang{
       .name = "Metal",
       .prelude = "#include <metal_stdlib>\nusing namespace metal;\n",

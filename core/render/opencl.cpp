@@ -96,11 +96,17 @@ CStyleLanguage opencl_language(bool native_half) {
   return lang;
 }
 
-std::string render_opencl(const UOpProgram& p) { return render_opencl_for(p, true); }
+namespace {
 
-std::string render_opencl_for(const UOpProgram& p, bool native_half) {
+const CStyleLanguage& opencl_language_for(bool native_half) {
   static const std::array<CStyleLanguage, 2> langs{opencl_language(false), opencl_language(true)};
-  return render_cstyle(langs[native_half ? 1 : 0], p);
+  return langs[native_half ? 1 : 0];
 }
+
+}  // namespace
+
+RenderedSource render_opencl(const UOpProgram& p) { return render_cstyle(opencl_language_for(true), p); }
+
+std::string render_opencl_for(const UOpProgram& p, bool native_half) { return render_cstyle(opencl_language_for(native_half), p).text; }
 
 }  // namespace tr

@@ -84,18 +84,31 @@ std::string immediate(const ConstValue& v, DType t) {
 
 class PtxRenderer {
  public:
-  explicit PtxRenderer(const UOpProgram& p) : p_(p), u_(p.uops), r_(u_.size()), local_ids_(has_local_ids(u_)) {}
+  explicit PtxRenderer(const UOpProgram& p) : p_(p), u_(p.uops), r_(u_.size()), inlined_(u_), local_ids_(has_local_ids(u_)) {}
 
-  std::string run() {
-    for (size_t i = 0; i < u_.size(); i++) emit(static_cast<int>(i));
+  RenderedSource run() {
+    for (size_t i = 0; i < u_.size(); i++) {
+      code_.spelling(inlined_.spelled_by(static_cast<int>(i)));
+      emit(static_cast<int>(i));
+    }
     // the buffers, then the Variables' values: the order in which the launch passes them
-    std::vector<std::string> params;
-    for (const UOp& u : u_)
-      if (u.kind == UOpKind::DefineGlobal) params.push_back(fmt::format("\t.param .u64 {}", uop_name(u)));
-    for (const UOp& u : u_)
-      if (u.kind == UOpKind::DefineVar) params.push_back(fmt::format("\t.param .u32 {}", uop_name(u)));
-    return fmt::format("{}\n.visible .entry {}(\n{}\n)\n{{\n{}{}\tret;\n}}\n", header(u_), p_.name, fmt::join(params, ",\n"), shared_,
-                       code_.text());
+    std::vector<int> params;
+    for (const UOpKind kind : {UOpKind::DefineGlobal, UOpKind::DefineVar})
+      for (size_t i = 0; i < u_.size(); i++)
+        if (u_[i].kind == kind) params.push_back(static_cast<int>(i));
+    RenderedSource out;
+    out.append(fmt::format("{}\n.visible .entry {}(\n", header(u_), p_.name));
+    for (size_t k = 0; k < params.size(); k++) {
+      const UOp& u = u_[static_cast<size_t>(params[k])];
+      out.append(fmt::format("\t.param .u{} {}{}\n", u.kind == UOpKind::DefineGlobal ? 64 : 32, uop_name(u),
+                             k + 1 < params.size() ? "," : ""),
+                 {params[k]});
+    }
+    out.append(")\n{\n");
+    out.append(shared_);
+    out.append(code_.text());
+    out.append("\tret;\n}\n");
+    return out;
   }
 
  private:
@@ -103,7 +116,8 @@ class PtxRenderer {
   const std::vector<UOp>& u_;
   std::vector<std::vector<std::string>> r_;  // each value's register, one per lane (a scalar's one for every lane)
   PtxCode code_;
-  std::string shared_;
+  RenderedSource shared_;
+  InlinedUOps inlined_;  // constants are immediates in the instructions that read them
   std::map<int, std::string> loops_;  // RANGE -> its loop's label
   bool local_ids_;
 
@@ -128,13 +142,16 @@ class PtxRenderer {
         return;
       }
       case UOpKind::DefineLocal: {
-        shared_ += fmt::format("\t.shared .align 16 .b8 {}[{}];\n", uop_name(u), std::max<int64_t>(u.size * itemsize(u.dtype), 1));
+        shared_.append(fmt::format("\t.shared .align 16 .b8 {}[{}];\n", uop_name(u), std::max<int64_t>(u.size * itemsize(u.dtype), 1)), {i});
         const std::string p = code_.reg(PtxReg::B64);
         inst(fmt::format("mov.u64 {}, {}", p, uop_name(u)));
         r_[i] = {p};
         return;
       }
-      case UOpKind::Const: r_[i] = {constant(u.value, u.dtype)}; return;
+      case UOpKind::Const:
+        r_[i] = {constant(u.value, u.dtype)};
+        inlined_.inline_value(i);
+        return;
       case UOpKind::DefineAcc:
         for (int l = 0; l < u.vec; l++) {
           const std::string a = reg(u.dtype);
@@ -461,6 +478,6 @@ class PtxRenderer {
 
 }  // namespace
 
-std::string render_ptx(const UOpProgram& p) { return PtxRenderer(p).run(); }
+RenderedSource render_ptx(const UOpProgram& p) { return PtxRenderer(p).run(); }
 
 }  // namespace tr

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/render/source_lines.h"
+
 namespace tr {
 
 // PTX register classes: predicates and untyped bits of each width (an instruction's type suffix
@@ -15,16 +17,25 @@ enum class PtxReg : uint8_t { Pred, B16, B32, B64 };
 class PtxCode {
  public:
   std::string reg(PtxReg cls);
-  void inst(const std::string& text) { body_.push_back("\t" + text + ";"); }
-  void label(const std::string& name) { body_.push_back(name + ":"); }
+  void inst(const std::string& text) { line("\t" + text + ";"); }
+  void label(const std::string& name) { line(name + ":"); }
+  // The UOps that the instructions written from now on spell.
+  void spelling(std::vector<int> uops) { spelling_ = std::move(uops); }
   std::string fresh_label(const std::string& stem) { return stem + "_" + std::to_string(labels_++); }
   // The register declarations, then the instructions.
-  std::string text() const;
+  RenderedSource text() const;
 
  private:
   int counts_[4] = {0, 0, 0, 0};
   int labels_ = 0;
   std::vector<std::string> body_;
+  std::vector<std::vector<int>> body_uops_;  // per line of body_: the UOps it spells
+  std::vector<int> spelling_;
+
+  void line(std::string text) {
+    body_.push_back(std::move(text));
+    body_uops_.push_back(spelling_);
+  }
 };
 
 // float64 math as PTX has none of it: each writes the instructions that compute f(x) into code and

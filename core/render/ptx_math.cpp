@@ -19,12 +19,12 @@ std::string PtxCode::reg(PtxReg cls) {
   return fmt::format("{}{}", prefix[c], counts_[c]++);
 }
 
-std::string PtxCode::text() const {
+RenderedSource PtxCode::text() const {
   static constexpr const char* decl[] = {".pred %p", ".b16 %h", ".b32 %r", ".b64 %rd"};
-  std::string out;
+  RenderedSource out;
   for (int c = 0; c < 4; c++)
-    if (counts_[c] > 0) out += fmt::format("\t.reg {}<{}>;\n", decl[c], counts_[c]);
-  for (const std::string& l : body_) out += l + "\n";
+    if (counts_[c] > 0) out.append(fmt::format("\t.reg {}<{}>;\n", decl[c], counts_[c]));
+  for (size_t l = 0; l < body_.size(); l++) out.append(body_[l] + "\n", body_uops_[l]);
   return out;
 }
 

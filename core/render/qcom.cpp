@@ -23,11 +23,17 @@ CStyleLanguage qcom_language(bool native_half) {
 
 }  // namespace
 
-std::string render_qcom(const UOpProgram& p) { return render_qcom_for(p, true); }
+namespace {
 
-std::string render_qcom_for(const UOpProgram& p, bool native_half) {
+const CStyleLanguage& qcom_language_for(bool native_half) {
   static const std::array<CStyleLanguage, 2> langs{qcom_language(false), qcom_language(true)};
-  return render_cstyle(langs[native_half ? 1 : 0], p);
+  return langs[native_half ? 1 : 0];
 }
+
+}  // namespace
+
+RenderedSource render_qcom(const UOpProgram& p) { return render_cstyle(qcom_language_for(true), p); }
+
+std::string render_qcom_for(const UOpProgram& p, bool native_half) { return render_cstyle(qcom_language_for(native_half), p).text; }
 
 }  // namespace tr

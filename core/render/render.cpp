@@ -7,21 +7,21 @@
 
 namespace tr {
 
-std::string render_c(const UOpProgram& p);
-std::string render_llvm(const UOpProgram& p);
-std::string render_opencl(const UOpProgram& p);
-std::string render_metal(const UOpProgram& p);
-std::string render_cuda(const UOpProgram& p);
-std::string render_hip(const UOpProgram& p);
-std::string render_ptx(const UOpProgram& p);
-std::string render_wgsl(const UOpProgram& p);
-std::string render_qcom(const UOpProgram& p);
+RenderedSource render_c(const UOpProgram& p);
+RenderedSource render_llvm(const UOpProgram& p);
+RenderedSource render_opencl(const UOpProgram& p);
+RenderedSource render_metal(const UOpProgram& p);
+RenderedSource render_cuda(const UOpProgram& p);
+RenderedSource render_hip(const UOpProgram& p);
+RenderedSource render_ptx(const UOpProgram& p);
+RenderedSource render_wgsl(const UOpProgram& p);
+RenderedSource render_qcom(const UOpProgram& p);
 
 namespace {
 
 struct Backend {
   BackendInfo info;
-  std::string (*render)(const UOpProgram&);
+  RenderedSource (*render)(const UOpProgram&);
   bool cores_share = false;    // spells memory that a CPU's cores share and their barrier (core_locals)
   std::vector<MatrixUnit> matrix_units{};  // the units whose steps (WMMA) it spells
 };
@@ -31,7 +31,7 @@ Target nominal_gpu(int64_t local_memory, int vector_width, bool vector_alu, int 
           .vector_alu = vector_alu, .warp_size = warp, .matrix_units = std::move(units)};
 }
 
-Backend gpu_backend(std::string_view name, std::string_view device, SourceSyntax syntax, std::string (*render)(const UOpProgram&),
+Backend gpu_backend(std::string_view name, std::string_view device, SourceSyntax syntax, RenderedSource (*render)(const UOpProgram&),
                     Target nominal) {
   std::vector<MatrixUnit> units = nominal.matrix_units;
   return {{name, device, true, syntax, std::move(nominal)}, render, false, std::move(units)};
@@ -82,7 +82,9 @@ bool has_backend(std::string_view backend) {
   return std::any_of(table().begin(), table().end(), [&](const Backend& b) { return b.info.name == backend; });
 }
 
-std::string render(std::string_view backend, const UOpProgram& program) {
+std::string render(std::string_view backend, const UOpProgram& program) { return render_lines(backend, program).text; }
+
+RenderedSource render_lines(std::string_view backend, const UOpProgram& program) {
   const Backend& b = backend_named(backend);
   if (!b.cores_share && !core_locals(program).empty())
     fail("type", "{} has no memory that a CPU's cores share (a reduce that THREAD splits over the cores)", b.info.name);

@@ -6,6 +6,7 @@
 
 #include "core/ir/target.h"
 #include "core/ir/uops.h"
+#include "core/render/source_lines.h"
 
 namespace tr {
 
@@ -36,6 +37,8 @@ bool has_backend(std::string_view backend);
 // Throws tr::Error("value") for an unknown backend, tr::Error("type") for a kernel the language
 // cannot express (a float64 in Metal, a vector width it lacks).
 std::string render(std::string_view backend, const UOpProgram& program);
+// The same text with the UOps that each of its lines spells.
+RenderedSource render_lines(std::string_view backend, const UOpProgram& program);
 // The matrix units whose steps (WMMA UOps) the backend spells (cuda and ptx: NVIDIA's; metal: Apple's),
 // and whether it spells every one of a program's.
 const std::vector<MatrixUnit>& spelled_matrix_units(std::string_view backend);

@@ -117,7 +117,7 @@ std::array<int64_t, 3> wgsl_dispatch(const std::array<int64_t, 3>& groups, bool 
   return d;
 }
 
-std::string render_wgsl(const UOpProgram& p) {
+RenderedSource render_wgsl(const UOpProgram& p) {
   static const CStyleLanguage lang{
       .name = "WGSL",
       .half_prelude = "enable f16;\n",

@@ -59,7 +59,13 @@ std::vector<std::string> help_word(std::string_view word, const Session& session
 }
 
 std::set<std::string> meta_argument_words(std::string_view command, const Environment& names, bool& files) {
-  if (command == "src" || command == "render" || command == "diff") return {backends().begin(), backends().end()};
+  if (command == "render" || command == "diff") return {backends().begin(), backends().end()};
+  if (command == "src") {
+    std::set<std::string> out(backends().begin(), backends().end());
+    out.insert("uops");
+    return out;
+  }
+  if (command == "ast") return {"lazyop"};
   if (command == "device") {
     std::set<std::string> out;
     for (const DeviceEntry& d : registered_devices()) out.insert(d.name);

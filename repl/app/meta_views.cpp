@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/base/context.h"
+#include "core/kernel/ast.h"
 #include "core/render/render.h"
 #include "core/schedule/schedule.h"
 #include "repl/app/files.h"
@@ -27,12 +28,12 @@ int kernel_arg(Host& h, const MetaCall& c, size_t i) {
 }
 
 // `:src [K] [BACKEND]`, `:asm [K] [BACKEND]`: kernel K (default: the last) and the backend named.
-std::pair<int, std::optional<std::string>> kernel_and_backend(Host& h, const MetaCall& c) {
-  c.expect(0, 2);
-  const bool has_k = c.size() == 2 || (c.size() == 1 && is_index(c.arg(0)));
+// K and BACKEND from the first n words of :src or :asm (K, BACKEND, K BACKEND or neither).
+std::pair<int, std::optional<std::string>> kernel_and_backend(Host& h, const MetaCall& c, size_t n) {
+  const bool has_k = n == 2 || (n == 1 && is_index(c.arg(0)));
   const int k = kernel_arg(h, c, has_k ? 0 : c.size());
   const size_t b = has_k ? 1 : 0;
-  if (b >= c.size()) return {k, std::nullopt};
+  if (b >= n) return {k, std::nullopt};
   const std::string name = lowercase(c.arg(b));
   if (!has_backend(name))
     c.fail(b, "value", "unknown backend '{}' (backends: {})", c.arg(b), fmt::join(tr::backends(), ", "));
@@ -62,9 +63,16 @@ Status kernels(Host& h, const MetaCall& c) {
 }
 
 Status ast(Host& h, const MetaCall& c) {
-  c.expect(0, 1);
-  const int k = kernel_arg(h, c, 0);
+  c.expect(0, 2);
+  // :ast, :ast K, :ast lazyop, :ast K lazyop
+  const bool lazyop = c.size() > 0 && c.arg(c.size() - 1) == "lazyop";
+  if (c.size() == 2 && !lazyop) c.fail(1, "command", "usage: :ast [K] [lazyop]");
+  const int k = kernel_arg(h, c, c.size() == 2 || (c.size() == 1 && !lazyop) ? 0 : c.size());
   const KernelRecord& r = h.schedules().kernel(k);
+  if (lazyop) {
+    h.show(c.name(), kernel_title(k, r) + print_lazyop(r.kernel->ast));
+    return Status::Ok;
+  }
   if (h.show_view({.stage = Stage::Ast, .kernel = k})) return Status::Ok;
   h.show(c.name(), kernel_title(k, r) + ast_text(*r.kernel));
   return Status::Ok;
@@ -83,15 +91,33 @@ Status uops(Host& h, const MetaCall& c) {
 }
 
 Status src(Host& h, const MetaCall& c) {
-  const auto [k, backend] = kernel_and_backend(h, c);
+  c.expect(0, 3);
+  // :src, :src K, :src BACKEND, :src K BACKEND, each with a last word uops
+  const bool margin = c.size() > 0 && c.arg(c.size() - 1) == "uops";
+  const size_t n = margin ? c.size() - 1 : c.size();
+  if (n > 2) c.fail(2, "command", "usage: :src [K] [BACKEND] [uops]");
+  const auto [k, backend] = kernel_and_backend(h, c, n);
   const KernelRecord& r = h.schedules().kernel(k);
+  const std::vector<std::string> backends = backend ? std::vector{*backend} : shown_backends(r, settings().render);
+  if (margin) {
+    // the numbers index :uops K's listing, or the listing of the kernel as that backend lowered it again
+    std::string out = kernel_title(k, r);
+    for (const std::string& b : backends) {
+      const SourceLines s = backend_source_lines(r, b);
+      out += fmt::format("// {}\n{}", b, uop_margin_text(s.source));
+      if (!s.own) out += fmt::format("its UOps as lowered for {}:\n{}", b, uops_text(s.program));
+    }
+    h.show(c.name(), out);
+    return Status::Ok;
+  }
   if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = backend.value_or("")})) return Status::Ok;
-  h.show(c.name(), kernel_title(k, r) + source_text(r, backend ? std::vector{*backend} : shown_backends(r, settings().render)));
+  h.show(c.name(), kernel_title(k, r) + source_text(r, backends));
   return Status::Ok;
 }
 
 Status assembly(Host& h, const MetaCall& c) {
-  const auto [k, backend] = kernel_and_backend(h, c);
+  c.expect(0, 2);
+  const auto [k, backend] = kernel_and_backend(h, c, c.size());
   const KernelRecord& r = h.schedules().kernel(k);
   if (h.show_view({.stage = Stage::Source, .kernel = k, .backend = backend.value_or(""), .machine_code = true}))
     return Status::Ok;

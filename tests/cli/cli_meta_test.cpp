@@ -68,6 +68,25 @@ TEST(CliMeta, AstUopsAndSourceOfKernelK) {
   EXPECT_CONTAINS(r.out, "// c\n");
 }
 
+// :src K BACKEND uops: each line behind the numbers of the UOps it spells, as :uops K numbers them; a
+// backend that lowers the kernel again lists its own UOps after; :ast K lazyop: the notes' form.
+TEST(CliMeta, SourceWithItsUopsAndTheAstAsLazyOps) {
+  const Result r = session("a = tensor([1, 2]); b = tensor([3, 4])\nprint((a * b).sum())\n:opt 2 none\n"
+                           ":src 2 c uops\n:src 2 cuda uops\n:ast 2 lazyop\n:src 2 c uops more\n:ast 2 tree\n", 2);
+  EXPECT_CONTAINS(r.out, "// c\nuops │\n     │ #include <math.h>\n");
+  EXPECT_CONTAINS(r.out, " 0-2 │ void r_2(int* restrict data0, const int* restrict data1, const int* restrict data2");
+  EXPECT_CONTAINS(r.out, "   3 │   int acc0 = 0;\n");
+  EXPECT_CONTAINS(r.out, " 4-6 │   for (int ridx0 = 0; ridx0 < 2; ridx0++) {\n");  // its bounds are the constants 4, 5
+  EXPECT_CONTAINS(r.out, "   7 │     int val0 = data1[ridx0];\n");
+  EXPECT_CONTAINS(r.out, "9-11 │     acc0 = (acc0+(val0*val1));\n");  // the multiply inlined into the add
+  EXPECT_CONTAINS(r.out, "  12 │   }\n");
+  EXPECT_CONTAINS(r.out, "4,13 │   data0[0] = acc0;\n");
+  EXPECT_CONTAINS(r.out, "its UOps as lowered for cuda:\n   0 DEFINE_GLOBAL");
+  EXPECT_CONTAINS(r.out, "LazyOp(MetaOps.KERNEL, arg=None, src=(\n  LazyOp(BufferOps.STORE, arg=MemBuffer(idx=0, dtype=dtypes.int");
+  EXPECT_CONTAINS(r.err, "error: usage: :src [K] [BACKEND] [uops]");
+  EXPECT_CONTAINS(r.err, "error: usage: :ast [K] [lazyop]");
+}
+
 TEST(CliMeta, KernelsOfAnExpressionAreWhatTheViewsShow) {
   const Result r = session(std::string(kMatmul) + ":kernels b\n:ast 1\n:src 1 metal\n");
   EXPECT_CONTAINS(r.out, "kernel 1 r_4_4 on CPU");

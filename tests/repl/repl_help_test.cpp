@@ -199,7 +199,7 @@ TEST(HelpNotes, GivesTinyreplsWordForTheNotesTerms) {
   for (const char* row : {"  UOps.PHI\n    -> ASSIGN\n", "  NPY (METAL <- NPY)\n    -> HOST (CPU <- HOST)\n",
                           "  CLANG (CLANG <- METAL)\n    -> CPU, and HOST for reading back\n",
                           "  PtrDType(dtypes.int), ptr.dtypes.int\n    -> ptr.int\n", "  UOps.RANGE, UOps.LOOP\n    -> RANGE\n",
-                          "  LazyOp(MetaOps.KERNEL, arg=None, src=(...))\n    -> the kernel's AST tree (:ast K, DEBUG 3)\n",
+                          "  LazyOp(MetaOps.KERNEL, arg=None, src=(...))\n    -> the kernel's AST tree (:ast K, DEBUG 3); this form: :ast K lazyop\n",
                           "  gid, lid (uint3 gid [[threadgroup_position_in_grid]])\n", "  TinyJit, @TinyJit\n    -> @jit"})
     EXPECT_TRUE(has(notes, row)) << row;
 }

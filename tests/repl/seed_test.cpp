@@ -1,8 +1,11 @@
 // The seed example end to end: [1,2]·[3,4] as one kernel r_2, with its golden AST, UOps and C.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/base/context.h"
 #include "core/codegen/codegen.h"
+#include "core/kernel/ast.h"
 #include "core/realize/realize.h"
 #include "core/render/render.h"
 #include "core/schedule/schedule.h"
@@ -47,6 +50,23 @@ TEST_F(Seed, DotProductIsOneKernelR2) {
   // two multiplies and two adds over two elements; 3 buffers of 2, 2 and 1 int
   EXPECT_EQ(k.program->flops, 4);
   EXPECT_EQ(k.program->bytes, 20);
+}
+
+// :ast K lazyop: the seed notes' LazyOp(...) print of the same kernel, line for line.
+TEST_F(Seed, TheAstInTheNotesLazyOpForm) {
+  Tensor dot = ints({1, 2}).mul(ints({3, 4})).sum();
+  dot.realize();
+  const std::vector<RunRecord>& runs = last_realization().runs;
+  const auto kernel = std::find_if(runs.begin(), runs.end(), [](const RunRecord& r) { return !r.is_copy; });
+  ASSERT_NE(kernel, runs.end());
+  const KernelRecord& k = kernel->kernel;
+  EXPECT_EQ(print_lazyop(k.kernel->ast),
+            "LazyOp(MetaOps.KERNEL, arg=None, src=(\n"
+            "  LazyOp(BufferOps.STORE, arg=MemBuffer(idx=0, dtype=dtypes.int, st=ShapeTracker(views=(View(shape=(1,), strides=(0,), offset=0, mask=None, contiguous=True),))), src=(\n"
+            "    LazyOp(ReduceOps.SUM, arg=(0,), src=(\n"
+            "      LazyOp(BinaryOps.MUL, arg=None, src=(\n"
+            "        LazyOp(BufferOps.LOAD, arg=MemBuffer(idx=1, dtype=dtypes.int, st=ShapeTracker(views=(View(shape=(2,), strides=(1,), offset=0, mask=None, contiguous=True),))), src=()),\n"
+            "        LazyOp(BufferOps.LOAD, arg=MemBuffer(idx=2, dtype=dtypes.int, st=ShapeTracker(views=(View(shape=(2,), strides=(1,), offset=0, mask=None, contiguous=True),))), src=()),)),)),)),))\n");
 }
 
 // Under NOOPT no pass changes the dot product: each heading after the first says so.

@@ -53,6 +53,20 @@ line() {  # types one input line and runs it
   sleep 0.3
 }
 
+# The mouse as an xterm reports it in its X10 form (what curses asks of tmux's "screen" terminal):
+# Esc [ M, then the button, column and row, each plus 32, 1-based. $1: button (0 press, 3 release,
+# 64 wheel up, 65 wheel down), $2 $3: the screen's 0-based column and row.
+mouse() {
+  t send-keys -t "$session" -H 1b 5b 4d "$(printf %x $(($1 + 32)))" "$(printf %x $(($2 + 33)))" \
+    "$(printf %x $(($3 + 33)))"
+}
+click() {
+  mouse 0 "$1" "$2"
+  mouse 3 "$1" "$2"
+}
+# The screen row (0-based) of the first line matching $1, and the column where it matches.
+row_of() { screen | grep -nE -- "$1" | head -1 | cut -d: -f1 | awk '{print $1 - 1}'; }
+
 # A shell runs tinyrepl and says how it ended, so that quitting is seen on the screen. HOME keeps the
 # history away from the user's; NOOPT=1 keeps the loops that the opts would unroll.
 start() {

@@ -9,6 +9,9 @@
 #include "core/render/render.h"
 #include "core/schedule/schedule.h"
 #include "core/tensor/tensor.h"
+#include "core/realize/run_history.h"
+#include "viz/timings.h"
+#include "viz/tui/links.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/step.h"
 
@@ -97,6 +100,11 @@ TEST_F(TuiStep, WalksTheDotProductStageByStage) {
   EXPECT_EQ(kernel_runs(walk.runs()).size(), 1u);
   EXPECT_EQ(walk.content(PaneId::Kernels, 0, 60), std::nullopt) << "after the run the panes show the run";
   EXPECT_NE(walk.explanation().find("ran: 1 kernel and 2 copies"), std::string::npos) << walk.explanation();
+  // the time said is the one Timings totals (its total line), the scheduling apart
+  const std::string total = timings_table(walk.runs());
+  const std::string ms = fmt::format("{:.3f} ms", RunTotals::of(walk.runs()).seconds * 1e3);
+  EXPECT_NE(total.find(ms + "\n"), std::string::npos) << total;
+  EXPECT_NE(walk.explanation().find("in " + ms + " (scheduling"), std::string::npos) << walk.explanation();
   EXPECT_TRUE(dot.realized());
   EXPECT_FALSE(walk.forward());
 }
@@ -140,6 +148,31 @@ TEST_F(TuiStep, PanesOfASelectedKernel) {
   const PaneText opencl = source_pane(k, asm_tab(), "opencl");
   EXPECT_EQ(opencl.title, "Asm · r_2 · opencl");
   EXPECT_NE(joined(opencl).find("no machine code: the OpenCL driver"), std::string::npos) << joined(opencl);
+
+  // linked: the store's UOp row, its C line and the AST's STORE row (row 0) name each other
+  const UOpProgram& p = *k.program;
+  const TabSource c = tab_source(k, tab_of("c"));
+  ASSERT_TRUE(c.error.empty() && c.lines.own);
+  const auto store = std::find_if(p.uops.begin(), p.uops.end(), [](const UOp& u) { return u.kind == UOpKind::Store; });
+  const int store_row = static_cast<int>(store - p.uops.begin());
+  const Links from_uop = links_of(PaneId::Uops, store_row, p, &c.lines.source);
+  EXPECT_EQ(from_uop.uops, std::vector<int>{store_row});
+  EXPECT_EQ(from_uop.ast, std::vector<int>{0});
+  ASSERT_EQ(from_uop.source.size(), 1u);
+  const PaneText c_pane = source_pane(k, tab_of("c"), c);
+  EXPECT_NE(c_pane.lines[static_cast<size_t>(from_uop.source[0])].find("data0["), std::string::npos) << joined(c_pane);
+  const Links from_line = links_of(PaneId::Source, from_uop.source[0], p, &c.lines.source);
+  EXPECT_TRUE(std::find(from_line.uops.begin(), from_line.uops.end(), store_row) != from_line.uops.end());
+  EXPECT_TRUE(std::find(from_line.ast.begin(), from_line.ast.end(), 0) != from_line.ast.end());
+  // the AST's SUM row (row 1): its accumulator and the loop's add, and their lines
+  ASSERT_NE(ast.lines[1].find("SUM"), std::string::npos) << joined(ast);
+  const Links from_sum = links_of(PaneId::Ast, 1, p, &c.lines.source);
+  ASSERT_FALSE(from_sum.uops.empty());
+  EXPECT_TRUE(std::any_of(from_sum.uops.begin(), from_sum.uops.end(), [&](int u) { return p.uops[static_cast<size_t>(u)].kind == UOpKind::DefineAcc; }));
+  EXPECT_TRUE(std::any_of(from_sum.source.begin(), from_sum.source.end(),
+                          [&](int l) { return c_pane.lines[static_cast<size_t>(l)].find("acc0 = ") != std::string::npos; }))
+      << joined(c_pane);
+  EXPECT_TRUE(links_of(PaneId::Source, from_uop.source[0], p, nullptr).uops.empty()) << "a source lowered again links nothing";
 
   const PaneText timings = timings_pane(runs, kernel_runs(runs)[0], 10, "total: 1 kernel", "");
   EXPECT_NE(timings.lines[timings.mark_begin].find("r_2"), std::string::npos) << joined(timings);

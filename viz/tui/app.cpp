@@ -186,6 +186,17 @@ bool App::step_key(const Key& k) {
 void App::pane_key(const Key& k) {
   const bool list = focus_ == PaneId::Kernels && !step_;
   const int page = std::max(1, rows_of(focus_) - 1);
+  if (k.code && linkable(focus_)) {
+    switch (k.value) {
+      case KEY_UP: return move_link(-1);
+      case KEY_DOWN: return move_link(1);
+      case KEY_PPAGE: return move_link(-page);
+      case KEY_NPAGE: return move_link(page);
+      case KEY_HOME: return move_link(-kFar);
+      case KEY_END: return move_link(kFar);
+      default: break;
+    }
+  }
   const int sideways = std::max(1, cols_of(focus_) / 4);
   if (k.code) {
     switch (k.value) {
@@ -276,6 +287,14 @@ void App::on_mouse(const Mouse& m) {
     const int row = top_[i] + below_header;
     if (p == PaneId::Kernels && !step_ && below_header >= 0 && row < static_cast<int>(items_.size()))
       move_selection(row, false);
+    // a line of UOps, Source (under its tab line) or AST: the linked line
+    const int text_row = below_header - (panes_[i].tabs.empty() ? 0 : 1);
+    const int shown = panes_[i].fixed + top_[i] + text_row;
+    if (linkable(p) && text_row >= 0 && shown < static_cast<int>(panes_[i].lines.size())) {
+      const int line = shown < static_cast<int>(panes_[i].origin.size()) ? panes_[i].origin[static_cast<size_t>(shown)] : shown;
+      linked_ = LinkedLine{.pane = p, .line = line, .kernel = selected_, .tab = tab_};
+      stale_ = true;
+    }
     return;
   }
 }
@@ -301,6 +320,34 @@ void App::move_selection(int row, bool kernels_only) {
     if (!copy(r)) row = r;
   if (order_[static_cast<size_t>(row)] != selected_) diff_.reset();
   selected_ = order_[static_cast<size_t>(row)];
+  stale_ = true;
+}
+
+bool App::linkable(PaneId p) const {
+  const bool kernel = selected_ >= 0 && selected_ < static_cast<int>(items_.size()) &&
+                      !items_[static_cast<size_t>(selected_)].record.is_copy;
+  return kernel && !step_ && (p == PaneId::Uops || p == PaneId::Ast || (p == PaneId::Source && !diff_));
+}
+
+const LinkedLine* App::link() const {
+  if (!linked_ || !linkable(linked_->pane) || linked_->kernel != selected_) return nullptr;
+  return linked_->pane == PaneId::Source && linked_->tab != tab_ ? nullptr : &*linked_;
+}
+
+void App::move_link(int by) {
+  const int i = static_cast<int>(focus_);
+  const PaneText& text = texts_[i];
+  if (text.lines.empty()) return;
+  int line = 0;
+  if (const LinkedLine* l = link(); l && l->pane == focus_) {
+    line = l->line + by;
+  } else {  // the first press picks the first line in view
+    const PaneText& shown = panes_[i];
+    const int row = shown.fixed + top_[i];
+    line = row < static_cast<int>(shown.origin.size()) ? shown.origin[static_cast<size_t>(row)] : row;
+  }
+  line = std::clamp(line, text.fixed, static_cast<int>(text.lines.size()) - 1);
+  linked_ = LinkedLine{.pane = focus_, .line = line, .kernel = selected_, .tab = tab_};
   stale_ = true;
 }
 
@@ -334,8 +381,7 @@ void App::toggle_order() {
 
 void App::scroll(PaneId p, int by) {
   const int i = static_cast<int>(p);
-  const int last = static_cast<int>(panes_[i].lines.size()) - panes_[i].fixed - rows_of(p);
-  top_[i] = std::clamp(top_[i] + by, 0, std::max(0, last));
+  top_[i] = std::clamp(top_[i] + by, 0, last_top(p));
 }
 
 void App::scroll_sideways(PaneId p, int by) {

@@ -35,6 +35,15 @@ struct Key {
   std::optional<Mouse> mouse{};  // value is KEY_MOUSE: what it was, when the TUI answers it
 };
 
+// A line selected in the UOps, Source or AST pane: it links the three (links.h). It holds while kernel
+// K and, for a Source line, the tab stay shown.
+struct LinkedLine {
+  PaneId pane = PaneId::Uops;
+  int line = 0;  // of the pane's text, unwrapped
+  int kernel = -1;
+  int tab = 0;
+};
+
 class App {
  public:
   explicit App(TuiHost& host);
@@ -58,6 +67,12 @@ class App {
   void focus_on(PaneId p);
   // `row`: of the Kernels pane, whose rows are in order_
   void move_selection(int row, bool kernels_only = true);
+  // Up, Down, PgUp, PgDn, Home, End in the UOps, Source and AST panes: the line that links the three
+  // moves `by` lines (kFar: to an end), and its pane follows it.
+  bool linkable(PaneId p) const;
+  void move_link(int by);
+  // The selected line when it is of the kernel and tab shown, or null.
+  const LinkedLine* link() const;
   int row_of(int k) const;
   // `[` and `]`: the schedule of the statement before or after the one shown, from the host's history
   void browse(int step);
@@ -86,6 +101,7 @@ class App {
   void refresh();
   void show(PaneId p, PaneText text);
   int rows_of(PaneId p) const;
+  int last_top(PaneId p) const;  // top_ when the pane shows its last line
   int cols_of(PaneId p) const;
   Frame frame_of(PaneId p) const;
   PaneScroll scroll_of(PaneId p) const;
@@ -116,6 +132,7 @@ class App {
   bool tab_chosen_ = false;  // the user picked a backend: new kernels keep it
   std::string asm_backend_;  // whose code the Asm tab shows, as :asm K BACKEND named it ("": the device's)
   std::optional<StepWalk> step_;
+  std::optional<LinkedLine> linked_;
 
   PaneId focus_ = PaneId::Repl;
   bool editing_ = true;

@@ -6,6 +6,7 @@
 #include "core/base/progress.h"
 #include "viz/tui/app.h"
 #include "viz/tui/help.h"
+#include "viz/tui/links.h"
 #include "viz/tui/pane_content.h"
 #include "viz/tui/pane_draw.h"
 #include "viz/tui/pane_wrap.h"
@@ -33,12 +34,25 @@ int footer_rows(PaneId p) { return p == PaneId::Repl ? 1 : 0; }  // the REPL's i
 }  // namespace
 
 void App::relayout() {
+  // the REPL's newest output is at its bottom, as in a shell: a pane read from its end (its anchor past
+  // its last line) that showed its last line shows it after the resize too; a smaller pane kept its top
+  // and hid the newest lines under the prompt
+  std::array<bool, kPanes> at_end{};
+  for (int i = 0; i < kPanes; i++)
+    at_end[i] = panes_[i].anchor >= static_cast<int>(panes_[i].lines.size()) && top_[i] >= last_top(static_cast<PaneId>(i));
   const int status_rows = step_ ? static_cast<int>(wrap(status_text(), COLS).size()) : 1;
   layout_ = layout(COLS, LINES, zoomed_ ? std::optional(focus_) : std::nullopt, status_rows);
   for (int i = 0; i < kPanes; i++) windows_[i] = Window(layout_.panes[i]);
   status_window_ = Window(layout_.status);
   screen_window_ = Window(layout_.too_small ? Rect{0, 0, LINES, COLS} : Rect{});
   refresh();
+  for (int i = 0; i < kPanes; i++)
+    if (at_end[i]) top_[i] = last_top(static_cast<PaneId>(i));
+}
+
+int App::last_top(PaneId p) const {
+  const int i = index(p);
+  return std::max(0, static_cast<int>(panes_[i].lines.size()) - panes_[i].fixed - rows_of(p));
 }
 
 void App::refresh() {
@@ -59,6 +73,21 @@ void App::refresh() {
     if (item) return copy_placeholder(title, selected_, item->copy);
     return placeholder(title, none);
   };
+  // the source tab once, for its pane and for the links; its lines link where they spell the kernel's own UOps
+  const std::optional<TabSource> source = k && tab_ != asm_tab() ? std::optional(tab_source(*k, tab_)) : std::nullopt;
+  const RenderedSource* source_lines = source && source->error.empty() && source->lines.own ? &source->lines.source : nullptr;
+  const LinkedLine* link = this->link();
+  const Links links = link ? links_of(link->pane, link->line, *k->program, source_lines) : Links{};
+  // the selected line in reverse video, what it links to marked in the other panes
+  const auto linked = [&](PaneId p, PaneText text, const std::vector<int>& lines) {
+    text.linked = lines;
+    if (link && link->pane == p) {
+      text.mark_begin = link->line;
+      text.mark_end = link->line + 1;
+    }
+    if (p == PaneId::Source && link && !source_lines) text.title += " · lowered again: its UOps are not the UOps pane's";
+    return text;
+  };
   for (int i = 0; i < kPanes; i++) {
     const auto p = static_cast<PaneId>(i);
     if (step_) {
@@ -68,15 +97,21 @@ void App::refresh() {
       }
     }
     switch (p) {
-      case PaneId::Kernels: show(p, kernels_pane(items_, selected_, order_, heading)); break;
-      case PaneId::Timings: show(p, timings_pane(runs, timed, bars, session_total_, heading)); break;
-      case PaneId::Ast: show(p, of_kernel("AST", [](const KernelRecord& r) { return ast_pane(r); })); break;
-      case PaneId::Uops: show(p, of_kernel("UOps", [](const KernelRecord& r) { return uops_pane(r); })); break;
+      case PaneId::Kernels: show(p, kernels_pane(items_, selected_, order_, heading, inner_width(layout_.panes[i]))); break;
+      case PaneId::Timings:
+        show(p, timings_pane(runs, timed, bars, session_total_, heading, inner_width(layout_.panes[i])));
+        break;
+      case PaneId::Ast: show(p, linked(p, of_kernel("AST", [](const KernelRecord& r) { return ast_pane(r); }), links.ast)); break;
+      case PaneId::Uops: show(p, linked(p, of_kernel("UOps", [](const KernelRecord& r) { return uops_pane(r); }), links.uops)); break;
       case PaneId::Roofline:
         show(p, roofline_pane(items_, selected_, host_, inner_width(layout_.panes[i]), layout_.panes[i].h - 2));
         break;
       case PaneId::Source:
-        show(p, diff_ ? *diff_ : of_kernel("Source", [&](const KernelRecord& r) { return source_pane(r, tab_, asm_backend_); }));
+        show(p, diff_ ? *diff_
+                      : linked(p, of_kernel("Source", [&](const KernelRecord& r) {
+                                 return source ? source_pane(r, tab_, *source) : source_pane(r, tab_, asm_backend_);
+                               }),
+                               links.source));
         break;
       case PaneId::Repl: show(p, transcript_.pane(unfinished_)); break;
     }
@@ -92,9 +127,15 @@ void App::show(PaneId p, PaneText text) {
     top_[i] = folded.anchor - folded.fixed;
     if (found_pane_ == p) found_ = -1;
   }
+  const bool newly_linked = !folded.linked.empty() && folded.linked != shown.linked;
   shown = std::move(folded);
   // top_ counts the lines under the fixed ones; the marked lines are among those
   const int rows = rows_of(p), fixed = shown.fixed;
+  // lines just linked from another pane: the first of them comes into view (then the user's scrolling holds)
+  if (newly_linked && shown.mark_begin < 0) {
+    const int first = shown.linked.front() - fixed, last = shown.linked.back() - fixed;
+    if (first < top_[i] || last >= top_[i] + rows) top_[i] = std::max(0, first - 1);
+  }
   const int mark_begin = shown.mark_begin - fixed, mark_end = shown.mark_end - fixed;
   if (shown.mark_begin >= 0 && mark_begin < top_[i]) top_[i] = mark_begin;
   if (mark_end > top_[i] + rows) top_[i] = std::min(mark_begin, mark_end - rows);
@@ -136,7 +177,7 @@ std::string App::status_text() const {
   // one row of a 120-column terminal
   return fmt::format("{}: Tab pane · ↑↓ {} · [ ] history · s sort · < > · w wrap · / find · ←→ 1-9 tab · z zoom · "
                      "Enter input · F1",
-                     pane_name(focus_), focus_ == PaneId::Kernels ? "select" : "scroll");
+                     pane_name(focus_), focus_ == PaneId::Kernels || linkable(focus_) ? "select" : "scroll");
 }
 
 void App::draw() {

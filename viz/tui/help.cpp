@@ -6,7 +6,7 @@ namespace tr::tui {
 std::string_view keys_help() {
   return "Tab, Shift-Tab    next or previous pane (Tab completes a word being typed)\n"
          "Esc               leave the input line; Enter goes back, ':' too, typed\n"
-         "Up, Down          select a kernel (Kernels), or scroll the focused pane\n"
+         "Up, Down          select a kernel; a UOps, Source or AST line, linked (▶)\n"
          "PgUp, PgDn        scroll a page (the REPL's output, while typing)\n"
          "Home, End         first or last kernel, or top or bottom of the pane\n"
          "[, ]              an older or newer statement's schedule (:history)\n"

@@ -1,6 +1,8 @@
 #include "viz/tui/pane_content.h"
 
 #include <algorithm>
+#include <array>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -52,34 +54,48 @@ std::vector<RunRecord> longest_first(std::vector<RunRecord> runs) {
 }
 
 PaneText kernels_pane(const std::vector<TuiItem>& items, int selected, const std::vector<int>& order,
-                      std::string_view heading) {
+                      std::string_view heading, int width) {
   if (items.empty()) return placeholder("Kernels", "no kernel has run yet: type an expression in the REPL pane");
   std::vector<std::string> names;
-  size_t name_width = 12;
+  int name_width = 12;
   for (const TuiItem& t : items) {
     const RunRecord& r = t.record;
     const std::string name = r.is_copy ? fmt::format("copy {}->{}", r.copy.from, r.copy.to) : r.kernel.name;
     names.push_back(r.replayed ? name + " (jit)" : name);
-    name_width = std::max<size_t>(name_width, display_width(names.back()));
+    name_width = std::max(name_width, display_width(names.back()));
   }
-  // as narrow as the columns allow: the pane is the top row's smaller half
-  std::string text = fmt::format("{:>2} {:<{}} {:<6} {:>9} {:>6} {:>6}\n", "K", "kernel", name_width, "device", "time",
-                                 "GFLOPS", "GB/s");
+  // the columns after the name, each with the space before it: device, time, GFLOPS, GB/s
+  constexpr std::array<int, 4> kColumn{7, 10, 7, 7};
+  constexpr int kMinName = 12;
+  size_t columns = kColumn.size();
+  const auto room = [&](size_t n) { return width - 3 - std::accumulate(kColumn.begin(), kColumn.begin() + n, 0); };
+  if (width > 0) {
+    while (columns > 2 && room(columns) < std::min(name_width, kMinName)) columns--;
+    name_width = std::clamp(room(columns), 6, name_width);
+  }
+  const auto row_text = [&](const std::string& k, const std::string& name, std::vector<std::string> cells) {
+    std::string out = fmt::format("{:>2} {}{}", k, name, std::string(static_cast<size_t>(name_width - display_width(name)), ' '));
+    cells.resize(std::min(cells.size(), columns));
+    for (size_t c = 0; c < cells.size(); c++)
+      out += c == 0 ? fmt::format(" {:<6}", cells[c]) : fmt::format(" {:>{}}", cells[c], kColumn[c] - 1);
+    return out + "\n";
+  };
+  std::string text = row_text("K", "kernel", {"device", "time", "GFLOPS", "GB/s"});
   int selected_row = -1;
   for (size_t row = 0; row < order.size(); row++) {
     const auto k = static_cast<size_t>(order[row]);
     if (order[row] == selected) selected_row = static_cast<int>(row);
     const RunRecord& r = items[k].record;
-    const std::string pad(name_width - static_cast<size_t>(display_width(names[k])), ' ');
+    const std::string name = ellipsized(names[k], name_width);
     const std::string& dev = r.is_copy ? r.copy.to : r.kernel.device;
     if (!items[k].ran) {
-      text += fmt::format("{:>2} {}{} {:<6} {:>9}\n", k, names[k], pad, dev, "not run");
+      text += row_text(std::to_string(k), name, {dev, "not run"});
       continue;
     }
     const RunRates rate = rates(r);
     const std::string time = time_str(rate.seconds);
-    text += fmt::format("{:>2} {}{} {:<6} {:>9} {:6.2f} {:6.2f}\n", k, names[k], pad, dev,
-                        time.substr(time.find_first_not_of(' ')), rate.gflops, rate.gbs);
+    text += row_text(std::to_string(k), name,
+                     {dev, time.substr(time.find_first_not_of(' ')), fmt::format("{:.2f}", rate.gflops), fmt::format("{:.2f}", rate.gbs)});
   }
   PaneText p = pane_text(heading.empty() ? "Kernels" : fmt::format("Kernels · {}", heading), text);
   p.fixed = 1;
@@ -139,29 +155,49 @@ std::string machine_code_text(const KernelRecord& k, const std::string& backend)
   return text;
 }
 
-}  // namespace
-
-PaneText source_pane(const KernelRecord& k, int tab, const std::string& asm_backend) {
-  const bool machine = tab == asm_tab();
-  std::string text, backend = machine ? asm_backend : backends().at(static_cast<size_t>(tab));
+PaneText asm_pane(const KernelRecord& k, const std::string& asm_backend) {
+  std::string text, backend = asm_backend;
   try {
-    if (machine && backend.empty()) backend = ran_backend(k);
-    text = machine ? machine_code_text(k, backend) : backend_source(k, backend);
+    if (backend.empty()) backend = ran_backend(k);
+    text = machine_code_text(k, backend);
   } catch (const std::exception& e) {
     text = fmt::format("// {} cannot express {}: {}\n", backend, k.name, e.what());
   }
-  PaneText p = machine ? pane_text(fmt::format("Asm · {} · {}", k.name, backend), text, Syntax::Listing)
-                       : pane_text(fmt::format("Source · {}", k.name), text, syntax_of_backend(backend));
+  PaneText p = pane_text(fmt::format("Asm · {} · {}", k.name, backend), text, Syntax::Listing);
+  p.tabs = source_tabs();
+  p.tab = asm_tab();
+  return p;
+}
+
+}  // namespace
+
+TabSource tab_source(const KernelRecord& k, int tab) {
+  const std::string& backend = backends().at(tab);
+  try {
+    return {backend_source_lines(k, backend), ""};
+  } catch (const std::exception& e) {
+    return {{}, fmt::format("// {} cannot express {}: {}\n", backend, k.name, e.what())};
+  }
+}
+
+PaneText source_pane(const KernelRecord& k, int tab, const std::string& asm_backend) {
+  return tab == asm_tab() ? asm_pane(k, asm_backend) : source_pane(k, tab, tab_source(k, tab));
+}
+
+PaneText source_pane(const KernelRecord& k, int tab, const TabSource& source) {
+  const std::string& backend = backends().at(tab);
+  const std::string& text = source.error.empty() ? source.lines.source.text : source.error;
+  PaneText p = pane_text(fmt::format("Source · {}", k.name), text, syntax_of_backend(backend));
   p.tabs = source_tabs();
   p.tab = tab;
   return p;
 }
 
 PaneText timings_pane(const std::vector<RunRecord>& runs, int selected_run, int bar_width,
-                      std::string_view session_total, std::string_view heading) {
+                      std::string_view session_total, std::string_view heading, int width) {
   const std::string session = session_total.empty() ? "" : fmt::format("session {}\n", session_total);
   PaneText p = pane_text(heading.empty() ? "Timings" : fmt::format("Timings · {}", heading),
-                         timings_table(runs, bar_width) + session);
+                         timings_table(runs, bar_width, width) + session);
   p.fixed = runs.empty() ? 0 : 1;  // the table's header
   if (selected_run >= 0) {
     p.mark_begin = selected_run + 1;  // below the table's header

@@ -60,8 +60,8 @@ void draw_tabs(const Window& w, int y, int cols, const PaneText& p) {
 
 // The line from column `left` on, in its syntax colours; the match of a search over them.
 void draw_line(const Window& w, int y, int cols, const std::string& line, const std::vector<Span>& spans, bool marked,
-               int left, std::optional<std::pair<size_t, size_t>> found) {
-  const int base = marked ? A_REVERSE : A_NORMAL;
+               bool linked, int left, std::optional<std::pair<size_t, size_t>> found) {
+  const int base = (marked ? A_REVERSE : A_NORMAL) | (linked ? A_UNDERLINE : A_NORMAL);
   if (marked) w.fill(y, kInnerX, cols, base);
   const size_t from = skip_columns(line, left);
   int x = kInnerX;
@@ -104,7 +104,9 @@ void draw_pane(const Window& w, const PaneText& p, const PaneScroll& at, Frame f
   const int bottom = rows - 1 - footer;  // the frame's bottom row, or the footer's first
   const auto draw = [&](int i) {
     const auto found = i == at.found ? std::optional(std::pair(at.found_begin, at.found_end)) : std::nullopt;
-    draw_line(w, y++, inner, p.lines[i], p.spans[i], p.marked(i), at.left, found);
+    // a linked line: a mark on the frame beside it, where a long pane's eye finds it, and underlined
+    if (p.is_linked(i)) w.put(y, 0, "▶", 1, frame_attr(frame) | A_BOLD);
+    draw_line(w, y++, inner, p.lines[i], p.spans[i], p.marked(i), p.is_linked(i), at.left, found);
   };
   const int n = static_cast<int>(p.lines.size());
   for (int i = 0; i < p.fixed && i < n && y < bottom; i++) draw(i);

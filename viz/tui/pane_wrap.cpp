@@ -28,6 +28,8 @@ PaneText wrapped(const PaneText& p, int cols) {
   }
   first_row.push_back(static_cast<int>(out.lines.size()));
   auto row = [&](int line) { return line < 0 ? line : first_row[std::min<size_t>(line, first_row.size() - 1)]; };
+  for (const int l : p.linked)
+    for (int r = row(l); r < row(l + 1); r++) out.linked.push_back(r);
   out.mark_begin = row(p.mark_begin);
   out.mark_end = row(p.mark_end);
   out.anchor = row(p.anchor);

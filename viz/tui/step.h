@@ -56,7 +56,7 @@ class StepWalk {
   bool ran_ = false;
   std::string run_error_;
   std::vector<RunRecord> runs_;
-  double run_ms_ = 0;
+  double schedule_ms_ = 0;
 };
 
 }  // namespace tr::tui

@@ -115,6 +115,12 @@ size_t fit(std::string_view s, int cols, size_t from) {
   return i - from;
 }
 
+std::string ellipsized(std::string_view s, int cols) {
+  if (display_width(s) <= cols) return std::string(s);
+  if (cols <= 0) return "";
+  return std::string(s.substr(0, fit(s, cols - 1))) + "…";
+}
+
 size_t skip_columns(std::string_view s, int cols) {
   size_t i = 0;
   int w = 0;

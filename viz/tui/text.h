@@ -18,6 +18,8 @@ std::string printable(std::string_view line);
 int display_width(std::string_view s);
 // Bytes of the longest prefix of s, starting at byte `from`, that fits in `cols` columns.
 size_t fit(std::string_view s, int cols, size_t from = 0);
+// s in at most `cols` columns: whole, or cut with an ellipsis as its last column.
+std::string ellipsized(std::string_view s, int cols);
 // Bytes to skip so that the text starts `cols` columns in (without cutting a character).
 size_t skip_columns(std::string_view s, int cols);
 // Word-wrapped to `cols` columns, keeping the text's leading spaces and starting each further line
