@@ -490,6 +490,17 @@ TEST(DefaultOpts, GemmShapesOfTheBenchmark) {
   EXPECT_EQ(opts_of(zeros({100352, 576}).matmul(zeros({576, 64}))), "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 2) ");
   EXPECT_EQ(opts_of(zeros({32, 256, 256}).matmul(zeros({32, 256, 256}))),
             "UPCAST(2, 16) UPCAST(2, 2) UPCAST(1, 8) THREAD(0, 2) ");
+  // An Intel server core's caches (L1d 48 KiB, L2 2 MiB) and 8 cores. The L2 rule once read the rows'
+  // axis for the columns' (the rows' split had moved the dim it looked up): the tall-skinny GEMM's
+  // 100352 "columns" got blocks of 2 steps, 288 passes over its 25 MiB output, and the linear layer's
+  // 512 none, its 4 MiB of weights read whole for every tile of rows.
+  const Target intel = cpu_target(Isa::Avx512, 8, {.l1d = 48 << 10, .l2 = 2 << 20, .l3 = 96 << 20});
+  const auto intel_opts = [&](const Tensor& y) { return opts_str(default_opts(Kernel::from_ast(only_kernel(y).ast), intel).opts); };
+  EXPECT_EQ(intel_opts(zeros({100352, 576}).matmul(zeros({576, 64}))), "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 8) ");
+  EXPECT_EQ(intel_opts(zeros({512, 1024}).matmul(zeros({1024, 1024})).add(zeros({1024})).relu()),
+            "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 8) BLOCK(3, 8) ");
+  EXPECT_EQ(intel_opts(zeros({2048, 2048}).matmul(zeros({2048, 2048}))),
+            "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 8) BLOCK(6, 512) BLOCK(4, 16) ");
 }
 
 // The values of those shapes, smaller, with the default opts of targets whose caches make them take
