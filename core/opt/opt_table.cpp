@@ -31,7 +31,7 @@ bool target_has(const Target& target, OptNeeds needs) {
 bool kernel_has(const Kernel& k, KernelHas what) {
   const auto any = [&](auto pred) { return std::any_of(k.dims.begin(), k.dims.end(), pred); };
   switch (what) {
-    case KernelHas::Blocks: return any([](const Dim& d) { return d.role == DimRole::Block; });
+    case KernelHas::OutputInBlocks: return any([&](const Dim& d) { return d.role == DimRole::Block && d.axis < k.first_reduce; });
     case KernelHas::ReduceInBlocks: return any([&](const Dim& d) { return d.role == DimRole::Block && d.axis >= k.first_reduce; });
     case KernelHas::MatrixUnit: return k.tc.has_value();
     case KernelHas::Staged: return k.stage_axis >= 0;
@@ -44,7 +44,7 @@ bool kernel_has(const Kernel& k, KernelHas what) {
 
 std::string_view kernel_has_name(KernelHas what) {
   switch (what) {
-    case KernelHas::Blocks: return "a BLOCK";
+    case KernelHas::OutputInBlocks: return "an output dim in BLOCKs";
     case KernelHas::ReduceInBlocks: return "a reduce in BLOCKs";
     case KernelHas::MatrixUnit: return "TC";
     case KernelHas::Staged: return "STAGE";
@@ -115,8 +115,9 @@ const std::vector<OptInfo>& opt_table() {
       {OptOp::Block, "BLOCK", {Global, Reduce}, Block, true, OptNeeds::Nothing, {64, 256, 512},
        "walk a dim in blocks of AMOUNT, the blocks the outermost loop, so that what a block reads stays in "
        "the cache; of a reduce dim, each block a pass over every output, whose partial results wait in "
-       "the output buffer",
-       {{Blocks, false, "the kernel is walked in blocks already"},
+       "the output buffer; a reduce's and then an output dim's (panels of the output, outermost) combine",
+       {{OutputInBlocks, false, "an output dim is walked in blocks already, the outermost loop (BLOCK the reduce first)"},
+        {ReduceInBlocks, true, "the reduce is walked in blocks already"},
         {Grouped, true, "the reduce is split over threads, which combine their parts once, at the end"},
         {ReduceThreads, true, "the reduce is split over threads, which combine their parts once, at the end"},
         {MatrixUnit, true, "the reduce is on the matrix unit or staged in local memory, which take it whole"},

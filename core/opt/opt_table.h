@@ -24,7 +24,7 @@ bool target_has(const Target& target, OptNeeds needs);
 
 // What a kernel may already have that an opt cannot be combined with (or needs).
 enum class KernelHas : uint8_t {
-  Blocks,          // a dim walked in blocks (BLOCK)
+  OutputInBlocks,  // an output dim walked in blocks (BLOCK), the outermost loop
   ReduceInBlocks,  // a reduce dim walked in blocks, whose partial results one thread keeps
   MatrixUnit,      // the reduce on the matrix unit (TC)
   Staged,          // tiles staged in local memory (STAGE)

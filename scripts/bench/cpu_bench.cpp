@@ -15,6 +15,7 @@
 #include <map>
 #include <new>
 #include <optional>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -159,20 +160,26 @@ Sgemm open_sgemm() {
   return nullptr;
 }
 
-// One n x n by n x n sgemm, in GFLOPS; 0 without OpenBLAS.
+// `batches` sgemms of m x k by k x n, in GFLOPS; 0 without OpenBLAS.
 class SgemmRate {
  public:
-  SgemmRate(Sgemm sgemm, int n) : sgemm_(sgemm), n_(n), a_(static_cast<size_t>(n) * n, 1.0f), b_(a_.size(), 0.5f), c_(a_.size()) {}
+  SgemmRate(Sgemm sgemm, int m, int k, int n, int batches = 1)
+      : sgemm_(sgemm), m_(m), k_(k), n_(n), batches_(batches), a_(size_t(batches) * m * k, 1.0f),
+        b_(size_t(batches) * k * n, 0.5f), c_(size_t(batches) * m * n) {}
   double operator()() {
     if (!sgemm_) return 0;
     constexpr int kRowMajor = 101, kNoTrans = 111;
-    const double s = timed([&] { sgemm_(kRowMajor, kNoTrans, kNoTrans, n_, n_, n_, 1.0f, a_.data(), n_, b_.data(), n_, 0.0f, c_.data(), n_); });
-    return 2.0 * n_ * n_ * n_ / s / 1e9;
+    const size_t ma = size_t(m_) * k_, mb = size_t(k_) * n_, mc = size_t(m_) * n_;
+    const double s = timed([&] {
+      for (size_t i = 0; i < size_t(batches_); i++)
+        sgemm_(kRowMajor, kNoTrans, kNoTrans, m_, n_, k_, 1.0f, &a_[i * ma], k_, &b_[i * mb], n_, 0.0f, &c_[i * mc], n_);
+    });
+    return 2.0 * m_ * k_ * n_ * batches_ / s / 1e9;
   }
 
  private:
   Sgemm sgemm_;
-  int n_;
+  int m_, k_, n_, batches_;
   std::vector<float> a_, b_, c_;
 };
 
@@ -242,10 +249,19 @@ void print_row(const Row& r, const std::map<std::string, double>& numpy, bool be
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool beam = !(argc > 1 && std::string(argv[1]) == "--no-beam");
+  bool beam = true;
+  std::regex only("");  // --rows REGEX: the rows whose name it finds
+  for (int i = 1; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a == "--no-beam") beam = false;
+    if (a == "--rows" && i + 1 < argc) only = std::regex(argv[++i]);
+  }
   tr::register_devices();
   const tr::Target target = tr::device("CPU").target();
   std::printf("CPU device:\n%s", target.str().c_str());
+  // under TINYREPL_ISA=avx2 the references take the same instruction set: OpenBLAS's (numpy's too, both
+  // built for every x86 core) Haswell kernels, not the AVX-512 ones of the machine at hand
+  if (target.isa == tr::Isa::Avx2) ::setenv("OPENBLAS_CORETYPE", "Haswell", 0);
   const auto numpy = numpy_seconds();
   const Sgemm sgemm = open_sgemm();
 
@@ -259,14 +275,18 @@ int main(int argc, char** argv) {
     std::printf("copy with non-temporal stores (no line read before it is written): %.1f GB/s\n", streaming);
   std::printf("OpenBLAS: %s; numpy: %s\n", sgemm ? "libopenblas" : "absent (install libopenblas0: no sgemm reference)",
               numpy.empty() ? "absent (python3 with numpy: no numpy column)" : "present");
-  SgemmRate sgemm1024(sgemm, 1024), sgemm2048(sgemm, 2048);
+  SgemmRate sgemm1024(sgemm, 1024, 1024, 1024), sgemm2048(sgemm, 2048, 2048, 2048), sgemm512(sgemm, 512, 1024, 1024),
+      sgemm_tall(sgemm, 100352, 576, 64), sgemm_batched(sgemm, 256, 256, 256, 32);
   const auto gflops = [](SgemmRate& rate) { return [&rate] { return rate(); }; };
 
   Tensor x = Tensor::rand({n}, 1), y = Tensor::rand({n}, 2);
   const Tensor m = x.reshape({4096, 4096}), s = x.shrink({tr::Range{0, 4096 * 1024}}).reshape({4096, 1024});
   Tensor p1 = Tensor::rand({1024, 1024}, 3), q1 = Tensor::rand({1024, 1024}, 4), bias = Tensor::rand({1024}, 5);
   Tensor p2 = Tensor::rand({2048, 2048}, 6), q2 = Tensor::rand({2048, 2048}, 7), bias2 = Tensor::rand({2048}, 8);
-  for (Tensor* t : {&x, &y, &p1, &q1, &bias, &p2, &q2, &bias2}) t->realize();
+  Tensor l512 = Tensor::rand({512, 1024}, 9), tall = Tensor::rand({100352, 576}, 10), skinny = Tensor::rand({576, 64}, 11);
+  Tensor ba = Tensor::rand({32, 256, 256}, 12), bb = Tensor::rand({32, 256, 256}, 13);
+  Tensor h1 = p1.cast(tr::DType::BFloat16), h2 = q1.cast(tr::DType::BFloat16);
+  for (Tensor* t : {&x, &y, &p1, &q1, &bias, &p2, &q2, &bias2, &l512, &tall, &skinny, &ba, &bb, &h1, &h2}) t->realize();
   const auto c = [&](double v) { return Tensor::scalar_like(x, v); };
   const std::vector<Row> rows{
       {"add 16M", "GB/s", 12.0 * n, [&] { return x.add(y); }, "copy", copy, "add"},
@@ -285,15 +305,30 @@ int main(int argc, char** argv) {
        gflops(sgemm1024), "linear1024"},
       {"linear+relu 2048", "GFLOPS", 2.0 * 2048 * 2048 * 2048, [&] { return p2.matmul(q2).add(bias2).relu(); }, "sgemm",
        gflops(sgemm2048), "linear2048"},
+      {"linear+relu 512x1024x1024", "GFLOPS", 2.0 * 512 * 1024 * 1024, [&] { return l512.matmul(q1).add(bias).relu(); },
+       "sgemm", gflops(sgemm512), "linear512"},
+      {"tall-skinny 100352x576x64", "GFLOPS", 2.0 * 100352 * 576 * 64, [&] { return tall.matmul(skinny); }, "sgemm",
+       gflops(sgemm_tall), "tallskinny"},
+      {"batched 32x256x256x256", "GFLOPS", 2.0 * 32 * 256 * 256 * 256, [&] { return ba.matmul(bb); }, "sgemm",
+       gflops(sgemm_batched), "batched"},
+      // against float32 sgemm: numpy and OpenBLAS have no bfloat16 matmul
+      {"bf16 matmul 1024", "GFLOPS", 2.0 * 1024 * 1024 * 1024, [&] { return h1.matmul(h2); }, "sgemm f32",
+       gflops(sgemm1024), "matmul1024"},
   };
   std::printf("\n%-26s %-6s %2s %9s %9s %9s  %-10s %9s  %5s %5s  %9s  %5s\n", "work", "unit", "k", "NOOPT", "default",
               "BEAM=2", "reference", "ref", "d/ref", "B/ref", "numpy", "d/np");
   std::vector<std::string> opts;
-  for (const Row& r : rows) print_row(r, numpy, beam, opts);
+  for (const Row& r : rows)
+    if (std::regex_search(r.name, only)) print_row(r, numpy, beam, opts);
+  if (const auto torch = numpy.find("torch_bf16_matmul1024"); torch != numpy.end())
+    std::printf("\nPyTorch's CPU bfloat16 matmul 1024: %.1f GFLOPS\n", 2.0 * 1024 * 1024 * 1024 / torch->second / 1e9);
+  else
+    std::printf("\nPyTorch: absent (no bfloat16 matmul reference; pip install torch for one)\n");
   std::printf("\nk: kernels per row. Each figure is the fastest of up to %d runs of each kernel within a second (but 30 with opts) after a warm-up run, "
               "on buffers touched before, one run of the reference before each run of the default and BEAM=2 kernels; rates count the bytes a kernel must move (STREAM's way) or 2*n^3 flops.\n"
               "ref: the reference's best in the runs between the default kernel's. d/ref, B/ref: default and BEAM=2 each against the reference's best in the runs between its own; d/np: default against numpy. BEAM=2's "
-              "choices are kept in the disk cache, so a second run searches nothing; --no-beam leaves its column out.\n",
+              "choices are kept in the disk cache, so a second run searches nothing; --no-beam leaves its column out, --rows REGEX keeps "
+              "the rows whose name it finds.\n",
               kRepeats);
   std::printf("\nEach kernel's opts:\n%s\n", fmt::format("{}", fmt::join(opts, "\n")).c_str());
   return 0;

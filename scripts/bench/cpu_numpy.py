@@ -64,3 +64,31 @@ for size in (1024, 2048):
         np.maximum(c, 0, out=c)
 
     print(f"linear{size}", best(linear_relu))
+a, w, bias = (rng.random((512, 1024), dtype=np.float32), rng.random((1024, 1024), dtype=np.float32),
+              rng.random(1024, dtype=np.float32))
+c = np.empty((512, 1024), np.float32)
+
+
+def linear_relu():
+    np.matmul(a, w, out=c)
+    np.add(c, bias, out=c)
+    np.maximum(c, 0, out=c)
+
+
+print("linear512", best(linear_relu))
+# a convolution's implicit GEMM as ResNet's first 3x3 stage has it: 32x56x56 positions by 64 channels x 9 taps
+a, b = rng.random((100352, 576), dtype=np.float32), rng.random((576, 64), dtype=np.float32)
+c = np.empty((100352, 64), np.float32)
+print("tallskinny", best(lambda: np.matmul(a, b, out=c)))
+a, b = rng.random((32, 256, 256), dtype=np.float32), rng.random((32, 256, 256), dtype=np.float32)
+c = np.empty((32, 256, 256), np.float32)
+print("batched", best(lambda: np.matmul(a, b, out=c)))
+# PyTorch's CPU bfloat16 matmul, where its wheel is installed
+try:
+    import torch
+except ImportError:
+    sys.exit(0)
+torch.manual_seed(0)
+a, b = torch.rand(1024, 1024, dtype=torch.bfloat16), torch.rand(1024, 1024, dtype=torch.bfloat16)
+c = torch.empty(1024, 1024, dtype=torch.bfloat16)
+print("torch_bf16_matmul1024", best(lambda: torch.matmul(a, b, out=c)))

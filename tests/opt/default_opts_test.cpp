@@ -42,6 +42,25 @@ TEST(DefaultOpts, TheirOptsAreAcceptedOnEveryTargetForTheCoursesKernels) {
   expect_default_opts_accepted(q.scaled_dot_product_attention(k, v), "attention");
 }
 
+// The GEMM-class kernels of scripts/bench/cpu, at their sizes (zeros: only the kernels matter): on the
+// AVX-512 target with an L2 of 1 MiB the 2048 ones walk panels of columns around blocks of the reduce,
+// two BLOCKs that every target must accept or not be given.
+TEST(DefaultOpts, TheirOptsAreAcceptedOnEveryTargetForGemmShapes) {
+  const auto zeros = [](const Shape& s, DType t = DType::Float32) { return Tensor::zeros(s, t).contiguous().realize(); };
+  const Tensor w = zeros({1024, 1024}), bias = zeros({1024});
+  expect_default_opts_accepted(zeros({512, 1024}).matmul(w).add(bias).relu(), "linear 512x1024x1024");
+  expect_default_opts_accepted(zeros({2048, 2048}).matmul(zeros({2048, 2048})), "matmul 2048");
+  expect_default_opts_accepted(zeros({256, 2048}).matmul(zeros({2048, 2048})).add(zeros({2048})).relu(), "linear 256x2048x2048");
+  expect_default_opts_accepted(zeros({100352, 576}).matmul(zeros({576, 64})), "tall-skinny");
+  expect_default_opts_accepted(zeros({32, 256, 256}).matmul(zeros({32, 256, 256})), "batched matmul");
+  expect_default_opts_accepted(zeros({1024, 1024}, DType::BFloat16).matmul(zeros({1024, 1024}, DType::BFloat16)), "bfloat16 matmul");
+  expect_default_opts_accepted(zeros({2048, 2048}, DType::Float16).matmul(zeros({2048, 2048}, DType::Float16)), "half matmul 2048");
+  const Kernel mm = testing::only_kernel(zeros({2048, 2048}).matmul(zeros({2048, 2048})));
+  int blocks = 0;
+  for (const Opt& o : default_opts(mm, cpu_target(Isa::Avx512, 2, {.l1d = 32 << 10, .l2 = 1 << 20})).opts) blocks += o.op == OptOp::Block;
+  EXPECT_EQ(blocks, 2);
+}
+
 // The kernel of the first line of `print(linspace(-2, 2, 256).reshape(256, 1).sum(axis=1))` renders for
 // every backend with the default opts of its target (its device's where it opens here, else the
 // backend's nominal one): apply_opt once refused them on every GPU, and linspace computed in float64,

@@ -163,14 +163,18 @@ TEST(OptTable, OwnsWhichOptsCombine) {
   const auto refused_for = [&](const Kernel& kernel, const Opt& opt, const Target& t, KernelHas with) {
     EXPECT_TRUE(throws([&] { apply_opt(kernel, opt, t); }, "opt", rule(opt.op, with))) << opt.str();
   };
-  // CPU: THREAD, then THREAD again; a reduce in BLOCKs, then THREAD of it; BLOCK twice
+  // CPU: THREAD, then THREAD again; a reduce in BLOCKs, then THREAD of it; the reduce's BLOCK twice; an
+  // output dim's BLOCK after the reduce's (panels of the output), then any BLOCK
   const Kernel threaded = apply_opt(k, {OptOp::Thread, 0, 2}, kAvx512);
   EXPECT_TRUE(kernel_has(threaded, KernelHas::Threads));
   refused_for(threaded, {OptOp::Thread, 1, 2}, kAvx512, KernelHas::Threads);
   const Kernel blocked = apply_opt(k, {OptOp::Block, 1, 8}, kAvx512);
   EXPECT_TRUE(kernel_has(blocked, KernelHas::ReduceInBlocks));
   refused_for(blocked, {OptOp::Thread, 2, 2}, kAvx512, KernelHas::ReduceInBlocks);
-  refused_for(blocked, {OptOp::Block, 1, 2}, kAvx512, KernelHas::Blocks);
+  refused_for(blocked, {OptOp::Block, 2, 2}, kAvx512, KernelHas::ReduceInBlocks);
+  const Kernel panels = apply_opt(blocked, {OptOp::Block, 1, 2}, kAvx512);
+  EXPECT_TRUE(kernel_has(panels, KernelHas::OutputInBlocks));
+  refused_for(panels, {OptOp::Block, 3, 2}, kAvx512, KernelHas::OutputInBlocks);
   // GPU: GROUP then STAGE, STAGE then GROUP, DOUBLE without STAGE
   const Kernel grouped = apply_opt(k, {OptOp::Group, 1, 8}, kGpu);
   EXPECT_TRUE(kernel_has(grouped, KernelHas::Grouped));
@@ -422,40 +426,103 @@ TEST(DefaultOpts, MatmulTileWithEpilogueMatchesTheReference) {
 }
 
 // BLOCK follows the target's caches. A matmul whose tile rows' steps outgrow L1 walks its reduce in
-// blocks whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB), one whose
-// steps of the other operand's rows (2048 floats a step) outgrow L2 in blocks whose rows of it take half
-// of L2 (64 steps in 512 KiB), the fewer steps of the two; with both fitting, or where the target does
-// not know its caches, it walks whole. AVX2's 4-row tile fits L1 and is blocked by L2 alone. A linear
+// blocks whose rows take half of it (8 rows of float32 in 16 KiB: 512 steps; 256 in 8 KiB). Where that
+// block's rows of the other operand (2048 floats a step) outgrow L2, the 8-row tile of AVX-512 walks
+// the columns in panels around it that take half of L2 (512 steps of 256 columns in 512 KiB: 8 tiles
+// of 32 columns), the outermost loop; the 1024 one, whose 1024 steps of 8 rows fill L1 without
+// outgrowing it, walks its reduce whole in panels of 128 columns. AVX2's 4-row tile instead shrinks
+// the reduce's blocks until whole rows take half of L2 (64 steps). With the block's rows fitting L2,
+// blocks of the reduce alone;
+// with everything fitting, or where the target does not know its caches, it walks whole. A linear
 // layer's bias and relu after it change nothing; a column sum in blocks of 8 rows; a transpose in
 // blocks of the dim that walks the input's rows, as many rows (16 a step: AVX-512's square tile) as
 // L1 holds a line of each.
 TEST(DefaultOpts, BlocksFollowTheTargetsCaches) {
-  const auto block = [](const Kernel& k) {
+  using Blocks = std::vector<int64_t>;
+  const auto blocks = [](const Kernel& k) {
+    Blocks b;
     for (const Opt& o : k.opts)
-      if (o.op == OptOp::Block) return o.amount;
-    return int64_t{0};
+      if (o.op == OptOp::Block) b.push_back(o.amount);
+    return b;
   };
   const auto cpu = [](Isa isa, int64_t l1, int64_t l2) { return cpu_target(isa, 2, {.l1d = l1 << 10, .l2 = l2 << 20, .l3 = 32 << 20}); };
   const Target l1_32k = cpu(Isa::Avx512, 32, 1), l1_16k = cpu(Isa::Avx512, 16, 1);
   const Kernel k2048 = matmul_kernel(2048), k1024 = matmul_kernel(1024);
-  EXPECT_EQ(block(default_opts(k2048, l1_32k)), 64) << opts_str(default_opts(k2048, l1_32k).opts);
-  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 32, 4))), 256);
-  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 32, 16))), 512);
-  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 16, 16))), 256);
-  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx512, 64, 16))), 0);
-  EXPECT_EQ(block(default_opts(k2048, kAvx512)), 0);
-  EXPECT_EQ(block(default_opts(k1024, l1_32k)), 128);
-  EXPECT_EQ(block(default_opts(k1024, cpu(Isa::Avx512, 32, 4))), 0);
-  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx2, 32, 1))), 64);
-  EXPECT_EQ(block(default_opts(k2048, cpu(Isa::Avx2, 32, 16))), 0);
+  EXPECT_EQ(blocks(default_opts(k2048, l1_32k)), (Blocks{512, 8})) << opts_str(default_opts(k2048, l1_32k).opts);
+  EXPECT_EQ(blocks(default_opts(k2048, cpu(Isa::Avx512, 32, 4))), Blocks{256});
+  EXPECT_EQ(blocks(default_opts(k2048, cpu(Isa::Avx512, 32, 16))), Blocks{512});
+  EXPECT_EQ(blocks(default_opts(k2048, cpu(Isa::Avx512, 16, 16))), Blocks{256});
+  EXPECT_EQ(blocks(default_opts(k2048, cpu(Isa::Avx512, 64, 16))), Blocks{});
+  EXPECT_EQ(blocks(default_opts(k2048, kAvx512)), Blocks{});
+  EXPECT_EQ(blocks(default_opts(k1024, l1_32k)), Blocks{4});
+  EXPECT_EQ(blocks(default_opts(k1024, cpu(Isa::Avx512, 32, 4))), Blocks{});
+  EXPECT_EQ(blocks(default_opts(k2048, cpu(Isa::Avx2, 32, 1))), Blocks{64});
+  EXPECT_EQ(blocks(default_opts(k2048, cpu(Isa::Avx2, 32, 16))), Blocks{});
+  // the panels are the outermost loop, the reduce's blocks inside them, the cores inside both
+  const Kernel panels = default_opts(k2048, l1_32k);
+  ASSERT_GE(panels.dims.size(), 3u);
+  EXPECT_EQ(panels.dims[0].role, DimRole::Block);
+  EXPECT_LT(panels.dims[0].axis, panels.first_reduce);
+  EXPECT_EQ(panels.dims[1].role, DimRole::Block);
+  EXPECT_GE(panels.dims[1].axis, panels.first_reduce);
+  EXPECT_EQ(panels.dims[2].role, DimRole::Thread);
   std::mt19937_64 rng(23);
   const Tensor a = realized(rng, {256, 2048}), w = realized(rng, {2048, 256}), bias = realized(rng, {256});
-  EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w)).ast), l1_32k)), 512);
-  EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(a.matmul(w).add(bias).relu()).ast), l1_32k)), 512);
-  EXPECT_EQ(block(default_opts(Kernel::from_ast(only_kernel(w.sum(std::vector<int>{0})).ast), l1_32k)), 8);
+  EXPECT_EQ(blocks(default_opts(Kernel::from_ast(only_kernel(a.matmul(w)).ast), l1_32k)), Blocks{512});
+  EXPECT_EQ(blocks(default_opts(Kernel::from_ast(only_kernel(a.matmul(w).add(bias).relu()).ast), l1_32k)), Blocks{512});
+  EXPECT_EQ(blocks(default_opts(Kernel::from_ast(only_kernel(w.sum(std::vector<int>{0})).ast), l1_32k)), Blocks{8});
   const Kernel transpose = Kernel::from_ast(only_kernel(realized(rng, {1024, 1024}).T().contiguous()).ast);
-  EXPECT_EQ(block(default_opts(transpose, l1_32k)), 32);
-  EXPECT_EQ(block(default_opts(transpose, l1_16k)), 16);
+  EXPECT_EQ(blocks(default_opts(transpose, l1_32k)), Blocks{32});
+  EXPECT_EQ(blocks(default_opts(transpose, l1_16k)), Blocks{16});
+}
+
+// The GEMM shapes of scripts/bench/cpu on the development VM's target (AVX-512, 2 cores, L1d 32 KiB, L2
+// 1 MiB): the linear layer 512x1024x1024 with its bias and relu gets the 8x32 tile, its rows over the
+// cores and panels of 128 columns (its 1024 steps of 8 rows fill L1 without outgrowing it); the tall-skinny GEMM of a convolution
+// (100352x576 by 576x64), whose 64 columns of 576 steps fit L2, and the batched matmul (32 of
+// 256x256x256), whose batches the cores split, the tile alone.
+TEST(DefaultOpts, GemmShapesOfTheBenchmark) {
+  const Target vm = cpu_target(Isa::Avx512, 2, {.l1d = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20});
+  const auto zeros = [](const Shape& s) { return Tensor::zeros(s).contiguous().realize(); };
+  const auto opts_of = [&](const Tensor& y) { return opts_str(default_opts(Kernel::from_ast(only_kernel(y).ast), vm).opts); };
+  EXPECT_EQ(opts_of(zeros({512, 1024}).matmul(zeros({1024, 1024})).add(zeros({1024})).relu()),
+            "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 2) BLOCK(3, 4) ");
+  EXPECT_EQ(opts_of(zeros({100352, 576}).matmul(zeros({576, 64}))), "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 2) ");
+  EXPECT_EQ(opts_of(zeros({32, 256, 256}).matmul(zeros({32, 256, 256}))),
+            "UPCAST(2, 16) UPCAST(2, 2) UPCAST(1, 8) THREAD(0, 2) ");
+  // An Intel server core's caches (L1d 48 KiB, L2 2 MiB) and 8 cores. The L2 rule once read the rows'
+  // axis for the columns' (the rows' split had moved the dim it looked up): the tall-skinny GEMM's
+  // 100352 "columns" got blocks of 2 steps, 288 passes over its 25 MiB output, and the linear layer's
+  // 512 none, its 4 MiB of weights read whole for every tile of rows.
+  const Target intel = cpu_target(Isa::Avx512, 8, {.l1d = 48 << 10, .l2 = 2 << 20, .l3 = 96 << 20});
+  const auto intel_opts = [&](const Tensor& y) { return opts_str(default_opts(Kernel::from_ast(only_kernel(y).ast), intel).opts); };
+  EXPECT_EQ(intel_opts(zeros({100352, 576}).matmul(zeros({576, 64}))), "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 8) ");
+  EXPECT_EQ(intel_opts(zeros({512, 1024}).matmul(zeros({1024, 1024})).add(zeros({1024})).relu()),
+            "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 8) BLOCK(3, 8) ");
+  EXPECT_EQ(intel_opts(zeros({2048, 2048}).matmul(zeros({2048, 2048}))),
+            "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 8) BLOCK(6, 512) BLOCK(4, 16) ");
+}
+
+// The values of those shapes, smaller, with the default opts of targets whose caches make them take
+// every block: a linear layer in panels of 64 columns around blocks of 64 steps (L1d 4 KiB, L2 32
+// KiB), a tall-skinny and a batched matmul, and a convolution (its implicit GEMM) on the CPU's own
+// target: the reference's values.
+TEST(DefaultOpts, GemmShapesMatchTheReference) {
+  std::mt19937_64 rng(24);
+  const Target small = cpu_target(Isa::Avx512, 2, {.l1d = 4 << 10, .l2 = 32 << 10});
+  const Tensor a = realized(rng, {64, 256}), w = realized(rng, {256, 512}), bias = realized(rng, {512});
+  const Tensor linear = a.matmul(w).add(bias).relu();
+  const Kernel k = default_opts(Kernel::from_ast(only_kernel(linear).ast), small);
+  EXPECT_EQ(opts_str(k.opts), "UPCAST(1, 16) UPCAST(1, 2) UPCAST(0, 8) THREAD(0, 2) BLOCK(6, 64) BLOCK(4, 2) ");
+  EXPECT_TRUE(matches_reference_with(linear, k.opts));
+  const Target cpu = device("CPU").target();
+  const auto own_opts = [&](const Tensor& y) { return default_opts(Kernel::from_ast(only_kernel(y).ast), cpu).opts; };
+  const Tensor tall = realized(rng, {392, 576}).matmul(realized(rng, {576, 64}));
+  EXPECT_TRUE(matches_reference_with(tall, own_opts(tall)));
+  const Tensor batched = realized(rng, {4, 64, 96}).matmul(realized(rng, {4, 96, 80}));
+  EXPECT_TRUE(matches_reference_with(batched, own_opts(batched)));
+  const Tensor conv = realized(rng, {2, 16, 14, 14}).conv2d(realized(rng, {32, 16, 3, 3}));
+  EXPECT_TRUE(matches_reference_with(conv, own_opts(conv)));
 }
 
 // A 1000x1000 matmul is tiled as a 1024 one: its dims are padded to the tile, nothing else differs.

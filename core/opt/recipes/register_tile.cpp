@@ -37,13 +37,14 @@ void apply(OptPlan& p, const Target& t) {
   std::vector<int64_t> columns{rt.lanes};
   for (int64_t a = rt.lanes / 2; a >= 4; a /= 2) columns.push_back(a);
   const bool rows_threaded = p.threads && tile[1] == 0;
+  // the axes, before the upcasts split the dims (the rows' split moves the columns' dim one further)
+  p.cpu_tile_rows = out.dims[tile[1]].axis;
+  p.cpu_tile_columns = out.dims[tile[0]].axis;
   const size_t before = out.dims.size();
   upcast_tile_dim(out, tile[0], columns, rt.vectors, t);
   if (out.dims.size() > before && out.dims[tile[0]].size % rt.vectors == 0 && out.dims[tile[0]].size > rt.vectors)
     out = apply_opt(out, {OptOp::Upcast, tile[0], rt.vectors}, t);
   upcast_tile_dim(out, tile[1], {rt.rows, 4}, rows_threaded ? t.cores : 1, t);
-  p.cpu_tile_rows = out.dims[tile[1]].axis;
-  p.cpu_tile_columns = out.dims[tile[0]].axis;
 }
 
 }  // namespace
