@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -25,6 +26,7 @@ class Linearizer {
     reads_reduce_.assign(g.size(), false);
     value_.assign(g.size(), false);
     find_ranges({});
+    share_walks();
     // a load of local memory that is stored inside loops (a staged tile, core/codegen/stage.cpp) is read
     // inside them too, and so is everything that reads it
     for (int n : order_)
@@ -84,6 +86,7 @@ class Linearizer {
   const UGraph& g_;
   const std::vector<int> order_;
   std::vector<std::vector<int>> ranges_;  // per node, the RANGEs it depends on, outermost first
+  std::map<int, std::vector<int>> shared_;  // ASSIGN -> the RANGEs of the reduces it steps with (share_walks)
   std::vector<bool> reads_accumulator_;   // per node, whether an accumulator (or a reduce's result) is under it
   std::vector<bool> reads_reduce_;        // per node, whether a reduce's result is under it
   std::vector<bool> value_;               // per node, whether it computes a value (not an index)
@@ -112,12 +115,44 @@ class Linearizer {
       std::vector<int> r = u.kind == UOpKind::Range ? std::vector<int>{n} : std::vector<int>{};
       if (const auto it = u.kind == UOpKind::Load ? tiles.find(u.srcs[0]) : tiles.end(); it != tiles.end()) r = it->second;
       for (int s : u.srcs) r.insert(r.end(), ranges_[s].begin(), ranges_[s].end());
+      if (const auto it = shared_.find(n); it != shared_.end()) r.insert(r.end(), it->second.begin(), it->second.end());
       if (u.kind == UOpKind::Assign)
         for (size_t i = 2; i < u.srcs.size(); i++) std::erase(r, u.srcs[i]);
       std::sort(r.begin(), r.end(), [&](int a, int b) { return nest(a) < nest(b); });
       r.erase(std::unique(r.begin(), r.end()), r.end());
       ranges_[n] = std::move(r);
     }
+  }
+
+  // Reduces whose combines read each other's accumulators (an online softmax's sums read its running
+  // maximum, core/codegen/loops.cpp) step together: each takes the loops of all of them, so that one
+  // loop holds them all, though the maximum alone would be placed outside the loops of the outputs
+  // it does not vary over.
+  void share_walks() {
+    std::map<int, int> owner;  // DEFINE_ACC -> its ASSIGN
+    std::vector<int> group(g_.size());
+    std::iota(group.begin(), group.end(), 0);
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Assign) owner[g_[n].srcs[0]] = n;
+    const std::function<int(int)> root = [&](int n) { return group[n] == n ? n : group[n] = root(group[n]); };
+    bool any = false;
+    for (const auto& [acc, n] : owner)
+      walk_value(g_[n].srcs[1], [&](int x) {
+        const auto it = owner.find(x);
+        if (it == owner.end() || it->second == n) return;
+        group[root(it->second)] = root(n);
+        any = true;
+      });
+    if (!any) return;
+    std::map<int, std::vector<int>> loops;  // group -> the RANGEs of its members
+    std::map<int, int> members;
+    for (const auto& [acc, n] : owner) {
+      loops[root(n)].insert(loops[root(n)].end(), ranges_[n].begin(), ranges_[n].end());
+      members[root(n)]++;
+    }
+    for (const auto& [acc, n] : owner)
+      if (members[root(n)] > 1) shared_[n] = loops[root(n)];
+    find_ranges({});
   }
 
   // Loops nest in the order of the dims they walk.
@@ -348,6 +383,15 @@ class Linearizer {
         const std::vector<int> under = reduces_under(g_[m].srcs[1]);
         if (std::all_of(under.begin(), under.end(), placed)) together.push_back(m);
       }
+    // an accumulator that another's combine reads (the online softmax's maximum, which rescales its
+    // sums) takes its new value after that combine has read the old one
+    const auto read_by_another = [&](int a) {
+      bool read = false;
+      for (int b : together)
+        if (b != a) walk_value(g_[b].srcs[1], [&](int x) { read = read || x == g_[a].srcs[0]; });
+      return read;
+    };
+    std::stable_partition(together.begin(), together.end(), [&](int a) { return !read_by_another(a); });
     for (int a : together) need(g_[a].srcs[0]);
     // a GROUP's combine reads the partials in local memory: their stores and the barrier come before
     // its loop, not once per partial inside it

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/kernel/ast.h"
+#include "core/kernel/online_softmax.h"
 #include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
 #include "core/codegen/tensor_cores.h"
@@ -43,7 +44,12 @@ ConstValue reduce_identity(Op op, DType t) {
 
 class Loops {
  public:
-  explicit Loops(Lowering& low) : low_(low), k_(low.k) { low_.dim_vars.assign(k_.dims.size(), cnst(0)); }
+  explicit Loops(Lowering& low) : low_(low), k_(low.k) {
+    low_.dim_vars.assign(k_.dims.size(), cnst(0));
+    if (!k_.online_softmax) return;
+    const std::optional<std::vector<OnlineSum>> sums = online_sums(k_.ast, k_.first_reduce);
+    for (const OnlineSum& s : sums.value()) online_.emplace(s.sum, s);
+  }
 
   UGraph run() {
     define_globals();
@@ -84,6 +90,7 @@ class Loops {
   int accs_ = 0;
   std::map<std::pair<const AstNode*, int>, int> values_;
   std::map<const AstNode*, int> depths_;
+  std::map<const AstNode*, OnlineSum> online_;  // the sums computed in their maximum's walk, by their REDUCE
 
   // How many reduces deep n's value is (a reduce of loads: 1).
   int depth(const AstNode& n) {
@@ -251,8 +258,9 @@ class Loops {
         return n.alu == Op::Cast ? g_.cast(n.dtype, srcs[0]) : g_.alu(n.alu, n.dtype, std::move(srcs));
       }
       case AstOp::Reduce: {
+        if (const auto it = online_.find(&n); it != online_.end()) return online_sum(it->second);
         // acc = acc <op> x inside the loops of its walk of the rows; readers after them read the ASSIGN
-        const int own = depth(n) - 1;
+        const int own = k_.online_softmax ? 0 : depth(n) - 1;
         const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
                                    .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
         const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], own)});
@@ -271,6 +279,40 @@ class Loops {
       case AstOp::Store: break;
     }
     fail("value", "unexpected {} inside a kernel's value", ast_node_str(n));
+  }
+
+  // A sum of exp2((x - max) * c) * per_step in the walk of its maximum (the online softmax): each step
+  // rescales what the sum holds by exp2((old max - new max) * c) and adds its term taken against the new
+  // maximum. Where every value so far is -inf the terms are taken against 0, so that a row whose first
+  // values are masked adds nothing (exp2(-inf) = 0) instead of the nan of -inf - -inf; a row that stays
+  // -inf throughout has the nan of its unfused value (every exp2((x - max) * c) is nan there). The
+  // factors constant along the rows multiply the finished sum.
+  int online_sum(const OnlineSum& s) {
+    const DType t = s.sum->dtype;
+    const int zero = g_.cnst(int64_t{0}, t), minus_inf = g_.cnst(-std::numeric_limits<double>::infinity(), t);
+    const auto finite = [&](int m) { return g_.alu(Op::CmpNe, DType::Bool, {m, minus_inf}); };
+    const auto exp_of = [&](int x, int max) {
+      return g_.alu(Op::Exp2, t, {g_.alu(Op::Mul, t, {g_.alu(Op::Add, t, {x, g_.alu(Op::Neg, t, {max})}), g_.cnst(s.c, t)})});
+    };
+    const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = t, .value = cast_const(int64_t{0}, t), .number = accs_++});
+    int rescaled = acc, step = -1;
+    if (s.max) {
+      const int max = value(*s.max, -1);
+      const int before = g_[max].srcs[0], now = g_[max].srcs[1];  // the maximum's accumulator and its new value
+      rescaled = g_.alu(Op::Mul, t, {acc, g_.alu(Op::Where, t, {finite(before), exp_of(before, now), zero})});
+      step = exp_of(value(*s.max->srcs[0], 0), g_.alu(Op::Where, t, {finite(now), now, zero}));
+    }
+    for (const AstRef& f : s.per_step) step = step < 0 ? value(*f, 0) : g_.alu(Op::Mul, t, {step, value(*f, 0)});
+    if (step < 0) step = g_.cnst(int64_t{1}, t);
+    std::vector<int> srcs{acc, g_.alu(Op::Add, t, {rescaled, step})};
+    srcs.insert(srcs.end(), reduce_ranges_[0].begin(), reduce_ranges_[0].end());
+    int result = g_.add(UOp{.kind = UOpKind::Assign, .dtype = t, .srcs = std::move(srcs)});
+    if (s.max) {
+      const int nan = g_.cnst(std::numeric_limits<double>::quiet_NaN(), t);
+      result = g_.alu(Op::Where, t, {finite(value(*s.max, -1)), result, nan});
+    }
+    for (const AstRef& f : s.after) result = g_.alu(Op::Mul, t, {result, value(*f, -1)});
+    return result;
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/lazy/symbolic_shape.h"
+#include "core/kernel/online_softmax.h"
 #include "core/kernel/where_as_max.h"
 
 namespace tr {
@@ -134,8 +135,10 @@ Kernel Kernel::from_ast(const AstRef& original) {
   }
 
   std::unordered_map<const AstNode*, int> depths;
-  const int passes = red ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
+  const bool online = red && !rows_out && online_sums(a, first_reduce).has_value();
+  const int passes = red && !online ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
   Kernel k{a, shape, first_reduce, {}, {}, passes, {}, std::nullopt, -1};
+  k.online_softmax = online;
   std::vector<const ShapeTracker*> trackers;
   walk(a, [&](const AstNode& n) {
     if (n.st) trackers.push_back(&*n.st);

@@ -1,0 +1,191 @@
+// The online softmax (README "Attention: the online softmax"): a max -> exp -> sum -> matmul chain over
+// one axis is one kernel that walks each row once, with a running maximum that rescales its sums; it
+// fires only where that algebra holds, and its values are the unfused reference's, nan and inf included.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/codegen/codegen.h"
+#include "core/kernel/kernel.h"
+#include "core/opt/apply_opt.h"
+#include "core/opt/heuristic.h"
+#include "core/render/render.h"
+#include "core/runtime/device.h"
+#include "core/schedule/schedule.h"
+#include "tests/kernel_testing.h"
+#include "tests/tensor_testing.h"
+
+namespace tr {
+namespace {
+
+using namespace tr::testing;
+
+const Target kAvx2 = cpu_target(Isa::Avx2, 4, {});
+const Target kGpu{.gpu = true, .local_memory = 48 << 10, .cores = 132, .max_local = 256, .vector_width = 4,
+                  .warp_size = 32};
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+const std::vector<std::string> kHostDevices{"CPU", "LLVM", "OPENCL"};
+
+// The kernel that writes x (the last item of its schedule).
+Kernel last_kernel(const Tensor& x) {
+  return Kernel::from_ast(create_schedule({base_of(x.node())}).back().ast);
+}
+
+int count(const UOpProgram& p, UOpKind kind, RangeKind range = RangeKind::Reduce) {
+  int n = 0;
+  for (const UOp& u : p.uops) n += u.kind == kind && (kind != UOpKind::Range || u.range == range);
+  return n;
+}
+
+// softmax(s) @ v written out by hand, as a user would.
+Tensor by_hand(const Tensor& s, const Tensor& v) {
+  const Tensor e = s.sub(s.max(std::vector<int>{-1}, true)).exp();
+  return e.div(e.sum(std::vector<int>{-1}, true)).matmul(v);
+}
+
+TEST(OnlineSoftmax, SoftmaxThenMatmulIsOneKernelThatWalksEachRowOnce) {
+  const Tensor s = realized_random({6, 10}, 1), v = realized_random({10, 5}, 2);
+  for (const Tensor& y : {s.softmax().matmul(v), by_hand(s, v)}) {
+    const Kernel k = only_kernel(y);
+    EXPECT_TRUE(k.online_softmax);
+    EXPECT_EQ(k.row_passes, 1);
+    for (const Target& target : {kAvx2, kGpu}) {
+      const UOpProgram p = codegen(k, target, "attention");
+      EXPECT_EQ(count(p, UOpKind::Range), 1) << "one walk of the keys";
+      EXPECT_EQ(count(p, UOpKind::DefineAcc), 3) << "the running maximum, the sum of exps, the weighted sum";
+    }
+  }
+}
+
+// The maximum's new value is assigned after the sums have read its old one to rescale themselves; the
+// program shows the rescaling: exp2 of the old maximum minus the new one.
+TEST(OnlineSoftmax, TheSumsReadTheOldMaximumBeforeItsAssign) {
+  const Kernel k = only_kernel(realized_random({4, 8}, 3).softmax().matmul(realized_random({8, 3}, 4)));
+  const UOpProgram p = codegen(k, kAvx2, "attention");
+  std::vector<int> assigns;
+  for (size_t i = 0; i < p.uops.size(); i++)
+    if (p.uops[i].kind == UOpKind::Assign) assigns.push_back(static_cast<int>(i));
+  ASSERT_EQ(assigns.size(), 3u);
+  const int max_acc = p.uops[static_cast<size_t>(assigns.back())].srcs[0];
+  EXPECT_EQ(p.uops[static_cast<size_t>(p.uops[static_cast<size_t>(assigns.back())].srcs[1])].alu, Op::MaxNan)
+      << "the maximum is assigned last";
+  int reads = 0;
+  for (size_t i = 0; i < static_cast<size_t>(assigns.back()); i++)
+    for (int s : p.uops[i].srcs) reads += s == max_acc && p.uops[i].kind == UOpKind::Alu;
+  EXPECT_GE(reads, 2) << "the old maximum is read before it is assigned (to rescale, and as max(old, x))";
+  int exp2s = 0;
+  for (const UOp& u : p.uops) exp2s += u.kind == UOpKind::Alu && u.alu == Op::Exp2;
+  EXPECT_EQ(exp2s, 2) << "the rescaling factor and the step's exp";
+}
+
+TEST(OnlineSoftmax, ValuesMatchTheReferenceOnEveryHostDeviceWithDefaultOptsAndNone) {
+  for (const std::string& device : kHostDevices) {
+    if (!device_status(device).empty()) continue;
+    for (const Opts opts : {Opts::Default, Opts::Noopt}) {
+      const ScopedOpts scoped(opts);
+      const Tensor s = realized_random({9, 33}, 5, device), v = realized_random({33, 7}, 6, device);
+      const Tensor y = s.softmax().matmul(v);
+      EXPECT_EQ(count_kernels({y}), 1) << device;
+      EXPECT_TRUE(matches_reference(y)) << device;
+      EXPECT_TRUE(matches_reference(by_hand(s.mul(Tensor::full({1}, 4.0, DType::Float32, device)), v))) << device;
+    }
+  }
+}
+
+TEST(OnlineSoftmax, ScaledDotProductAttentionFusesItsSoftmaxAndMatmulWithAndWithoutAMask) {
+  for (const std::string& device : kHostDevices) {
+    if (!device_status(device).empty()) continue;
+    const Tensor q = realized_random({2, 5, 8}, 7, device), k = realized_random({2, 6, 8}, 8, device),
+                 v = realized_random({2, 6, 4}, 9, device);
+    const Tensor mask = realized_random({5, 6}, 10, device).lt(Tensor::full({1}, 1.0, DType::Float32, device));
+    for (const Tensor& y : {q.scaled_dot_product_attention(k, v), q.scaled_dot_product_attention(k, v, mask),
+                            q.scaled_dot_product_attention(k, v, std::nullopt, true)}) {
+      EXPECT_TRUE(last_kernel(y).online_softmax) << device;
+      EXPECT_TRUE(matches_reference(y)) << device;
+    }
+  }
+}
+
+// Rows whose scores are all -inf (a fully masked query) are nan, as unfused; rows masked only at the
+// start or the end keep their values; an inf or a nan score makes its row nan, as unfused.
+TEST(OnlineSoftmax, MaskedInfiniteAndNanRowsMatchTheUnfusedValues) {
+  const std::vector<double> scores{
+      -kInf, -kInf, -kInf, -kInf,  // fully masked: nan
+      -kInf, -kInf, 1.0,   2.0,    // masked at the start
+      3.0,   -kInf, -kInf, -kInf,  // masked at the end
+      -900., -1000, -950., -kInf,  // very negative: the rescale from -inf must not overflow
+      kInf,  1.0,   2.0,   3.0,    // +inf: nan
+      1.0,   kNan,  2.0,   3.0,    // nan: nan
+      0.5,   0.25,  -0.5,  1.5};
+  for (const std::string& device : kHostDevices) {
+    if (!device_status(device).empty()) continue;
+    Tensor s = tensor(scores, {7, 4}).to(device);
+    s.realize();
+    const Tensor v = realized_random({4, 3}, 11, device);
+    const Tensor y = s.softmax().matmul(v);
+    EXPECT_TRUE(only_kernel(y).online_softmax) << device;
+    EXPECT_TRUE(matches_reference(y)) << device;
+    const std::vector<double> got = values(y);
+    for (size_t c = 0; c < 3; c++) {
+      EXPECT_TRUE(std::isnan(got[c])) << device << " a fully masked row is nan";
+      for (const size_t finite_row : {1, 2, 3, 6}) EXPECT_TRUE(std::isfinite(got[3 * finite_row + c])) << device;
+      EXPECT_TRUE(std::isnan(got[12 + c])) << device << " an inf score";
+      EXPECT_TRUE(std::isnan(got[15 + c])) << device << " a nan score";
+    }
+  }
+}
+
+// Chains where the algebra does not hold keep their reduces apart, and still compute the same values.
+TEST(OnlineSoftmax, DoesNotFireWhereTheAlgebraDoesNotHold) {
+  const Tensor s = realized_random({6, 10}, 12), v = realized_random({10, 5}, 13), w = realized_random({6, 5}, 14);
+  const auto shifted = [&](const Tensor& by) {
+    const Tensor e = s.sub(by).exp();
+    return e.div(e.sum(std::vector<int>{-1}, true));
+  };
+  const std::vector<std::pair<std::string, Tensor>> cases{
+      {"a sum where the max should be", shifted(s.sum(std::vector<int>{-1}, true)).matmul(v)},
+      {"a max over the other axis", shifted(s.max(std::vector<int>{0}, true)).matmul(v)},
+      {"the max of other values", shifted(w.max(std::vector<int>{-1}, true)).matmul(v)},
+      {"exp of max - x (a negative scale)", s.max(std::vector<int>{-1}, true).sub(s).exp().matmul(v)},
+      {"a square of the difference", s.sub(s.max(std::vector<int>{-1}, true)).square().matmul(v)},
+      {"softmax over the rows, matmul over the columns", s.softmax(0).matmul(v)},
+  };
+  for (const auto& [what, y] : cases) {
+    for (const ScheduleItem& item : create_schedule({base_of(y.node())}))
+      EXPECT_FALSE(Kernel::from_ast(item.ast).online_softmax) << what;
+    EXPECT_TRUE(matches_reference(y)) << what;
+  }
+  // a plain softmax keeps its three walks: rescaling gains it nothing
+  EXPECT_FALSE(only_kernel(s.softmax()).online_softmax);
+  EXPECT_EQ(only_kernel(s.softmax()).row_passes, 3);
+}
+
+TEST(OnlineSoftmax, OnlyThreadAndLocalOfAnOutputDimApply) {
+  const Kernel k = only_kernel(realized_random({16, 64}, 15).softmax().matmul(realized_random({64, 8}, 16)));
+  ASSERT_TRUE(k.online_softmax);
+  ASSERT_EQ(k.dims.size(), 3u);
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Unroll, 2, 4}, kAvx2); }, "opt", "this kernel is an online softmax"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Upcast, 1, 4}, kAvx2); }, "opt", "only THREAD and LOCAL of an output dim"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Group, 2, 16}, kGpu); }, "opt", "online softmax"));
+  EXPECT_TRUE(throws([&] { apply_opt(k, {OptOp::Thread, 2, 2}, kAvx2); }, "opt", "online softmax"));
+  EXPECT_NO_THROW(apply_opt(k, {OptOp::Thread, 0, 4}, kAvx2));
+  EXPECT_NO_THROW(apply_opt(k, {OptOp::Local, 1, 8}, kGpu));
+  EXPECT_TRUE(default_opts(k, kAvx2).opts.empty());
+  EXPECT_TRUE(default_opts(k, kGpu).opts.empty());
+}
+
+TEST(OnlineSoftmax, EveryBackendRendersTheKernel) {
+  const Kernel k = only_kernel(realized_random({4, 8}, 17).softmax().matmul(realized_random({8, 3}, 18)));
+  const UOpProgram gpu = codegen(k, kGpu, "attention");
+  for (const std::string& backend : backends()) EXPECT_NE(render(backend, gpu).find("attention"), std::string::npos) << backend;
+  const UOpProgram cpu = codegen(k, kAvx2, "attention");
+  for (const std::string backend : {"c", "llvm"}) EXPECT_NE(render(backend, cpu).find("attention"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tr
