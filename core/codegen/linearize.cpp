@@ -276,6 +276,9 @@ class Linearizer {
     }
     if (u.kind == UOpKind::Store) need(u.srcs[2]);  // the value, then where it goes (tinygrad's order)
     for (int s : u.srcs) need(s);
+    // a reduce among its sources that is walked inside the open loops (a step reduce) placed it already,
+    // with what else reads that reduce's result, right after its loop
+    if (placed_[n] >= 0) return;
     const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar ||
                         u.kind == UOpKind::DefineLocal || u.kind == UOpKind::Special;
     // a MULACC is the multiply and the add it fuses, as tinygrad counts it: a matmul's FLOPs do not halve
@@ -370,10 +373,16 @@ class Linearizer {
   // a reduce that reads another's is in a later walk), so that no loop opens twice.
   void reduce(int n) {
     const std::vector<int> loops = closes(n);
-    // the reduces whose results n reads come first, outside n's loops
-    for (int inner : reduces_under(g_[n].srcs[1])) need(inner);
+    // the reduces whose results n reads come first, outside n's loops, but those inside each step of
+    // them (attention's scores for each key), which its combine places there
+    const auto in_step = [&](int m) {
+      return std::any_of(ranges_[m].begin(), ranges_[m].end(),
+                         [&](int r) { return std::find(loops.begin(), loops.end(), r) != loops.end(); });
+    };
+    for (int inner : reduces_under(g_[n].srcs[1]))
+      if (!in_step(inner)) need(inner);
     std::vector<int> together{n};
-    const auto placed = [&](int x) { return placed_[x] >= 0; };
+    const auto placed = [&](int x) { return placed_[x] >= 0 || in_step(x); };
     const auto inside_open = [&](int m) {
       return std::all_of(ranges_[m].begin(), ranges_[m].end(),
                          [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); });

@@ -88,7 +88,11 @@ class Loops {
   int partial_ = -1;                             // its partial result: the blocks so far, this one included
   std::pair<ExprRef, ExprRef> store_at_;         // the store's index and validity
   int accs_ = 0;
-  std::map<std::pair<const AstNode*, int>, int> values_;
+  // per node, walk and the step reduce it is inside (null: none), its value
+  std::map<std::tuple<const AstNode*, int, const AstNode*>, int> values_;
+  const AstNode* step_ = nullptr;      // the step reduce whose input is being made
+  std::vector<ExprRef> step_vars_;     // its loops' variables: the dims its input's trackers add
+  int reduce_ranges_made_ = 0;         // RANGEs of kind Reduce so far, to number a step reduce's own
   std::map<const AstNode*, int> depths_;
   std::map<const AstNode*, OnlineSum> online_;  // the sums computed in their maximum's walk, by their REDUCE
 
@@ -201,6 +205,7 @@ class Loops {
         const int hi = k_.dims[d].sym ? index(k_.dims[d].sym) : g_.cnst(size, kIndex);
         const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), hi},
                     .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
+        reduce_ranges_made_ = numbers[RangeKind::Reduce];
         walks_[p][d] = low_.bind(r, size);
         if (p == 0) low_.dim_vars[d] = walks_[p][d];
         if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_[p].push_back(g_.add(r));
@@ -230,7 +235,7 @@ class Loops {
 
   // n's value inside walk `walk` of the rows (-1: the epilogue); a reduce's is the same in all.
   int value(const AstNode& n, int walk) {
-    const auto key = std::make_pair(&n, n.op == AstOp::Reduce ? -1 : walk);
+    const auto key = std::make_tuple(&n, n.op == AstOp::Reduce ? -1 : walk, n.op == AstOp::Reduce ? nullptr : step_);
     if (const auto it = values_.find(key); it != values_.end()) return it->second;
     return values_[key] = make(n, walk);
   }
@@ -238,18 +243,18 @@ class Loops {
   int make(const AstNode& n, int walk) {
     switch (n.op) {
       case AstOp::Load: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));
+        const auto [idx, valid] = n.st->index_valid(at(n, walk));
         if (is_const(valid, 0)) return g_.cnst(int64_t{0}, n.dtype);
         UOp load{.kind = UOpKind::Load, .dtype = n.dtype, .srcs = {globals_.at(n.idx), index(idx)}};
         if (!is_const(valid, 1)) load.srcs.insert(load.srcs.end(), {g_.cnst(int64_t{0}, n.dtype), index(valid)});
         return g_.add(std::move(load));
       }
       case AstOp::Const: {
-        const auto valid = n.st->index_valid(axis_exprs(walk)).second;
+        const auto valid = n.st->index_valid(at(n, walk)).second;
         return guarded(valid, n.dtype, g_.cnst(n.value, n.dtype));
       }
       case AstOp::Arange: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));
+        const auto [idx, valid] = n.st->index_valid(at(n, walk));
         return guarded(valid, n.dtype, g_.cast(n.dtype, index(idx)));
       }
       case AstOp::Alu: {
@@ -259,6 +264,7 @@ class Loops {
       }
       case AstOp::Reduce: {
         if (const auto it = online_.find(&n); it != online_.end()) return online_sum(it->second);
+        if (n.axes.front() >= static_cast<int>(k_.full_shape.size())) return step_reduce(n, walk);
         // acc = acc <op> x inside the loops of its walk of the rows; readers after them read the ASSIGN
         const int own = k_.online_softmax ? 0 : depth(n) - 1;
         const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
@@ -279,6 +285,36 @@ class Loops {
       case AstOp::Store: break;
     }
     fail("value", "unexpected {} inside a kernel's value", ast_node_str(n));
+  }
+
+  // The expressions that index n's tracker in walk `walk`: a step reduce's input adds its own loops'.
+  std::vector<ExprRef> at(const AstNode& n, int walk) const {
+    std::vector<ExprRef> axes = axis_exprs(walk);
+    if (n.st->shape().size() > axes.size()) axes.insert(axes.end(), step_vars_.begin(), step_vars_.end());
+    return axes;
+  }
+
+  // A reduce inside each step of the kernel's rows (attention's scores, a sum over the head dim for
+  // each key): loops of its own, inside the walk that reads it, over the dims its input's trackers add.
+  int step_reduce(const AstNode& n, int walk) {
+    if (step_) fail("value", "a reduce inside a step reduce's input: {}", ast_node_str(n));
+    const ShapeTracker& st = *find_node(n.srcs[0], [](const AstNode& x) { return x.st.has_value(); })->st;
+    std::vector<int> ranges;
+    for (const int a : n.axes) {
+      const int64_t size = st.shape()[static_cast<size_t>(a)];
+      const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
+                  .range = RangeKind::Reduce, .dim = static_cast<int>(k_.dims.size()) + a, .number = reduce_ranges_made_++};
+      step_vars_.push_back(low_.bind(r, size));
+      ranges.push_back(g_.add(r));
+    }
+    step_ = &n;
+    const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
+                               .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
+    std::vector<int> srcs{acc, g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], walk)})};
+    srcs.insert(srcs.end(), ranges.begin(), ranges.end());
+    step_ = nullptr;
+    step_vars_.clear();
+    return g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
   }
 
   // A sum of exp2((x - max) * c) * per_step in the walk of its maximum (the online softmax): each step

@@ -1,6 +1,7 @@
 #include "core/kernel/online_softmax.h"
 
 #include <cmath>
+#include <functional>
 #include <unordered_map>
 
 namespace tr {
@@ -10,14 +11,19 @@ bool is_alu(const AstNode& n, Op op) { return n.op == AstOp::Alu && n.alu == op;
 
 class Finder {
  public:
-  explicit Finder(int first_reduce) : first_reduce_(first_reduce) {}
+  Finder(int first_reduce, size_t rank) : first_reduce_(first_reduce), rank_(rank) {}
+
+  // A reduce inside each step of the rows (its axes follow the kernel's dims): a value of the step.
+  bool outer_reduce(const AstNode& n) const {
+    return n.op == AstOp::Reduce && n.axes.front() < static_cast<int>(rank_);
+  }
 
   // Whether n's value is the same at every position of the rows: what it loads does not move along a
   // reduce axis (neither its index nor its validity), and a reduce's result is one value per row.
   bool row_constant(const AstNode& n) {
     if (const auto it = constant_.find(&n); it != constant_.end()) return it->second;
     bool ok = true;
-    if (n.op == AstOp::Reduce) {
+    if (outer_reduce(n)) {
       ok = true;
     } else if (n.st) {
       for (int a = first_reduce_; ok && a < static_cast<int>(n.st->shape().size()); a++) ok = n.st->real_stride(a) == 0;
@@ -33,7 +39,7 @@ class Finder {
     const std::function<void(const AstNode&)> go = [&](const AstNode& x) {
       if (seen[&x]) return;
       seen[&x] = true;
-      if (x.op == AstOp::Reduce) {
+      if (outer_reduce(x)) {
         out.push_back(&x);
         return;
       }
@@ -61,7 +67,7 @@ class Finder {
       for (int j = 0; j < 2; j++) {
         const AstNode& x = *diff.srcs[static_cast<size_t>(j)];
         const AstNode& neg = *diff.srcs[static_cast<size_t>(1 - j)];
-        if (!is_alu(neg, Op::Neg) || neg.srcs[0]->op != AstOp::Reduce) continue;
+        if (!is_alu(neg, Op::Neg) || !outer_reduce(*neg.srcs[0])) continue;
         const AstNode& max = *neg.srcs[0];
         if (max.alu != Op::ReduceMax || max.srcs[0].get() != &x || reads_reduce(x)) continue;
         into.max = &max;
@@ -96,16 +102,17 @@ class Finder {
 
  private:
   int first_reduce_;
+  size_t rank_;
   std::unordered_map<const AstNode*, bool> constant_;
 };
 
 }  // namespace
 
 std::optional<std::vector<OnlineSum>> online_sums(const AstRef& ast, int first_reduce) {
-  Finder f(first_reduce);
+  Finder f(first_reduce, ast->st->shape().size());
   std::vector<const AstNode*> reduces;
   walk(ast, [&](const AstNode& n) {
-    if (n.op == AstOp::Reduce) reduces.push_back(&n);
+    if (f.outer_reduce(n)) reduces.push_back(&n);
   });
   std::vector<OnlineSum> sums;
   bool carried = false;

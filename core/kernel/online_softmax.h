@@ -4,7 +4,9 @@
 // own walk of the rows. Each step keeps the largest value so far and rescales what the sum holds by
 // exp2((old max - new max) * c) when the maximum grows. Factors of the sum that do not vary along the
 // rows (softmax's 1 / sum of exps) are multiplied in once, after the walk. So softmax(x) @ v, which
-// walks each row three times as max, sum of exps and the weighted sum, walks it once.
+// walks each row three times as max, sum of exps and the weighted sum, walks it once. A reduce whose
+// axes follow the kernel's dims (a step reduce: attention's scores, a sum over the head dim for each
+// key) is a value of each step here, like a load.
 #include <optional>
 #include <vector>
 

@@ -311,9 +311,14 @@ class Scheduler {
       const bool plain = st.contiguous() && st.size() == prod(b->shape);
       const bool along_row = !plain && st.simplify() == ShapeTracker::contiguous(b->shape).expand(in_shape).simplify();
       // a reduce over rows that are the kernel's, broadcast over its other output dims (attention's max
-      // and sum of exps, read by the weighted sum over the same keys): its input seen over the kernel's rows
-      const std::optional<ShapeTracker> within = !plain && !along_row && online && rows ? rows_within(*b, st, *rows)
-                                                                                       : std::nullopt;
+      // and sum of exps, read by the weighted sum over the same keys), or one whose result is a step of
+      // the kernel's rows (attention's scores, a sum over the head dim for each key): its input seen over
+      // the kernel's rows, and the axes it reduces there
+      std::optional<std::pair<ShapeTracker, std::vector<int>>> within;
+      if (!plain && !along_row && online && rows) {
+        within = seen_over_rows(*b, st, *rows, false);
+        if (!within && reducing) within = seen_over_rows(*b, st, *rows, true);
+      }
       std::string why;
       if (!plain && !along_row && !within) {
         bool expands = false;
@@ -342,20 +347,22 @@ class Scheduler {
       const LazyRef& x = b->srcs[0];
       const bool was_reducing = reducing;
       reducing = true;
-      AstRef in = build(base_of(x), within ? x->st().compose(*within) : x->st());
+      AstRef in = build(base_of(x), within ? x->st().compose(within->first) : x->st());
       reducing = was_reducing;
-      return ast_reduce(b->op, b->dtype, std::move(in), within ? rows->second : axes);
+      return ast_reduce(b->op, b->dtype, std::move(in), within ? within->second : axes);
     }
 
     // b's input seen over the kernel's rows (shape `rows.first`, reduced along `rows.second`) where st
-    // reads b's result broadcast over them: b's output dims are kernel output dims in order, b's reduced
-    // axes are the kernel's reduced axes in order, of the same sizes, and the kernel's other dims read
-    // the same value. Nothing otherwise.
-    static std::optional<ShapeTracker> rows_within(const LazyNode& b, const ShapeTracker& st,
-                                                   const std::pair<Shape, std::vector<int>>& rows) {
-      const auto& [shape, reduced] = rows;
+    // reads b's result over them, and the axes b reduces there; nothing where st cannot. Across the rows
+    // (`step` false): b's output dims are kernel output dims in order, b's reduced axes the kernel's
+    // reduced axes in order, of the same sizes, and the kernel's other dims read the same value. As a
+    // step of the rows: b's output dims are kernel dims in order, reduced or not, and b's reduced axes
+    // follow the kernel's dims, walked inside each step.
+    static std::optional<std::pair<ShapeTracker, std::vector<int>>> seen_over_rows(
+        const LazyNode& b, const ShapeTracker& st, const std::pair<Shape, std::vector<int>>& rows, bool step) {
+      const auto& [kernel_shape, reduced] = rows;
       const ShapeTracker seen = st.simplify();
-      if (seen.views().size() != 1 || seen.shape() != shape) return std::nullopt;
+      if (seen.views().size() != 1 || seen.shape() != kernel_shape) return std::nullopt;
       const View& v = seen.views()[0];
       if (v.mask || v.offset != 0 || !v.sym.empty() || !b.srcs[0]->st().sym().empty()) return std::nullopt;
       const Shape& in = b.srcs[0]->shape;
@@ -373,22 +380,29 @@ class Scheduler {
       std::vector<size_t> outs, reds;  // b's dims of more than one element: kept, reduced
       for (size_t i = 0; i < in.size(); i++)
         if (in[i] > 1) (std::find(axes.begin(), axes.end(), static_cast<int>(i)) != axes.end() ? reds : outs).push_back(i);
+      Shape shape = kernel_shape;
       std::vector<int64_t> strides(shape.size(), 0);
+      std::vector<int> over = step ? std::vector<int>{} : reduced;
       size_t next_out = 0, next_red = 0;
-      for (size_t d = 0; d < shape.size(); d++) {
-        if (shape[d] == 1) continue;
-        if (std::find(reduced.begin(), reduced.end(), static_cast<int>(d)) != reduced.end()) {
-          if (v.strides[d] != 0 || next_red == reds.size() || in[reds[next_red]] != shape[d]) return std::nullopt;
+      for (size_t d = 0; d < kernel_shape.size(); d++) {
+        if (kernel_shape[d] == 1) continue;
+        if (!step && std::find(reduced.begin(), reduced.end(), static_cast<int>(d)) != reduced.end()) {
+          if (v.strides[d] != 0 || next_red == reds.size() || in[reds[next_red]] != kernel_shape[d]) return std::nullopt;
           strides[d] = in_strides[reds[next_red++]];
         } else if (v.strides[d] != 0) {
           if (next_out == outs.size()) return std::nullopt;
           const size_t o = outs[next_out++];
-          if (out_strides[o] != v.strides[d] || in[o] != shape[d]) return std::nullopt;
+          if (out_strides[o] != v.strides[d] || in[o] != kernel_shape[d]) return std::nullopt;
           strides[d] = in_strides[o];
         }
       }
-      if (next_out != outs.size() || next_red != reds.size()) return std::nullopt;
-      return ShapeTracker({View::make(shape, strides)});
+      for (; step && next_red < reds.size(); next_red++) {
+        over.push_back(static_cast<int>(shape.size()));
+        shape.push_back(in[reds[next_red]]);
+        strides.push_back(in_strides[reds[next_red]]);
+      }
+      if (next_out != outs.size() || next_red != reds.size() || over.empty()) return std::nullopt;
+      return std::make_pair(ShapeTracker({View::make(shape, strides)}), over);
     }
 
     static AstRef reshape_epilogue(const AstRef& ast, const Shape& shape) {

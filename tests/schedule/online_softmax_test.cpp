@@ -31,11 +31,6 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
 const std::vector<std::string> kHostDevices{"CPU", "LLVM", "OPENCL"};
 
-// The kernel that writes x (the last item of its schedule).
-Kernel last_kernel(const Tensor& x) {
-  return Kernel::from_ast(create_schedule({base_of(x.node())}).back().ast);
-}
-
 int count(const UOpProgram& p, UOpKind kind, RangeKind range = RangeKind::Reduce) {
   int n = 0;
   for (const UOp& u : p.uops) n += u.kind == kind && (kind != UOpKind::Range || u.range == range);
@@ -97,18 +92,61 @@ TEST(OnlineSoftmax, ValuesMatchTheReferenceOnEveryHostDeviceWithDefaultOptsAndNo
   }
 }
 
-TEST(OnlineSoftmax, ScaledDotProductAttentionFusesItsSoftmaxAndMatmulWithAndWithoutAMask) {
+// scaled_dot_product_attention is one kernel: its scores (a sum over the head dim for each key) are a
+// step reduce, walked inside each step of the keys, with or without a mask, causal or not.
+TEST(OnlineSoftmax, ScaledDotProductAttentionIsOneKernelWithAndWithoutAMask) {
   for (const std::string& device : kHostDevices) {
     if (!device_status(device).empty()) continue;
-    const Tensor q = realized_random({2, 5, 8}, 7, device), k = realized_random({2, 6, 8}, 8, device),
-                 v = realized_random({2, 6, 4}, 9, device);
-    const Tensor mask = realized_random({5, 6}, 10, device).lt(Tensor::full({1}, 1.0, DType::Float32, device));
-    for (const Tensor& y : {q.scaled_dot_product_attention(k, v), q.scaled_dot_product_attention(k, v, mask),
-                            q.scaled_dot_product_attention(k, v, std::nullopt, true)}) {
-      EXPECT_TRUE(last_kernel(y).online_softmax) << device;
-      EXPECT_TRUE(matches_reference(y)) << device;
+    for (const Opts opts : {Opts::Default, Opts::Noopt}) {
+      const ScopedOpts scoped(opts);
+      const Tensor q = realized_random({2, 5, 8}, 7, device), k = realized_random({2, 6, 8}, 8, device),
+                   v = realized_random({2, 6, 4}, 9, device);
+      Tensor mask = realized_random({5, 6}, 10, device).lt(Tensor::full({1}, 1.0, DType::Float32, device));
+      mask.realize();
+      for (const Tensor& y : {q.scaled_dot_product_attention(k, v), q.scaled_dot_product_attention(k, v, mask),
+                              q.scaled_dot_product_attention(k, v, std::nullopt, true)}) {
+        EXPECT_EQ(count_kernels({y}), 1) << device;
+        EXPECT_TRUE(only_kernel(y).online_softmax) << device;
+        EXPECT_TRUE(matches_reference(y)) << device;
+      }
     }
   }
+}
+
+// The scores' loop over the head dim is inside the loop over the keys, its accumulator started anew
+// at each key; every backend renders it.
+TEST(OnlineSoftmax, TheScoresAreALoopInsideEachStepOfTheKeys) {
+  const Tensor q = realized_random({4, 8}, 19), k = realized_random({6, 8}, 20), v = realized_random({6, 3}, 21);
+  const Kernel kernel = only_kernel(q.scaled_dot_product_attention(k, v, std::nullopt, true));
+  ASSERT_TRUE(kernel.online_softmax);
+  EXPECT_EQ(kernel.full_shape, (Shape{4, 3, 6})) << "the head dim is the scores' own, not a dim of the kernel";
+  for (const Target& target : {kAvx2, kGpu}) {
+    const UOpProgram p = codegen(kernel, target, "attention");
+    int open = 0, deepest = 0, accs_inside = 0;
+    for (const UOp& u : p.uops) {
+      if (u.kind == UOpKind::Range && u.range == RangeKind::Reduce) deepest = std::max(deepest, ++open);
+      if (u.kind == UOpKind::EndRange && p.uops[static_cast<size_t>(u.srcs[0])].range == RangeKind::Reduce) open--;
+      accs_inside += u.kind == UOpKind::DefineAcc && open == 1;
+    }
+    EXPECT_EQ(count(p, UOpKind::Range), 2) << "the keys, and the head dim inside them";
+    EXPECT_EQ(deepest, 2);
+    EXPECT_EQ(accs_inside, 1) << "the score's accumulator starts at each key";
+    for (const std::string& backend : target.gpu ? backends() : std::vector<std::string>{"c", "llvm"})
+      EXPECT_NE(render(backend, p).find("attention"), std::string::npos) << backend;
+  }
+}
+
+// A query whose keys are all masked is nan, as unfused; the others keep their values.
+TEST(OnlineSoftmax, AFullyMaskedQueryIsNanAsUnfused) {
+  const Tensor q = realized_random({3, 4}, 22), k = realized_random({5, 4}, 23), v = realized_random({5, 2}, 24);
+  Tensor mask = tensor({1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, {3, 5}, DType::Bool);
+  mask.realize();
+  const Tensor y = q.scaled_dot_product_attention(k, v, mask);
+  EXPECT_EQ(count_kernels({y}), 1);
+  EXPECT_TRUE(matches_reference(y));
+  const std::vector<double> got = values(y);
+  EXPECT_TRUE(std::isfinite(got[0]) && std::isfinite(got[1]) && std::isfinite(got[4]) && std::isfinite(got[5]));
+  EXPECT_TRUE(std::isnan(got[2]) && std::isnan(got[3]));
 }
 
 // Rows whose scores are all -inf (a fully masked query) are nan, as unfused; rows masked only at the
