@@ -1,6 +1,8 @@
 // The first pass: the kernel's dims become launch ids (SPECIAL) and loops (RANGE), every dim that an
 // opt unrolls included (the expand pass turns those into copies), and the AST becomes nodes indexed
 // by them. Index arithmetic is simplified here, symbolically, while every dim is still a bounded variable.
+#include <functional>
+
 #include <fmt/format.h>
 
 #include "core/kernel/ast.h"
@@ -265,14 +267,9 @@ class Loops {
       case AstOp::Reduce: {
         if (const auto it = online_.find(&n); it != online_.end()) return online_sum(it->second);
         if (n.axes.front() >= static_cast<int>(k_.full_shape.size())) return step_reduce(n, walk);
-        // acc = acc <op> x inside the loops of its walk of the rows; readers after them read the ASSIGN
+        // inside the loops of its walk of the rows
         const int own = k_.online_softmax ? 0 : depth(n) - 1;
-        const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
-                                   .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
-        const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], own)});
-        std::vector<int> srcs{acc, body};
-        srcs.insert(srcs.end(), reduce_ranges_[own].begin(), reduce_ranges_[own].end());
-        const int result = g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
+        const int result = accumulate(n, reduce_ranges_[own], [&] { return value(*n.srcs[0], own); });
         if (block_ < 0) return result;
         // a block's result joins those of the blocks before it, which wait in the output (BLOCK)
         const ExprRef later = ge(low_.dim_vars[static_cast<size_t>(block_)], 1);
@@ -308,12 +305,19 @@ class Loops {
       ranges.push_back(g_.add(r));
     }
     step_ = &n;
-    const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
-                               .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
-    std::vector<int> srcs{acc, g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], walk)})};
-    srcs.insert(srcs.end(), ranges.begin(), ranges.end());
+    const int result = accumulate(n, ranges, [&] { return value(*n.srcs[0], walk); });
     step_ = nullptr;
     step_vars_.clear();
+    return result;
+  }
+
+  // acc = acc <op> x inside `ranges`, the ASSIGN that readers after them read; x is made after the
+  // accumulator, which numbers accumulators outermost first.
+  int accumulate(const AstNode& n, const std::vector<int>& ranges, const std::function<int()>& x) {
+    const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
+                               .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
+    std::vector<int> srcs{acc, g_.alu(reduce_combine(n.alu), n.dtype, {acc, x()})};
+    srcs.insert(srcs.end(), ranges.begin(), ranges.end());
     return g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
   }
 

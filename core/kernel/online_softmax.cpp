@@ -84,19 +84,19 @@ class Finder {
   std::optional<OnlineSum> online(const AstNode& r) {
     if (r.alu != Op::Sum) return std::nullopt;
     OnlineSum s{.sum = &r};
-    std::vector<const AstNode*> factors;
+    bool fits = true;
     const std::function<void(const AstRef&)> flatten = [&](const AstRef& x) {
       if (!is_alu(*x, Op::Mul)) {
         if (s.exponent == nullptr && exponent(*x, s)) return;
         if (row_constant(*x)) s.after.push_back(x);
         else if (!reads_reduce(*x)) s.per_step.push_back(x);
-        else factors.push_back(x.get());  // varies along the rows and reads a reduce: not a product of steps
+        else fits = false;  // varies along the rows and reads a reduce: not a product of steps
         return;
       }
       for (const AstRef& o : x->srcs) flatten(o);
     };
     flatten(r.srcs[0]);
-    if (!factors.empty()) return std::nullopt;
+    if (!fits) return std::nullopt;
     return s;
   }
 

@@ -367,16 +367,8 @@ class Scheduler {
       if (v.mask || v.offset != 0 || !v.sym.empty() || !b.srcs[0]->st().sym().empty()) return std::nullopt;
       const Shape& in = b.srcs[0]->shape;
       const auto& axes = std::get<std::vector<int>>(b.arg);
-      const auto strides_of = [](const Shape& s) {
-        std::vector<int64_t> out(s.size(), 0);
-        int64_t acc = 1;
-        for (size_t i = s.size(); i-- > 0;) {
-          out[i] = acc;
-          acc *= s[i];
-        }
-        return out;
-      };
-      const std::vector<int64_t> in_strides = strides_of(in), out_strides = strides_of(b.shape);
+      // of the dims of more than one element, the only ones read below
+      const std::vector<int64_t> in_strides = View::contiguous_of(in).strides, out_strides = View::contiguous_of(b.shape).strides;
       std::vector<size_t> outs, reds;  // b's dims of more than one element: kept, reduced
       for (size_t i = 0; i < in.size(); i++)
         if (in[i] > 1) (std::find(axes.begin(), axes.end(), static_cast<int>(i)) != axes.end() ? reds : outs).push_back(i);

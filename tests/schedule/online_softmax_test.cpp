@@ -131,6 +131,13 @@ TEST(OnlineSoftmax, TheScoresAreALoopInsideEachStepOfTheKeys) {
     EXPECT_EQ(count(p, UOpKind::Range), 2) << "the keys, and the head dim inside them";
     EXPECT_EQ(deepest, 2);
     EXPECT_EQ(accs_inside, 1) << "the score's accumulator starts at each key";
+    int exp2s = 0, maxes = 0;
+    for (const UOp& u : p.uops) {
+      exp2s += u.kind == UOpKind::Alu && u.alu == Op::Exp2;
+      maxes += u.kind == UOpKind::Alu && u.alu == Op::MaxNan;
+    }
+    EXPECT_EQ(exp2s, 2) << "each step's score, maximum and exps computed once";
+    EXPECT_EQ(maxes, 1);
     for (const std::string& backend : target.gpu ? backends() : std::vector<std::string>{"c", "llvm"})
       EXPECT_NE(render(backend, p).find("attention"), std::string::npos) << backend;
   }
