@@ -266,7 +266,7 @@ class Loops {
       }
       case AstOp::Reduce: {
         if (const auto it = online_.find(&n); it != online_.end()) return online_sum(it->second);
-        if (n.axes.front() >= static_cast<int>(k_.full_shape.size())) return step_reduce(n, walk);
+        if (!n.axes.empty() && n.axes.front() >= static_cast<int>(k_.full_shape.size())) return step_reduce(n, walk);
         // inside the loops of its walk of the rows
         const int own = k_.online_softmax ? 0 : depth(n) - 1;
         const int result = accumulate(n, reduce_ranges_[own], [&] { return value(*n.srcs[0], own); });

@@ -50,7 +50,8 @@ const AstNode* find_reduce(const AstRef& ast) {
 // for each key, core/schedule/schedule.cpp): its axes follow the kernel's `rank` dims, which its
 // input's trackers have first.
 bool is_step(const AstNode& n, size_t rank) {
-  return n.op == AstOp::Reduce && std::all_of(n.axes.begin(), n.axes.end(), [&](int a) { return a >= static_cast<int>(rank); });
+  return n.op == AstOp::Reduce && !n.axes.empty() &&
+         std::all_of(n.axes.begin(), n.axes.end(), [&](int a) { return a >= static_cast<int>(rank); });
 }
 
 // The nodes under the step reduces of ast, whose store has the kernel's rank.
@@ -133,10 +134,12 @@ Kernel Kernel::from_ast(const AstRef& original) {
   std::vector<int> reduce_axes;
   if (red) {
     reduce_axes = red->axes;
-    // every tracker under the reduce has the full shape, but those of a step reduce under it
+    // every tracker under the reduce has the full shape, those of a step reduce under it followed by its own dims
     const std::unordered_set<const AstNode*> steps = under_steps(ast);
+    const size_t rank = ast->st->shape().size();
     walk(red->srcs[0], [&](const AstNode& n) {
-      if (n.st && !steps.count(&n)) full = n.st->shape();
+      if (n.st) full = steps.count(&n) ? Shape(n.st->shape().begin(), n.st->shape().begin() + static_cast<std::ptrdiff_t>(rank))
+                                       : n.st->shape();
     });
   }
   const int ndim = static_cast<int>(full.size());

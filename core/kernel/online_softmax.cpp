@@ -15,7 +15,7 @@ class Finder {
 
   // A reduce inside each step of the rows (its axes follow the kernel's dims): a value of the step.
   bool outer_reduce(const AstNode& n) const {
-    return n.op == AstOp::Reduce && n.axes.front() < static_cast<int>(rank_);
+    return n.op == AstOp::Reduce && (n.axes.empty() || n.axes.front() < static_cast<int>(rank_));
   }
 
   // Whether n's value is the same at every position of the rows: what it loads does not move along a

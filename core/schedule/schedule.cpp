@@ -310,14 +310,14 @@ class Scheduler {
       const auto& axes = std::get<std::vector<int>>(b->arg);
       const bool plain = st.contiguous() && st.size() == prod(b->shape);
       const bool along_row = !plain && st.simplify() == ShapeTracker::contiguous(b->shape).expand(in_shape).simplify();
-      // a reduce over rows that are the kernel's, broadcast over its other output dims (attention's max
-      // and sum of exps, read by the weighted sum over the same keys), or one whose result is a step of
-      // the kernel's rows (attention's scores, a sum over the head dim for each key): its input seen over
-      // the kernel's rows, and the axes it reduces there
+      // inside a reduce's input: a reduce over rows that are the kernel's, broadcast over its other output
+      // dims (attention's max and sum of exps, read by the weighted sum over the same keys), or one whose
+      // result is a step of the kernel's rows (attention's scores, a sum over the head dim for each key):
+      // its input seen over the kernel's rows, and the axes it reduces there
       std::optional<std::pair<ShapeTracker, std::vector<int>>> within;
-      if (!plain && !along_row && online && rows) {
+      if (!plain && !along_row && online && rows && reducing) {
         within = seen_over_rows(*b, st, *rows, false);
-        if (!within && reducing) within = seen_over_rows(*b, st, *rows, true);
+        if (!within) within = seen_over_rows(*b, st, *rows, true);
       }
       std::string why;
       if (!plain && !along_row && !within) {
@@ -340,7 +340,8 @@ class Scheduler {
         s.mark(b, std::move(why));
         return load(b, st);
       }
-      if (plain && !reduce_shape) reduce_shape = b->shape;
+      // the kernel stores through the first reduce of its epilogue, not one inside another's input
+      if (plain && !reduce_shape && !reducing) reduce_shape = b->shape;
       if (!within) rows = std::make_pair(in_shape, axes);
       across = across || within.has_value();
       fused.push_back(b->id);
@@ -393,7 +394,9 @@ class Scheduler {
         shape.push_back(in[reds[next_red]]);
         strides.push_back(in_strides[reds[next_red]]);
       }
-      if (next_out != outs.size() || next_red != reds.size() || over.empty()) return std::nullopt;
+      // a step's value changes along the rows; one that does not is no step of them
+      const bool varies = std::any_of(reduced.begin(), reduced.end(), [&](int d) { return v.strides[static_cast<size_t>(d)] != 0; });
+      if (next_out != outs.size() || next_red != reds.size() || over.empty() || (step && !varies)) return std::nullopt;
       return std::make_pair(ShapeTracker({View::make(shape, strides)}), over);
     }
 
