@@ -143,6 +143,17 @@ TEST(OnlineSoftmax, TheScoresAreALoopInsideEachStepOfTheKeys) {
   }
 }
 
+// Any score the user writes: here the negative L1 distance between query and key, a sum over the
+// head dim of |q - k| for each key, scaled before the softmax.
+TEST(OnlineSoftmax, OtherScoreFunctionsFuseTheSameWay) {
+  const Tensor q = realized_random({5, 8}, 25), k = realized_random({7, 8}, 26), v = realized_random({7, 3}, 27);
+  const Tensor scores = q.reshape({5, 1, 8}).sub(k.reshape({1, 7, 8})).abs().sum(std::vector<int>{-1}).neg();
+  const Tensor y = scores.mul(Tensor::full({1}, 0.5, DType::Float32)).softmax().matmul(v);
+  EXPECT_EQ(count_kernels({y}), 1);
+  EXPECT_TRUE(only_kernel(y).online_softmax);
+  EXPECT_TRUE(matches_reference(y));
+}
+
 // A query whose keys are all masked is nan, as unfused; the others keep their values.
 TEST(OnlineSoftmax, AFullyMaskedQueryIsNanAsUnfused) {
   const Tensor q = realized_random({3, 4}, 22), k = realized_random({5, 4}, 23), v = realized_random({5, 2}, 24);
@@ -199,6 +210,7 @@ TEST(OnlineSoftmax, DoesNotFireWhereTheAlgebraDoesNotHold) {
       {"exp of max - x (a negative scale)", s.max(std::vector<int>{-1}, true).sub(s).exp().matmul(v)},
       {"a square of the difference", s.sub(s.max(std::vector<int>{-1}, true)).square().matmul(v)},
       {"softmax over the rows, matmul over the columns", s.softmax(0).matmul(v)},
+      {"scores q @ k^T with a softmax over the queries", s.matmul(v).matmul(v.transpose(0, 1)).softmax(0).matmul(v)},
   };
   for (const auto& [what, y] : cases) {
     for (const ScheduleItem& item : create_schedule({base_of(y.node())}))
