@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/runtime/device.h"
+#include "core/base/context.h"
 #include "core/base/error.h"
 #include "core/base/hash.h"
 #include "core/kernel/kernel.h"
@@ -112,7 +113,7 @@ class Scheduler {
     // a reduce broadcast over the kernel's rows is fused only where it becomes an online softmax
     std::optional<KernelBuilder> kb;
     AstRef value;
-    for (const bool online : {true, false}) {
+    for (const bool online : {settings().online_softmax, false}) {
       kb.emplace(KernelBuilder{.s = *this, .root = n, .online = online});
       value = kb->build(n, n->st());
       VarVals unused;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/context.h"
 #include "core/codegen/codegen.h"
 #include "core/kernel/kernel.h"
 #include "core/opt/apply_opt.h"
@@ -22,6 +23,13 @@ namespace tr {
 namespace {
 
 using namespace tr::testing;
+
+// The fusion is a setting, off by default (core/base/context.h); each test here turns it on.
+class OnlineSoftmax : public ::testing::Test {
+ protected:
+  void SetUp() override { settings().online_softmax = true; }
+  void TearDown() override { settings().online_softmax = false; }
+};
 
 const std::vector<std::string> kHostDevices{"CPU", "LLVM", "OPENCL"};
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -44,7 +52,7 @@ Tensor by_hand(const Tensor& s, const Tensor& v) {
   return e.div(e.sum(std::vector<int>{-1}, true)).matmul(v);
 }
 
-TEST(OnlineSoftmax, SoftmaxThenMatmulIsOneKernelThatWalksEachRowOnce) {
+TEST_F(OnlineSoftmax, SoftmaxThenMatmulIsOneKernelThatWalksEachRowOnce) {
   const Tensor s = realized_random({6, 10}, 1), v = realized_random({10, 5}, 2);
   for (const Tensor& y : {s.softmax().matmul(v), by_hand(s, v)}) {
     const Kernel k = only_kernel(y);
@@ -60,7 +68,7 @@ TEST(OnlineSoftmax, SoftmaxThenMatmulIsOneKernelThatWalksEachRowOnce) {
 
 // The maximum's new value is assigned after the sums have read its old one to rescale themselves; the
 // program shows the rescaling: exp2 of the old maximum minus the new one.
-TEST(OnlineSoftmax, TheSumsReadTheOldMaximumBeforeItsAssign) {
+TEST_F(OnlineSoftmax, TheSumsReadTheOldMaximumBeforeItsAssign) {
   const Kernel k = only_kernel(realized_random({4, 8}, 3).softmax().matmul(realized_random({8, 3}, 4)));
   const UOpProgram p = codegen(k, kCpu, "attention");
   std::vector<int> assigns;
@@ -79,7 +87,7 @@ TEST(OnlineSoftmax, TheSumsReadTheOldMaximumBeforeItsAssign) {
   EXPECT_EQ(exp2s, 2) << "the rescaling factor and the step's exp";
 }
 
-TEST(OnlineSoftmax, ValuesMatchTheReferenceOnEveryHostDeviceWithDefaultOptsAndNone) {
+TEST_F(OnlineSoftmax, ValuesMatchTheReferenceOnEveryHostDeviceWithDefaultOptsAndNone) {
   for (const std::string& device : kHostDevices) {
     if (!device_status(device).empty()) continue;
     for (const Opts opts : {Opts::Default, Opts::Noopt}) {
@@ -95,7 +103,7 @@ TEST(OnlineSoftmax, ValuesMatchTheReferenceOnEveryHostDeviceWithDefaultOptsAndNo
 
 // scaled_dot_product_attention is one kernel: its scores (a sum over the head dim for each key) are a
 // step reduce, walked inside each step of the keys, with or without a mask, causal or not.
-TEST(OnlineSoftmax, ScaledDotProductAttentionIsOneKernelWithAndWithoutAMask) {
+TEST_F(OnlineSoftmax, ScaledDotProductAttentionIsOneKernelWithAndWithoutAMask) {
   for (const std::string& device : kHostDevices) {
     if (!device_status(device).empty()) continue;
     for (const Opts opts : {Opts::Default, Opts::Noopt}) {
@@ -116,7 +124,7 @@ TEST(OnlineSoftmax, ScaledDotProductAttentionIsOneKernelWithAndWithoutAMask) {
 
 // The scores' loop over the head dim is inside the loop over the keys, its accumulator started anew
 // at each key; every backend renders it.
-TEST(OnlineSoftmax, TheScoresAreALoopInsideEachStepOfTheKeys) {
+TEST_F(OnlineSoftmax, TheScoresAreALoopInsideEachStepOfTheKeys) {
   const Tensor q = realized_random({4, 8}, 19), k = realized_random({6, 8}, 20), v = realized_random({6, 3}, 21);
   const Kernel kernel = only_kernel(q.scaled_dot_product_attention(k, v, std::nullopt, true));
   ASSERT_TRUE(kernel.online_softmax);
@@ -146,7 +154,7 @@ TEST(OnlineSoftmax, TheScoresAreALoopInsideEachStepOfTheKeys) {
 
 // Any score the user writes: here the negative L1 distance between query and key, a sum over the
 // head dim of |q - k| for each key, scaled before the softmax.
-TEST(OnlineSoftmax, OtherScoreFunctionsFuseTheSameWay) {
+TEST_F(OnlineSoftmax, OtherScoreFunctionsFuseTheSameWay) {
   const Tensor q = realized_random({5, 8}, 25), k = realized_random({7, 8}, 26), v = realized_random({7, 3}, 27);
   const Tensor scores = q.reshape({5, 1, 8}).sub(k.reshape({1, 7, 8})).abs().sum(std::vector<int>{-1}).neg();
   const Tensor y = scores.mul(Tensor::full({1}, 0.5, DType::Float32)).softmax().matmul(v);
@@ -156,7 +164,7 @@ TEST(OnlineSoftmax, OtherScoreFunctionsFuseTheSameWay) {
 }
 
 // A query whose keys are all masked is nan, as unfused; the others keep their values.
-TEST(OnlineSoftmax, AFullyMaskedQueryIsNanAsUnfused) {
+TEST_F(OnlineSoftmax, AFullyMaskedQueryIsNanAsUnfused) {
   const Tensor q = realized_random({3, 4}, 22), k = realized_random({5, 4}, 23), v = realized_random({5, 2}, 24);
   Tensor mask = tensor({1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, {3, 5}, DType::Bool);
   mask.realize();
@@ -170,7 +178,7 @@ TEST(OnlineSoftmax, AFullyMaskedQueryIsNanAsUnfused) {
 
 // Rows whose scores are all -inf (a fully masked query) are nan, as unfused; rows masked only at the
 // start or the end keep their values; an inf or a nan score makes its row nan, as unfused.
-TEST(OnlineSoftmax, MaskedInfiniteAndNanRowsMatchTheUnfusedValues) {
+TEST_F(OnlineSoftmax, MaskedInfiniteAndNanRowsMatchTheUnfusedValues) {
   const std::vector<double> scores{
       -kInf, -kInf, -kInf, -kInf,  // fully masked: nan
       -kInf, -kInf, 1.0,   2.0,    // masked at the start
@@ -198,7 +206,7 @@ TEST(OnlineSoftmax, MaskedInfiniteAndNanRowsMatchTheUnfusedValues) {
 }
 
 // Chains where the algebra does not hold keep their reduces apart, and still compute the same values.
-TEST(OnlineSoftmax, DoesNotFireWhereTheAlgebraDoesNotHold) {
+TEST_F(OnlineSoftmax, DoesNotFireWhereTheAlgebraDoesNotHold) {
   const Tensor s = realized_random({6, 10}, 12), v = realized_random({10, 5}, 13), w = realized_random({6, 5}, 14);
   const auto shifted = [&](const Tensor& by) {
     const Tensor e = s.sub(by).exp();
@@ -223,7 +231,7 @@ TEST(OnlineSoftmax, DoesNotFireWhereTheAlgebraDoesNotHold) {
   EXPECT_EQ(only_kernel(s.softmax()).row_passes, 3);
 }
 
-TEST(OnlineSoftmax, OnlyThreadAndLocalOfAnOutputDimApply) {
+TEST_F(OnlineSoftmax, OnlyThreadAndLocalOfAnOutputDimApply) {
   const Kernel k = only_kernel(realized_random({16, 64}, 15).softmax().matmul(realized_random({64, 8}, 16)));
   ASSERT_TRUE(k.online_softmax);
   ASSERT_EQ(k.dims.size(), 3u);
@@ -237,12 +245,24 @@ TEST(OnlineSoftmax, OnlyThreadAndLocalOfAnOutputDimApply) {
   EXPECT_TRUE(default_opts(k, kGpu).opts.empty());
 }
 
-TEST(OnlineSoftmax, EveryBackendRendersTheKernel) {
+TEST_F(OnlineSoftmax, EveryBackendRendersTheKernel) {
   const Kernel k = only_kernel(realized_random({4, 8}, 17).softmax().matmul(realized_random({8, 3}, 18)));
   const UOpProgram gpu = codegen(k, kGpu, "attention");
   for (const std::string& backend : backends()) EXPECT_NE(render(backend, gpu).find("attention"), std::string::npos) << backend;
   const UOpProgram cpu = codegen(k, kCpu, "attention");
   for (const std::string backend : {"c", "llvm"}) EXPECT_NE(render(backend, cpu).find("attention"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tr
+
+namespace tr {
+namespace {
+
+TEST(OnlineSoftmaxOff, AttentionKeepsTinygradsKernelsByDefault) {
+  ASSERT_FALSE(settings().online_softmax);
+  const Tensor s = testing::realized_random({8, 16}, 1), v = testing::realized_random({16, 4}, 2);
+  EXPECT_EQ(create_schedule({base_of(s.softmax(1).matmul(v).node())}).size(), 3u);
 }
 
 }  // namespace
