@@ -34,6 +34,11 @@ std::vector<HelpGroup> command_help() {
            {"noopt", ":noopt [on|off]",
             "on: no kernel optimisations (NOOPT=1, the notes' setting); off: the default heuristic.",
             ":noopt on\nprint(arange(4).sum())\n:opts\n:noopt off"},
+           {"online_softmax", ":online_softmax [on|off]",
+            "on: attention's max -> exp -> sum -> matmul chain is one kernel with a running maximum (the online "
+            "softmax, --online-softmax, ONLINE_SOFTMAX=1); off (the default): the unfused kernels tinygrad makes, "
+            "faster for now.",
+            ":online_softmax on\ns = rand(4, 8)\nv = rand(8, 2)\nprint(kernels(s.softmax() @ v))\n:online_softmax off"},
            {"beam", ":beam [N]",
             "Search kernel optimisations with a beam of N (BEAM=N); 0: the default heuristic. Each step keeps "
             "the N fastest candidates, and the choice is kept in the disk cache.",

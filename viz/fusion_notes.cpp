@@ -115,8 +115,20 @@ std::string described(const Expanded& e) {
 
 }  // namespace
 
+std::string online_softmax_note(const ScheduleItem& item) {
+  if (item.kind != ScheduleItem::Kind::Kernel || !Kernel::from_ast(item.ast).online_softmax) return "";
+  return paragraph(
+      "It fused as an online softmax: each sum over the rows reads the row's maximum only through exp(x - max), "
+      "and what else it multiplies either reads no reduce or is the same along the row (softmax's 1/sum). So one "
+      "walk of each row keeps a running maximum and rescales every sum by exp(old max - new max) whenever the "
+      "maximum grows (the EXP2 of the two maxima in :uops or :step), and multiplies the constant factors in once "
+      "after the walk, instead of walking the row for the max, again for the sum of exps and again for the "
+      "weighted sum.",
+      kIndent, kWidth);
+}
+
 std::string split_by_the_notes(const ScheduleItem& item, const std::map<uint64_t, const LazyNode*>& nodes) {
-  if (item.kind != ScheduleItem::Kind::Kernel) return "";
+  if (item.kind != ScheduleItem::Kind::Kernel || Kernel::from_ast(item.ast).online_softmax) return "";
   const std::vector<Expanded> found = KernelGraph(item, nodes).expanded();
   if (found.empty()) return "";
   std::vector<std::string> values, views, ids, read_again;

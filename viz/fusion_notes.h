@@ -14,4 +14,8 @@ namespace tr {
 // would have kept apart.
 std::string split_by_the_notes(const ScheduleItem& item, const std::map<uint64_t, const LazyNode*>& nodes);
 
+// Why kernel item is one walk of its rows, where it is an online softmax (core/kernel/online_softmax.h);
+// "" where it is not.
+std::string online_softmax_note(const ScheduleItem& item);
+
 }  // namespace tr

@@ -72,7 +72,7 @@ std::string explain(const LazyRef& x) {
     out += fmt::format("  kernel {} writes #{}; fuses {}\n    it ends here because {}\n", names[i], it.outputs[0]->id,
                        ops.empty() ? "no computation (a copy of a view)" : fmt::format("{}", fmt::join(ops, ", ")),
                        it.reason);
-    out += split_by_the_notes(it, nodes);
+    out += split_by_the_notes(it, nodes) + online_softmax_note(it);
   }
   return out;
 }

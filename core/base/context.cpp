@@ -17,6 +17,7 @@ Settings from_environment() {
   s.noopt = env_int("NOOPT", 0) != 0;
   s.beam = env_int("BEAM", 0);
   s.jit = env_int("JIT", 1);
+  s.online_softmax = env_int("ONLINE_SOFTMAX", 0) != 0;
   if (const char* dev = std::getenv("DEV"); dev && *dev) s.device = dev;
   return s;
 }

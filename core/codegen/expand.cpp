@@ -427,6 +427,11 @@ int vector_upcast_dim(const Kernel& k, const Target& target) {
   return dim.axis == k.first_reduce - 1 && dim.stride == 1 && pow2 && dim.size <= target.vector_width ? best : -1;
 }
 
-UGraph expand(const UGraph& g, const Lowering& low) { return Expander(g, low).run(); }
+UGraph expand(const UGraph& g, const Lowering& low) {
+  // an online softmax has no upcast or unroll (core/opt/opt_table.cpp refuses them), and its combines
+  // rescale the accumulators, which this pass's rebuilt combines (acc <op> x) would drop
+  if (low.k.online_softmax) return g;
+  return Expander(g, low).run();
+}
 
 }  // namespace tr

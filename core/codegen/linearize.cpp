@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@ class Linearizer {
     reads_reduce_.assign(g.size(), false);
     value_.assign(g.size(), false);
     find_ranges({});
+    share_walks();
     // a load of local memory that is stored inside loops (a staged tile, core/codegen/stage.cpp) is read
     // inside them too, and so is everything that reads it
     for (int n : order_)
@@ -90,6 +92,7 @@ class Linearizer {
   const UGraph& g_;
   const std::vector<int> order_;
   std::vector<std::vector<int>> ranges_;  // per node, the RANGEs it depends on, outermost first
+  std::map<int, std::vector<int>> shared_;  // ASSIGN -> the RANGEs of the reduces it steps with (share_walks)
   std::vector<bool> reads_accumulator_;   // per node, whether an accumulator (or a reduce's result) is under it
   std::vector<bool> reads_reduce_;        // per node, whether a reduce's result is under it
   std::vector<bool> value_;               // per node, whether it computes a value (not an index)
@@ -119,12 +122,44 @@ class Linearizer {
       std::vector<int> r = u.kind == UOpKind::Range ? std::vector<int>{n} : std::vector<int>{};
       if (const auto it = u.kind == UOpKind::Load ? tiles.find(u.srcs[0]) : tiles.end(); it != tiles.end()) r = it->second;
       for (int s : u.srcs) r.insert(r.end(), ranges_[s].begin(), ranges_[s].end());
+      if (const auto it = shared_.find(n); it != shared_.end()) r.insert(r.end(), it->second.begin(), it->second.end());
       if (u.kind == UOpKind::Assign)
         for (size_t i = 2; i < u.srcs.size(); i++) std::erase(r, u.srcs[i]);
       std::sort(r.begin(), r.end(), [&](int a, int b) { return nest(a) < nest(b); });
       r.erase(std::unique(r.begin(), r.end()), r.end());
       ranges_[n] = std::move(r);
     }
+  }
+
+  // Reduces whose combines read each other's accumulators (an online softmax's sums read its running
+  // maximum, core/codegen/loops.cpp) step together: each takes the loops of all of them, so that one
+  // loop holds them all, though the maximum alone would be placed outside the loops of the outputs
+  // it does not vary over.
+  void share_walks() {
+    std::map<int, int> owner;  // DEFINE_ACC -> its ASSIGN
+    std::vector<int> group(g_.size());
+    std::iota(group.begin(), group.end(), 0);
+    for (int n : order_)
+      if (g_[n].kind == UOpKind::Assign) owner[g_[n].srcs[0]] = n;
+    const std::function<int(int)> root = [&](int n) { return group[n] == n ? n : group[n] = root(group[n]); };
+    bool any = false;
+    for (const auto& [acc, n] : owner)
+      walk_value(g_[n].srcs[1], [&](int x) {
+        const auto it = owner.find(x);
+        if (it == owner.end() || it->second == n) return;
+        group[root(it->second)] = root(n);
+        any = true;
+      });
+    if (!any) return;
+    std::map<int, std::vector<int>> loops;  // group -> the RANGEs of its members
+    std::map<int, int> members;
+    for (const auto& [acc, n] : owner) {
+      loops[root(n)].insert(loops[root(n)].end(), ranges_[n].begin(), ranges_[n].end());
+      members[root(n)]++;
+    }
+    for (const auto& [acc, n] : owner)
+      if (members[root(n)] > 1) shared_[n] = loops[root(n)];
+    find_ranges({});
   }
 
   // Loops nest in the order of the dims they walk.
@@ -249,6 +284,9 @@ class Linearizer {
     }
     if (u.kind == UOpKind::Store) need(u.srcs[2]);  // the value, then where it goes (tinygrad's order)
     for (int s : u.srcs) need(s);
+    // a reduce among its sources that is walked inside the open loops (a step reduce) placed it already,
+    // with what else reads that reduce's result, right after its loop
+    if (placed_[n] >= 0) return;
     const bool global = u.kind == UOpKind::Const || u.kind == UOpKind::DefineGlobal || u.kind == UOpKind::DefineVar ||
                         u.kind == UOpKind::DefineLocal || u.kind == UOpKind::Special;
     // a MULACC is the multiply and the add it fuses, as tinygrad counts it: a matmul's FLOPs do not halve
@@ -343,10 +381,16 @@ class Linearizer {
   // a reduce that reads another's is in a later walk), so that no loop opens twice.
   void reduce(int n) {
     const std::vector<int> loops = closes(n);
-    // the reduces whose results n reads come first, outside n's loops
-    for (int inner : reduces_under(g_[n].srcs[1])) need(inner);
+    // the reduces whose results n reads come first, outside n's loops, but those inside each step of
+    // them (attention's scores for each key), which its combine places there
+    const auto in_step = [&](int m) {
+      return std::any_of(ranges_[m].begin(), ranges_[m].end(),
+                         [&](int r) { return std::find(loops.begin(), loops.end(), r) != loops.end(); });
+    };
+    for (int inner : reduces_under(g_[n].srcs[1]))
+      if (!in_step(inner)) need(inner);
     std::vector<int> together{n};
-    const auto placed = [&](int x) { return placed_[x] >= 0; };
+    const auto placed = [&](int x) { return placed_[x] >= 0 || in_step(x); };
     const auto inside_open = [&](int m) {
       return std::all_of(ranges_[m].begin(), ranges_[m].end(),
                          [&](int r) { return std::find(open_.begin(), open_.end(), r) != open_.end(); });
@@ -356,6 +400,15 @@ class Linearizer {
         const std::vector<int> under = reduces_under(g_[m].srcs[1]);
         if (std::all_of(under.begin(), under.end(), placed)) together.push_back(m);
       }
+    // an accumulator that another's combine reads (the online softmax's maximum, which rescales its
+    // sums) takes its new value after that combine has read the old one
+    const auto read_by_another = [&](int a) {
+      bool read = false;
+      for (int b : together)
+        if (b != a) walk_value(g_[b].srcs[1], [&](int x) { read = read || x == g_[a].srcs[0]; });
+      return read;
+    };
+    std::stable_partition(together.begin(), together.end(), [&](int a) { return !read_by_another(a); });
     for (int a : together) need(g_[a].srcs[0]);
     // a GROUP's combine reads the partials in local memory: their stores and the barrier come before
     // its loop, not once per partial inside it

@@ -1,9 +1,12 @@
 // The first pass: the kernel's dims become launch ids (SPECIAL) and loops (RANGE), every dim that an
 // opt unrolls included (the expand pass turns those into copies), and the AST becomes nodes indexed
 // by them. Index arithmetic is simplified here, symbolically, while every dim is still a bounded variable.
+#include <functional>
+
 #include <fmt/format.h>
 
 #include "core/kernel/ast.h"
+#include "core/kernel/online_softmax.h"
 #include "core/codegen/launch_ids.h"
 #include "core/codegen/lowering.h"
 #include "core/codegen/tensor_cores.h"
@@ -45,6 +48,9 @@ class Loops {
  public:
   explicit Loops(Lowering& low) : low_(low), k_(low.k), rows_(ast_rows(k_.ast)) {
     low_.dim_vars.assign(k_.dims.size(), cnst(0));
+    if (!k_.online_softmax) return;
+    const std::optional<std::vector<OnlineSum>> sums = online_sums(k_.ast, k_.first_reduce);
+    for (const OnlineSum& s : sums.value()) online_.emplace(s.sum, s);
   }
 
   UGraph run() {
@@ -86,8 +92,13 @@ class Loops {
   int partial_ = -1;                             // its partial result: the blocks so far, this one included
   std::pair<ExprRef, ExprRef> store_at_;         // the store's index and validity
   int accs_ = 0;
-  std::map<std::pair<const AstNode*, int>, int> values_;
+  // per node, walk and the step reduce it is inside (null: none), its value
+  std::map<std::tuple<const AstNode*, int, const AstNode*>, int> values_;
+  const AstNode* step_ = nullptr;      // the step reduce whose input is being made
+  std::vector<ExprRef> step_vars_;     // its loops' variables: the dims its input's trackers add
+  int reduce_ranges_made_ = 0;         // RANGEs of kind Reduce so far, to number a step reduce's own
   std::map<const AstNode*, int> depths_;
+  std::map<const AstNode*, OnlineSum> online_;  // the sums computed in their maximum's walk, by their REDUCE
 
   // How many reduces deep n's value is (a reduce of loads: 1).
   int depth(const AstNode& n) {
@@ -198,6 +209,7 @@ class Loops {
         const int hi = k_.dims[d].sym ? index(k_.dims[d].sym) : g_.cnst(size, kIndex);
         const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), hi},
                     .range = *kind, .dim = static_cast<int>(d), .number = numbers[*kind]++};
+        reduce_ranges_made_ = numbers[RangeKind::Reduce];
         walks_[p][d] = low_.bind(r, size);
         if (p == 0) low_.dim_vars[d] = walks_[p][d];
         if (*kind == RangeKind::Reduce || *kind == RangeKind::Unroll) reduce_ranges_[p].push_back(g_.add(r));
@@ -227,7 +239,7 @@ class Loops {
 
   // n's value inside walk `walk` of the rows (-1: the epilogue); a reduce's is the same in all.
   int value(const AstNode& n, int walk) {
-    const auto key = std::make_pair(&n, n.op == AstOp::Reduce ? -1 : walk);
+    const auto key = std::make_tuple(&n, n.op == AstOp::Reduce ? -1 : walk, n.op == AstOp::Reduce ? nullptr : step_);
     if (const auto it = values_.find(key); it != values_.end()) return it->second;
     return values_[key] = make(n, walk);
   }
@@ -236,18 +248,18 @@ class Loops {
     const FromAstRow from(g_, rows_.at(&n));
     switch (n.op) {
       case AstOp::Load: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));
+        const auto [idx, valid] = n.st->index_valid(at(n, walk));
         if (is_const(valid, 0)) return g_.cnst(int64_t{0}, n.dtype);
         UOp load{.kind = UOpKind::Load, .dtype = n.dtype, .srcs = {globals_.at(n.idx), index(idx)}};
         if (!is_const(valid, 1)) load.srcs.insert(load.srcs.end(), {g_.cnst(int64_t{0}, n.dtype), index(valid)});
         return g_.add(std::move(load));
       }
       case AstOp::Const: {
-        const auto valid = n.st->index_valid(axis_exprs(walk)).second;
+        const auto valid = n.st->index_valid(at(n, walk)).second;
         return guarded(valid, n.dtype, g_.cnst(n.value, n.dtype));
       }
       case AstOp::Arange: {
-        const auto [idx, valid] = n.st->index_valid(axis_exprs(walk));
+        const auto [idx, valid] = n.st->index_valid(at(n, walk));
         return guarded(valid, n.dtype, g_.cast(n.dtype, index(idx)));
       }
       case AstOp::Alu: {
@@ -256,14 +268,11 @@ class Loops {
         return n.alu == Op::Cast ? g_.cast(n.dtype, srcs[0]) : g_.alu(n.alu, n.dtype, std::move(srcs));
       }
       case AstOp::Reduce: {
-        // acc = acc <op> x inside the loops of its walk of the rows; readers after them read the ASSIGN
-        const int own = depth(n) - 1;
-        const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
-                                   .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
-        const int body = g_.alu(reduce_combine(n.alu), n.dtype, {acc, value(*n.srcs[0], own)});
-        std::vector<int> srcs{acc, body};
-        srcs.insert(srcs.end(), reduce_ranges_[own].begin(), reduce_ranges_[own].end());
-        const int result = g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
+        if (const auto it = online_.find(&n); it != online_.end()) return online_sum(it->second);
+        if (!n.axes.empty() && n.axes.front() >= static_cast<int>(k_.full_shape.size())) return step_reduce(n, walk);
+        // inside the loops of its walk of the rows
+        const int own = k_.online_softmax ? 0 : depth(n) - 1;
+        const int result = accumulate(n, reduce_ranges_[own], [&] { return value(*n.srcs[0], own); });
         if (block_ < 0) return result;
         // a block's result joins those of the blocks before it, which wait in the output (BLOCK)
         const ExprRef later = ge(low_.dim_vars[static_cast<size_t>(block_)], 1);
@@ -276,6 +285,77 @@ class Loops {
       case AstOp::Store: break;
     }
     fail("value", "unexpected {} inside a kernel's value", ast_node_str(n));
+  }
+
+  // The expressions that index n's tracker in walk `walk`: a step reduce's input adds its own loops'.
+  std::vector<ExprRef> at(const AstNode& n, int walk) const {
+    std::vector<ExprRef> axes = axis_exprs(walk);
+    if (n.st->shape().size() > axes.size()) axes.insert(axes.end(), step_vars_.begin(), step_vars_.end());
+    return axes;
+  }
+
+  // A reduce inside each step of the kernel's rows (attention's scores, a sum over the head dim for
+  // each key): loops of its own, inside the walk that reads it, over the dims its input's trackers add.
+  int step_reduce(const AstNode& n, int walk) {
+    if (step_) fail("value", "a reduce inside a step reduce's input: {}", ast_node_str(n));
+    const ShapeTracker& st = *find_node(n.srcs[0], [](const AstNode& x) { return x.st.has_value(); })->st;
+    std::vector<int> ranges;
+    for (const int a : n.axes) {
+      const int64_t size = st.shape()[static_cast<size_t>(a)];
+      const UOp r{.kind = UOpKind::Range, .dtype = kIndex, .srcs = {g_.cnst(int64_t{0}, kIndex), g_.cnst(size, kIndex)},
+                  .range = RangeKind::Reduce, .dim = static_cast<int>(k_.dims.size()) + a, .number = reduce_ranges_made_++};
+      step_vars_.push_back(low_.bind(r, size));
+      ranges.push_back(g_.add(r));
+    }
+    step_ = &n;
+    const int result = accumulate(n, ranges, [&] { return value(*n.srcs[0], walk); });
+    step_ = nullptr;
+    step_vars_.clear();
+    return result;
+  }
+
+  // acc = acc <op> x inside `ranges`, the ASSIGN that readers after them read; x is made after the
+  // accumulator, which numbers accumulators outermost first.
+  int accumulate(const AstNode& n, const std::vector<int>& ranges, const std::function<int()>& x) {
+    const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = n.dtype,
+                               .value = cast_const(reduce_identity(n.alu, n.dtype), n.dtype), .number = accs_++});
+    std::vector<int> srcs{acc, g_.alu(reduce_combine(n.alu), n.dtype, {acc, x()})};
+    srcs.insert(srcs.end(), ranges.begin(), ranges.end());
+    return g_.add(UOp{.kind = UOpKind::Assign, .dtype = n.dtype, .srcs = std::move(srcs)});
+  }
+
+  // A sum of exp2((x - max) * c) * per_step in the walk of its maximum (the online softmax): each step
+  // rescales what the sum holds by exp2((old max - new max) * c) and adds its term taken against the new
+  // maximum. Where every value so far is -inf the terms are taken against 0, so that a row whose first
+  // values are masked adds nothing (exp2(-inf) = 0) instead of the nan of -inf - -inf; a row that stays
+  // -inf throughout has the nan of its unfused value (every exp2((x - max) * c) is nan there). The
+  // factors constant along the rows multiply the finished sum.
+  int online_sum(const OnlineSum& s) {
+    const DType t = s.sum->dtype;
+    const int zero = g_.cnst(int64_t{0}, t), minus_inf = g_.cnst(-std::numeric_limits<double>::infinity(), t);
+    const auto finite = [&](int m) { return g_.alu(Op::CmpNe, DType::Bool, {m, minus_inf}); };
+    const auto exp_of = [&](int x, int max) {
+      return g_.alu(Op::Exp2, t, {g_.alu(Op::Mul, t, {g_.alu(Op::Add, t, {x, g_.alu(Op::Neg, t, {max})}), g_.cnst(s.c, t)})});
+    };
+    const int acc = g_.add(UOp{.kind = UOpKind::DefineAcc, .dtype = t, .value = cast_const(int64_t{0}, t), .number = accs_++});
+    int rescaled = acc, step = -1;
+    if (s.max) {
+      const int max = value(*s.max, -1);
+      const int before = g_[max].srcs[0], now = g_[max].srcs[1];  // the maximum's accumulator and its new value
+      rescaled = g_.alu(Op::Mul, t, {acc, g_.alu(Op::Where, t, {finite(before), exp_of(before, now), zero})});
+      step = exp_of(value(*s.max->srcs[0], 0), g_.alu(Op::Where, t, {finite(now), now, zero}));
+    }
+    for (const AstRef& f : s.per_step) step = step < 0 ? value(*f, 0) : g_.alu(Op::Mul, t, {step, value(*f, 0)});
+    if (step < 0) step = g_.cnst(int64_t{1}, t);
+    std::vector<int> srcs{acc, g_.alu(Op::Add, t, {rescaled, step})};
+    srcs.insert(srcs.end(), reduce_ranges_[0].begin(), reduce_ranges_[0].end());
+    int result = g_.add(UOp{.kind = UOpKind::Assign, .dtype = t, .srcs = std::move(srcs)});
+    if (s.max) {
+      const int nan = g_.cnst(std::numeric_limits<double>::quiet_NaN(), t);
+      result = g_.alu(Op::Where, t, {finite(value(*s.max, -1)), result, nan});
+    }
+    for (const AstRef& f : s.after) result = g_.alu(Op::Mul, t, {result, value(*f, -1)});
+    return result;
   }
 };
 

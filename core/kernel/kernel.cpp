@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/lazy/symbolic_shape.h"
+#include "core/kernel/online_softmax.h"
 #include "core/kernel/where_as_max.h"
 
 namespace tr {
@@ -45,9 +46,30 @@ const AstNode* find_reduce(const AstRef& ast) {
   return find_node(ast, [](const AstNode& n) { return n.op == AstOp::Reduce; });
 }
 
+// A reduce walked inside each step of the kernel's rows (attention's scores, a sum over the head dim
+// for each key, core/schedule/schedule.cpp): its axes follow the kernel's `rank` dims, which its
+// input's trackers have first.
+bool is_step(const AstNode& n, size_t rank) {
+  return n.op == AstOp::Reduce && !n.axes.empty() &&
+         std::all_of(n.axes.begin(), n.axes.end(), [&](int a) { return a >= static_cast<int>(rank); });
+}
+
+// The nodes under the step reduces of ast, whose store has the kernel's rank.
+std::unordered_set<const AstNode*> under_steps(const AstRef& ast) {
+  std::unordered_set<const AstNode*> under;
+  const size_t rank = ast->st->shape().size();
+  walk(ast, [&](const AstNode& red) {
+    if (is_step(red, rank)) walk(red.srcs[0], [&](const AstNode& n) { under.insert(&n); });
+  });
+  return under;
+}
+
 // Reshapes every tracker: those under a reduce to `full`, the others (the epilogue) to `full` with the
-// reduce axes (from `first_reduce` on) set to 1, or to `full` too when the store walks the rows.
+// reduce axes (from `first_reduce` on) set to 1, or to `full` too when the store walks the rows. A step
+// reduce's trackers keep their dims after the kernel's, which its axes name.
 AstRef reshape_all(const AstRef& ast, const Shape& full, int first_reduce, bool rows_out) {
+  const size_t rank = ast->st->shape().size();
+  const std::unordered_set<const AstNode*> steps = under_steps(ast);
   std::unordered_set<const AstNode*> under;
   walk(ast, [&](const AstNode& red) {
     if (red.op == AstOp::Reduce) walk(red.srcs[0], [&](const AstNode& n) { under.insert(&n); });
@@ -58,8 +80,19 @@ AstRef reshape_all(const AstRef& ast, const Shape& full, int first_reduce, bool 
   std::vector<int> axes;
   for (int i = first_reduce; i < static_cast<int>(full.size()); i++) axes.push_back(i);
   return rebuild(ast, [&](const AstNode& original, AstNode& n) {
-    if (n.op == AstOp::Reduce) n.axes = axes;
-    if (n.st) n.st = n.st->reshape(under.count(&original) ? full : outside);
+    if (is_step(original, rank)) {
+      for (size_t i = 0; i < n.axes.size(); i++) n.axes[i] = static_cast<int>(full.size() + i);
+    } else if (n.op == AstOp::Reduce) {
+      n.axes = axes;
+    }
+    if (!n.st) return;
+    if (steps.count(&original)) {
+      Shape shape = full;
+      shape.insert(shape.end(), n.st->shape().begin() + static_cast<std::ptrdiff_t>(rank), n.st->shape().end());
+      n.st = n.st->reshape(shape);
+      return;
+    }
+    n.st = n.st->reshape(under.count(&original) ? full : outside);
   });
 }
 
@@ -74,8 +107,13 @@ int reduce_depth(const AstNode& n, std::unordered_map<const AstNode*, int>& memo
   return d;
 }
 
+// A step reduce's trackers keep their own dims last.
 AstRef permute_all(const AstRef& ast, const std::vector<int>& order) {
-  return map_trackers(ast, [&](const ShapeTracker& st) { return st.permute(order); });
+  return map_trackers(ast, [&](const ShapeTracker& st) {
+    std::vector<int> all = order;
+    for (size_t i = order.size(); i < st.shape().size(); i++) all.push_back(static_cast<int>(i));
+    return st.permute(all);
+  });
 }
 
 bool all_can_merge(const AstRef& ast, size_t i) {
@@ -96,9 +134,12 @@ Kernel Kernel::from_ast(const AstRef& original) {
   std::vector<int> reduce_axes;
   if (red) {
     reduce_axes = red->axes;
-    // every tracker under the reduce has the full shape
+    // every tracker under the reduce has the full shape, those of a step reduce under it followed by its own dims
+    const std::unordered_set<const AstNode*> steps = under_steps(ast);
+    const size_t rank = ast->st->shape().size();
     walk(red->srcs[0], [&](const AstNode& n) {
-      if (n.st) full = n.st->shape();
+      if (n.st) full = steps.count(&n) ? Shape(n.st->shape().begin(), n.st->shape().begin() + static_cast<std::ptrdiff_t>(rank))
+                                       : n.st->shape();
     });
   }
   const int ndim = static_cast<int>(full.size());
@@ -134,8 +175,10 @@ Kernel Kernel::from_ast(const AstRef& original) {
   }
 
   std::unordered_map<const AstNode*, int> depths;
-  const int passes = red ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
+  const bool online = red && !rows_out && online_sums(a, first_reduce).has_value();
+  const int passes = red && !online ? reduce_depth(*a, depths) + (rows_out ? 1 : 0) : 1;
   Kernel k{a, shape, first_reduce, {}, {}, passes, {}, std::nullopt, -1};
+  k.online_softmax = online;
   std::vector<const ShapeTracker*> trackers;
   walk(a, [&](const AstNode& n) {
     if (n.st) trackers.push_back(&*n.st);

@@ -46,6 +46,9 @@ struct Kernel {
   std::optional<MatrixUnit> tc;  // the matrix unit whose steps compute the reduce (the TC opt)
   int stage_axis = -1;  // STAGE: the reduce axis per whose steps the shared loads' tiles go through local memory
   bool stage_halves = false;  // DOUBLE: each staged tile has two halves, this turn's and the next's
+  // Its sums that read a maximum over the rows are computed in one walk with it, rescaled as the
+  // maximum grows (core/kernel/online_softmax.h): attention's softmax(q @ k^T) @ v.
+  bool online_softmax = false;
 
   // Moves reduce axes last and merges adjacent axes that every tracker allows.
   static Kernel from_ast(const AstRef& ast);

@@ -17,6 +17,8 @@ OptPlan OptPlan::of(const Kernel& k, const Target& target) {
   plan.kernel = k;
   plan.reduces = k.first_reduce < static_cast<int>(k.full_shape.size());
   plan.rows_whole = k.walks_rows_again();
+  // the recipes split rows and copy steps, which an online softmax's in-order steps do not take
+  plan.done = k.online_softmax;
   plan.threads = target_has(target, OptNeeds::CpuCores) && work >= (1 << 16);
   plan.lanes = std::max(4, target.float_lanes());
   plan.max_copies = std::max<int64_t>(1, kMaxSourceOps / body_ops(k));

@@ -58,6 +58,11 @@ std::string_view kernel_has_name(KernelHas what) {
 void check_combines(const Kernel& k, const Opt& opt, const Dim& d) {
   const OptInfo& info = opt_info(opt.op);
   const bool reduce_dim = d.role != DimRole::Global;
+  // the online softmax's steps rescale each other's sums: they run in order, one thread per output
+  if (k.online_softmax && (reduce_dim || (opt.op != OptOp::Thread && opt.op != OptOp::Local)))
+    fail("opt", "{}: this kernel is an online softmax (a running maximum rescales its sums at every step of the rows); "
+                "only THREAD and LOCAL of an output dim apply to it",
+         opt.str());
   if (k.walks_rows_again() &&
       (info.rows_again == RowsAgain::Never || (info.rows_again == RowsAgain::OutputDimsOnly && reduce_dim)))
     fail("opt", "{}: this kernel walks its rows {} times (reduces that read each other's results, or a store over "

@@ -12,8 +12,10 @@
 #include <fmt/format.h>
 
 #include "core/runtime/device.h"
+#include "core/base/context.h"
 #include "core/base/error.h"
 #include "core/base/hash.h"
+#include "core/kernel/kernel.h"
 #include "core/schedule/row_fits.h"
 
 namespace tr {
@@ -108,23 +110,24 @@ class Scheduler {
       items.push_back({ScheduleItem::Kind::Copy, nullptr, {n}, inputs, reasons_.at(n.get()), {}});
       return;
     }
-    KernelBuilder kb{*this, n};
-    AstRef value = kb.build(n, n->st());
-    if (n->op == Op::Assign && !kb.reads_in_place_only()) {
-      value_into_own_buffer(n, kb.rows.has_value());
+    // a reduce broadcast over the kernel's rows is fused only where it becomes an online softmax
+    std::optional<KernelBuilder> kb;
+    AstRef value;
+    for (const bool online : {settings().online_softmax, false}) {
+      kb.emplace(KernelBuilder{.s = *this, .root = n, .online = online});
+      value = kb->build(n, n->st());
+      VarVals unused;
+      if (!kb->across || Kernel::from_ast(kernel_ast(*kb, value, unused)).online_softmax) break;
+    }
+    if (n->op == Op::Assign && !kb->reads_in_place_only()) {
+      value_into_own_buffer(n, kb->rows.has_value());
       scheduled_.erase(n.get());
       return schedule(n);
     }
-    ShapeTracker out = store_st(*n);
-    if (kb.reduce_shape && *kb.reduce_shape != n->shape) {
-      // the reduce's output shape is the kernel's: its epilogue is read through a plain reshape
-      value = kb.reshape_epilogue(value, *kb.reduce_shape);
-      out = out.reshape(*kb.reduce_shape);
-    }
     std::vector<LazyRef> outputs{n};
     VarVals vars;
-    const AstRef ast = map_trackers(ast_store(0, out, value), [&](const ShapeTracker& st) { return unbind(st, vars); });
-    items.push_back({ScheduleItem::Kind::Kernel, ast, outputs, kb.inputs, reasons_.at(n.get()), kb.fused, std::move(vars)});
+    const AstRef ast = kernel_ast(*kb, value, vars);
+    items.push_back({ScheduleItem::Kind::Kernel, ast, outputs, kb->inputs, reasons_.at(n.get()), kb->fused, std::move(vars)});
   }
 
   // Where a kernel stores: its own new buffer in order, or for an assign its target's view of its buffer.
@@ -217,8 +220,10 @@ class Scheduler {
     std::vector<uint64_t> fused{};
     std::optional<Shape> reduce_shape{};  // the output shape of a reduce the kernel stores through
     std::optional<std::pair<Shape, std::vector<int>>> rows{};  // its reduces' input shape and axes
+    bool online = false;  // may fuse reduces broadcast over the kernel's rows (see `across` in reduce())
     std::vector<Load> loads{};
     bool reducing = false;  // building a reduce's input
+    bool across = false;    // a reduce was fused across the kernel's rows
     // a node read twice through the same tracker is one subtree, built once
     std::unordered_map<ViewedNode, AstRef, ViewedNodeHash> built{};
 
@@ -306,14 +311,23 @@ class Scheduler {
       const auto& axes = std::get<std::vector<int>>(b->arg);
       const bool plain = st.contiguous() && st.size() == prod(b->shape);
       const bool along_row = !plain && st.simplify() == ShapeTracker::contiguous(b->shape).expand(in_shape).simplify();
+      // inside a reduce's input: a reduce over rows that are the kernel's, broadcast over its other output
+      // dims (attention's max and sum of exps, read by the weighted sum over the same keys), or one whose
+      // result is a step of the kernel's rows (attention's scores, a sum over the head dim for each key):
+      // its input seen over the kernel's rows, and the axes it reduces there
+      std::optional<std::pair<ShapeTracker, std::vector<int>>> within;
+      if (!plain && !along_row && online && rows && reducing) {
+        within = seen_over_rows(*b, st, *rows, false);
+        if (!within) within = seen_over_rows(*b, st, *rows, true);
+      }
       std::string why;
-      if (!plain && !along_row) {
+      if (!plain && !along_row && !within) {
         bool expands = false;
         for (const View& v : st.views())
           for (size_t d = 0; d < v.shape.size(); d++) expands = expands || (v.strides[d] == 0 && v.shape[d] > 1);
         why = expands ? "its result is expanded (broadcast) to a larger shape; fusing would redo the reduce for every element"
                       : "its result is read through a view (permute, pad, shrink or flip) that its own kernel cannot express";
-      } else if (rows && (rows->first != in_shape || rows->second != axes)) {
+      } else if (!within && rows && (rows->first != in_shape || rows->second != axes)) {
         why = reducing ? "its result feeds another reduce over other rows, and the reduces of a kernel walk the same rows"
                        : "it reduces other rows than the kernel's other reduce, and the reduces of a kernel walk the same rows";
       } else if (b != root && !s.only_feeds(b.get(), root.get())) {
@@ -327,15 +341,64 @@ class Scheduler {
         s.mark(b, std::move(why));
         return load(b, st);
       }
-      if (plain && !reduce_shape) reduce_shape = b->shape;
-      rows = std::make_pair(in_shape, axes);
+      // the kernel stores through the first reduce of its epilogue, not one inside another's input
+      if (plain && !reduce_shape && !reducing) reduce_shape = b->shape;
+      if (!within) rows = std::make_pair(in_shape, axes);
+      across = across || within.has_value();
       fused.push_back(b->id);
       const LazyRef& x = b->srcs[0];
       const bool was_reducing = reducing;
       reducing = true;
-      AstRef in = build(base_of(x), x->st());
+      AstRef in = build(base_of(x), within ? x->st().compose(within->first) : x->st());
       reducing = was_reducing;
-      return ast_reduce(b->op, b->dtype, std::move(in), axes);
+      return ast_reduce(b->op, b->dtype, std::move(in), within ? within->second : axes);
+    }
+
+    // b's input seen over the kernel's rows (shape `rows.first`, reduced along `rows.second`) where st
+    // reads b's result over them, and the axes b reduces there; nothing where st cannot. Across the rows
+    // (`step` false): b's output dims are kernel output dims in order, b's reduced axes the kernel's
+    // reduced axes in order, of the same sizes, and the kernel's other dims read the same value. As a
+    // step of the rows: b's output dims are kernel dims in order, reduced or not, and b's reduced axes
+    // follow the kernel's dims, walked inside each step.
+    static std::optional<std::pair<ShapeTracker, std::vector<int>>> seen_over_rows(
+        const LazyNode& b, const ShapeTracker& st, const std::pair<Shape, std::vector<int>>& rows, bool step) {
+      const auto& [kernel_shape, reduced] = rows;
+      const ShapeTracker seen = st.simplify();
+      if (seen.views().size() != 1 || seen.shape() != kernel_shape) return std::nullopt;
+      const View& v = seen.views()[0];
+      if (v.mask || v.offset != 0 || !v.sym.empty() || !b.srcs[0]->st().sym().empty()) return std::nullopt;
+      const Shape& in = b.srcs[0]->shape;
+      const auto& axes = std::get<std::vector<int>>(b.arg);
+      // of the dims of more than one element, the only ones read below
+      const std::vector<int64_t> in_strides = View::contiguous_of(in).strides, out_strides = View::contiguous_of(b.shape).strides;
+      std::vector<size_t> outs, reds;  // b's dims of more than one element: kept, reduced
+      for (size_t i = 0; i < in.size(); i++)
+        if (in[i] > 1) (std::find(axes.begin(), axes.end(), static_cast<int>(i)) != axes.end() ? reds : outs).push_back(i);
+      Shape shape = kernel_shape;
+      std::vector<int64_t> strides(shape.size(), 0);
+      std::vector<int> over = step ? std::vector<int>{} : reduced;
+      size_t next_out = 0, next_red = 0;
+      for (size_t d = 0; d < kernel_shape.size(); d++) {
+        if (kernel_shape[d] == 1) continue;
+        if (!step && std::find(reduced.begin(), reduced.end(), static_cast<int>(d)) != reduced.end()) {
+          if (v.strides[d] != 0 || next_red == reds.size() || in[reds[next_red]] != kernel_shape[d]) return std::nullopt;
+          strides[d] = in_strides[reds[next_red++]];
+        } else if (v.strides[d] != 0) {
+          if (next_out == outs.size()) return std::nullopt;
+          const size_t o = outs[next_out++];
+          if (out_strides[o] != v.strides[d] || in[o] != kernel_shape[d]) return std::nullopt;
+          strides[d] = in_strides[o];
+        }
+      }
+      for (; step && next_red < reds.size(); next_red++) {
+        over.push_back(static_cast<int>(shape.size()));
+        shape.push_back(in[reds[next_red]]);
+        strides.push_back(in_strides[reds[next_red]]);
+      }
+      // a step's value changes along the rows; one that does not is no step of them
+      const bool varies = std::any_of(reduced.begin(), reduced.end(), [&](int d) { return v.strides[static_cast<size_t>(d)] != 0; });
+      if (next_out != outs.size() || next_red != reds.size() || over.empty() || (step && !varies)) return std::nullopt;
+      return std::make_pair(ShapeTracker({View::make(shape, strides)}), over);
     }
 
     static AstRef reshape_epilogue(const AstRef& ast, const Shape& shape) {
@@ -347,6 +410,17 @@ class Scheduler {
           [](const AstNode& n) { return n.op == AstOp::Reduce; });
     }
   };
+
+  // The kernel's AST: the store of its value, through a plain reshape where a reduce's output shape is
+  // the kernel's; the Variables its trackers hold go to vars.
+  AstRef kernel_ast(KernelBuilder& kb, AstRef value, VarVals& vars) const {
+    ShapeTracker out = store_st(*kb.root);
+    if (kb.reduce_shape && *kb.reduce_shape != kb.root->shape) {
+      value = kb.reshape_epilogue(value, *kb.reduce_shape);
+      out = out.reshape(*kb.reduce_shape);
+    }
+    return map_trackers(ast_store(0, out, value), [&](const ShapeTracker& st) { return unbind(st, vars); });
+  }
 };
 
 }  // namespace

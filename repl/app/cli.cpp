@@ -31,6 +31,7 @@ class CommandLineReader {
       else if (a == "--plain") set_mode(Mode::Plain, a);
       else if (a == "--json") o_.json = true;
       else if (a == "--noopt") o_.noopt = true;
+      else if (a == "--online-softmax") o_.online_softmax = true;
       else if (a == "-e") code(value_of(a));
       else if (a == "--device") o_.device = value_of(a);
       else if (a == "--debug") o_.debug = int_option(a, value_of(a));
@@ -126,6 +127,7 @@ options:
   --debug N        0..6: kernels run, one line per kernel, + AST, + source, + UOps, + UOps after
                    each lowering pass; env DEBUG
   --noopt          apply no kernel optimisations; env NOOPT=1
+  --online-softmax fuse attention's softmax and matmul into one kernel (slower for now); env ONLINE_SOFTMAX=1
   --beam N         search kernel optimisations keeping the N fastest; env BEAM
   --repeat N       run every kernel N more times: min and median in the timings and --json
   --render LIST    backends whose source --debug 4 shows, e.g. c,opencl,metal,cuda

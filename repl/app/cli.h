@@ -23,6 +23,7 @@ struct Options {
   std::optional<std::string> device;
   std::optional<int> debug;
   bool noopt = false;
+  bool online_softmax = false;
   std::optional<int> beam;
   std::optional<int> repeat;
   std::optional<std::string> render;  // the list as given: "c,opencl"

@@ -75,7 +75,7 @@ std::set<std::string> meta_argument_words(std::string_view command, const Enviro
     const std::vector<std::string> topics = help_topics();
     return {topics.begin(), topics.end()};
   }
-  if (command == "noopt") return {"on", "off"};
+  if (command == "noopt" || command == "online_softmax") return {"on", "off"};
   if (command == "opt") return {"UPCAST", "UNROLL", "LOCAL", "GROUP", "THREAD", "none"};
   if (command == "run" || command == "save" || command == "trace") {
     files = true;

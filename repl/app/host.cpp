@@ -46,7 +46,7 @@ bool worth_saving(const Stmt& s) {
   const Meta* m = std::get_if<Meta>(&s.node);
   if (!m) return true;
   // a setting without its value only shows it
-  for (std::string_view keep : {"device", "render", "debug", "noopt", "beam", "run"})
+  for (std::string_view keep : {"device", "render", "debug", "noopt", "online_softmax", "beam", "run"})
     if (m->name == keep) return !m->args.empty();
   return false;
 }

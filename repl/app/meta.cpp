@@ -17,6 +17,7 @@ const std::vector<MetaCommand>& meta_commands() {
       {"render", meta::render},
       {"debug", meta::debug},
       {"noopt", meta::noopt},
+      {"online_softmax", meta::online_softmax},
       {"beam", meta::beam},
       {"kernels", meta::kernels},
       {"ast", meta::ast},

@@ -18,6 +18,7 @@ Status device(Host& h, const MetaCall& c);
 Status render(Host& h, const MetaCall& c);
 Status debug(Host& h, const MetaCall& c);
 Status noopt(Host& h, const MetaCall& c);
+Status online_softmax(Host& h, const MetaCall& c);
 Status beam(Host& h, const MetaCall& c);
 Status repeat(Host& h, const MetaCall& c);
 // the views of a schedule (meta_views.cpp)

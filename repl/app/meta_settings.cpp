@@ -1,4 +1,4 @@
-// :device (and :device load PATH) :render :debug :noopt :beam — the settings the command line also sets.
+// :device (and :device load PATH) :render :debug :noopt :online_softmax :beam — the settings the command line also sets.
 #include <fmt/format.h>
 
 #include "core/base/context.h"
@@ -61,6 +61,15 @@ Status noopt(Host& h, const MetaCall& c) {
   if (c.size() == 1) settings().noopt = c.checked(0, [&] { return switch_value(c.arg(0), ":noopt"); });
   h.show(c.name(), fmt::format("noopt {}\n", settings().noopt ? "on: kernels run without opts"
                                                               : "off: kernels get the default opts"));
+  return Status::Ok;
+}
+
+Status online_softmax(Host& h, const MetaCall& c) {
+  c.expect(0, 1);
+  if (c.size() == 1) settings().online_softmax = c.checked(0, [&] { return switch_value(c.arg(0), ":online_softmax"); });
+  h.show(c.name(), fmt::format("online_softmax {}\n", settings().online_softmax
+                                                       ? "on: attention's softmax and matmul fuse into one kernel"
+                                                       : "off: attention is scheduled as tinygrad does"));
   return Status::Ok;
 }
 

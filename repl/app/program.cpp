@@ -28,6 +28,7 @@ void apply_settings(const Options& o) {
   if (o.beam) s.beam = bounded_int(std::to_string(*o.beam), 0, 64, "--beam");
   if (o.repeat) s.repeat = bounded_int(std::to_string(*o.repeat), 0, kMaxRepeat, "--repeat");
   if (o.noopt) s.noopt = true;
+  if (o.online_softmax) s.online_softmax = true;
   if (o.render) s.render = render_list(*o.render);
   // DEV=... is checked as --device is: a session on a device that cannot open would fail at every print
   s.device = usable_device(o.device ? *o.device : s.device);
