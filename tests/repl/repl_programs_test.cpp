@@ -107,7 +107,12 @@ Checked run_program_file(const std::string& name, const std::string& source, Pri
     return c;
   }
   for (const Stmt& s : stmts) {
-    if (std::holds_alternative<Meta>(s.node)) continue;  // meta commands only show things; none in the collection
+    if (const Meta* m = std::get_if<Meta>(&s.node)) {
+      // a meta command shows things, but :online_softmax changes which kernels run (the course's example 20);
+      // the caller restores the settings
+      if (m->name == "online_softmax" && m->args.size() == 1) settings().online_softmax = m->args[0] == "on";
+      continue;
+    }
     try {
       const Outcome o = session.execute(s);
       if (const AssertResult* a = std::get_if<AssertResult>(&o)) {
