@@ -143,13 +143,15 @@ class Linearizer {
       if (g_[n].kind == UOpKind::Assign) owner[g_[n].srcs[0]] = n;
     const std::function<int(int)> root = [&](int n) { return group[n] == n ? n : group[n] = root(group[n]); };
     bool any = false;
-    for (const auto& [acc, n] : owner)
+    for (const auto& entry : owner) {
+      const int n = entry.second;
       walk_value(g_[n].srcs[1], [&](int x) {
         const auto it = owner.find(x);
         if (it == owner.end() || it->second == n) return;
         group[root(it->second)] = root(n);
         any = true;
       });
+    }
     if (!any) return;
     std::map<int, std::vector<int>> loops;  // group -> the RANGEs of its members
     std::map<int, int> members;
