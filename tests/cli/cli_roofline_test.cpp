@@ -51,6 +51,9 @@ TEST(CliRoofline, ALargeCopyReadsNearAllOfTheMeasuredBandwidth) {
 }
 
 TEST(CliRoofline, ThePeaksAreMeasuredOnceAndKept) {
+  // a cache of its own: another test's :roofline measure, running beside this one, keeps its peaks too
+  const testing::TempDir home;
+  const testing::CacheHome cache(home.path().string());
   const testing::Result first = run_binary({"-e", ":roofline measure"});
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_CONTAINS(first.out, "CPU peaks, measured now (");

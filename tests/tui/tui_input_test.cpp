@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "viz/tui/input_line.h"
 
 namespace tr::tui {
@@ -23,7 +25,8 @@ TuiCompletion methods(const std::string& line, size_t cursor) {
   return c;
 }
 
-std::string history_path() { return ::testing::TempDir() + "tui_input_history"; }
+// one a process: the suite's shards run side by side
+std::string history_path() { return ::testing::TempDir() + "tui_input_history_" + std::to_string(getpid()); }
 
 TEST(TuiInput, AcceptedLinesComeOutWhole) {
   InputLine input("", methods);
