@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "devices/disk_cache.h"
 
@@ -101,9 +102,8 @@ std::optional<std::string> on_path(const std::string& name) {
 
 std::optional<std::string> cuda_tool(const std::string& name) {
   if (const auto path = on_path(name)) return path;
-  std::string out;
   for (const std::string& d : cuda_bins())
-    if (run_command(fmt::format("test -x '{}/{}'", d, name), out) == 0) return fmt::format("{}/{}", d, name);
+    if (const std::string path = fmt::format("{}/{}", d, name); access(path.c_str(), X_OK) == 0) return path;
   return std::nullopt;
 }
 
