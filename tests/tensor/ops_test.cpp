@@ -1313,7 +1313,10 @@ class ProgramGen {
   explicit ProgramGen(uint64_t seed) : rng_(seed * 0x9E3779B97F4A7C15ull + 12345) {}
 
   Val build() {
-    Val v = input(random_shape(), random_dtype());
+    // one draw a statement: the order in which a call's arguments are evaluated differs between g++ and
+    // clang, and a seed must make one program under both (the sanitizer build reuses the kernels)
+    const Shape shape = random_shape();
+    Val v = input(shape, random_dtype());
     const int steps = 1 + pick(6);
     for (int i = 0; i < steps; i++) v = step(v);
     return v;
@@ -1356,6 +1359,11 @@ class ProgramGen {
   int between(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool coin(double p = 0.5) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   DType random_dtype() { return kGenDTypes[pick(std::size(kGenDTypes))]; }
+  // an index below n, counted from the end (negative) with probability p
+  int signed_index(int n, double p) {
+    const int i = pick(n);
+    return coin(p) ? i - n : i;
+  }
 
   Shape random_shape() {
     Shape s(between(1, 4));
@@ -1652,7 +1660,7 @@ class ProgramGen {
   std::optional<Val> movement(const Val& v) {
     const Shape& s = v.t.shape();
     const int nd = static_cast<int>(s.size());
-    const auto dim = [&] { return pick(nd) - (coin(0.3) ? nd : 0); };  // negative half the time or so
+    const auto dim = [&] { return signed_index(nd, 0.3); };
     const auto mv = [&](const std::string& op, const std::string& args, const Tensor& t, Interval r) {
       return unary_made(v, op, args, t, r, v.exact);
     };
@@ -1747,7 +1755,7 @@ class ProgramGen {
         return mv("repeat", fmt::format("{}", fmt::join(reps, ", ")), v.t.repeat(reps), v.r);
       }
       case 10: {
-        const int d = pick(nd + 1) - (coin(0.3) ? nd + 1 : 0);
+        const int d = signed_index(nd + 1, 0.3);
         return mv("unsqueeze", std::to_string(d), v.t.unsqueeze(d), v.r);
       }
       case 11: {
@@ -1780,7 +1788,7 @@ class ProgramGen {
       }
       const int64_t n = s[index.size() && std::holds_alternative<Ellipsis>(index[0]) ? s.size() - dims + i : i];
       if (coin(0.2)) {
-        const int64_t k = between(0, static_cast<int>(n) - 1) - (coin() ? n : 0);
+        const int64_t k = signed_index(static_cast<int>(n), 0.5);
         index.push_back(k);
         text.push_back(std::to_string(k));
         continue;
@@ -1858,7 +1866,7 @@ class ProgramGen {
       }
       case 8: {
         if (nd == 0) return nullopt;
-        const int axis = pick(nd) - (coin(0.5) ? nd : 0);
+        const int axis = signed_index(nd, 0.5);
         const double width = r.hi - r.lo + std::log(static_cast<double>(s[(axis + nd) % nd])) + 1;
         if (coin())
           return made("softmax", fmt::format("{}.softmax({})", v.expr, axis), v.t.softmax(axis), {0, 1}, false);
