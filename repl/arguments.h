@@ -36,6 +36,9 @@ enum class ParamKind : uint8_t {
   Optional,  // an explicit None counts as left out: every optional parameter defaults to None or means it
   Rest,      // *args: the remaining positional arguments; keywords cannot name it
 };
+// short names for the tables of parameters
+inline constexpr ParamKind kRequired = ParamKind::Required;
+inline constexpr ParamKind kRest = ParamKind::Rest;
 
 struct Param {
   std::string_view name;

@@ -21,8 +21,6 @@ namespace {
 
 using Builtin = Value (*)(const CallArgs&, const PrintSink&);
 
-constexpr ParamKind kRequired = ParamKind::Required;
-constexpr ParamKind kRest = ParamKind::Rest;
 
 // Creation functions share tinygrad's dtype= and device= keywords.
 std::optional<DType> dtype_arg(const Bound& b) { return to_optional_dtype(b.find("dtype")); }

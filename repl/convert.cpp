@@ -164,4 +164,26 @@ const std::vector<std::string>& dtype_names() {
   return names;
 }
 
+namespace {
+
+template <typename T>
+T read_or(const Bound& b, std::string_view name, T (*read)(const Arg&), T fallback) {
+  const Arg* a = b.find(name);
+  return a ? read(*a) : std::move(fallback);
+}
+
+}  // namespace
+
+double number_or(const Bound& b, std::string_view name, double fallback) { return read_or(b, name, to_float, fallback); }
+bool flag_or(const Bound& b, std::string_view name, bool fallback) { return read_or(b, name, to_bool, fallback); }
+int64_t int_or(const Bound& b, std::string_view name, int64_t fallback) { return read_or(b, name, to_int, fallback); }
+std::vector<int64_t> ints_or(const Bound& b, std::string_view name, std::vector<int64_t> fallback) {
+  return read_or(b, name, to_ints, std::move(fallback));
+}
+std::optional<int> optional_dim(const Bound& b, std::string_view name) {
+  const Arg* a = b.find(name);
+  return a ? std::optional<int>(to_dim(*a)) : std::nullopt;
+}
+int dim_or(const Bound& b, std::string_view name, int fallback) { return read_or(b, name, to_dim, fallback); }
+
 }  // namespace tr::repl

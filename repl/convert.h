@@ -31,6 +31,14 @@ std::vector<int> to_dims(const std::vector<Arg>& args);
 Axes to_axes(const Arg* a);  // absent: every axis; an int; a tuple or list of ints
 int to_dim(const Arg& a);    // an axis index, possibly negative
 
+// A parameter's value read as above, or `fallback` where the call left it out.
+double number_or(const Bound& b, std::string_view name, double fallback);
+bool flag_or(const Bound& b, std::string_view name, bool fallback);
+int64_t int_or(const Bound& b, std::string_view name, int64_t fallback);
+std::vector<int64_t> ints_or(const Bound& b, std::string_view name, std::vector<int64_t> fallback);
+std::optional<int> optional_dim(const Bound& b, std::string_view name);
+int dim_or(const Bound& b, std::string_view name, int fallback);
+
 // Every name a dtype answers to, canonical names and tinygrad's aliases ("float", "half", "int").
 const std::vector<std::string>& dtype_names();
 

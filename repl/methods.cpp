@@ -14,17 +14,8 @@ namespace {
 
 using Table = MethodTable;
 
-constexpr ParamKind kRequired = ParamKind::Required;
-constexpr ParamKind kRest = ParamKind::Rest;
 
 bool keepdim_arg(const Bound& b) { return b.find("keepdim") ? to_bool(b["keepdim"]) : false; }
-
-std::optional<int> optional_dim(const Bound& b, std::string_view name) {
-  const Arg* a = b.find(name);
-  return a ? std::optional<int>(to_dim(*a)) : std::nullopt;
-}
-
-int dim_or(const Bound& b, std::string_view name, int fallback) { return optional_dim(b, name).value_or(fallback); }
 
 // A tuple of one (a, b) pair or None per dim, as shrink and pad take them.
 std::vector<std::optional<Range>> pairs_of(const Arg& a) {

@@ -13,17 +13,8 @@
 namespace tr::repl {
 namespace {
 
-constexpr ParamKind kRequired = ParamKind::Required;
 using Ints = Tensor::Ints;
 
-double number_or(const Bound& b, std::string_view name, double fallback) {
-  return b.find(name) ? to_float(b[name]) : fallback;
-}
-bool flag_or(const Bound& b, std::string_view name, bool fallback) { return b.find(name) ? to_bool(b[name]) : fallback; }
-int64_t int_or(const Bound& b, std::string_view name, int64_t fallback) {
-  return b.find(name) ? to_int(b[name]) : fallback;
-}
-Ints ints_or(const Bound& b, std::string_view name, Ints fallback) { return b.find(name) ? to_ints(b[name]) : fallback; }
 // A tensor, or nothing for a parameter left out or given as None.
 std::optional<Tensor> optional_tensor(const Bound& b, std::string_view name) {
   const Arg* a = b.find(name);

@@ -11,11 +11,6 @@
 namespace tr::repl {
 namespace {
 
-constexpr ParamKind kRequired = ParamKind::Required;
-
-double number_or(const Bound& b, std::string_view name, double fallback) {
-  return b.find(name) ? to_float(b[name]) : fallback;
-}
 
 Tensor uniform(const Shape& shape, double low, double high, uint64_t seed) { return Tensor::uniform(shape, low, high, seed); }
 

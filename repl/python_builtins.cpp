@@ -12,8 +12,6 @@
 namespace tr::repl {
 namespace {
 
-constexpr ParamKind kRequired = ParamKind::Required;
-constexpr ParamKind kRest = ParamKind::Rest;
 
 // A one-element tensor reads as its number, as Python's int(t) and float(t) read it.
 ConstValue number_of(const Arg& a, std::string_view fn) {

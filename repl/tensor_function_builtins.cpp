@@ -9,8 +9,6 @@
 namespace tr::repl {
 namespace {
 
-constexpr ParamKind kRequired = ParamKind::Required;
-constexpr ParamKind kRest = ParamKind::Rest;
 
 // Tensors given one by one, or as one list or tuple of them (tinygrad's argfix).
 std::vector<Tensor> tensors_of(const CallArgs& call, const std::vector<Arg>& args) {

@@ -25,8 +25,6 @@
 namespace tr::repl {
 namespace {
 
-constexpr ParamKind kRequired = ParamKind::Required;
-constexpr ParamKind kRest = ParamKind::Rest;
 
 // A tensor argument, or a number made a constant beside x by tinygrad's scalar rule.
 Tensor operand(const Tensor& x, const Arg& a) {
@@ -36,16 +34,6 @@ Tensor operand(const Tensor& x, const Arg& a) {
 
 std::optional<Tensor> optional_operand(const Tensor& x, const Arg* a) {
   return a ? std::optional<Tensor>(operand(x, *a)) : std::nullopt;
-}
-
-int dim_or(const Bound& b, std::string_view name, int fallback) {
-  const Arg* a = b.find(name);
-  return a ? to_dim(*a) : fallback;
-}
-
-bool flag_or(const Bound& b, std::string_view name, bool fallback) {
-  const Arg* a = b.find(name);
-  return a ? to_bool(*a) : fallback;
 }
 
 // size=: absent or None for the data's own length.

@@ -102,9 +102,9 @@ bool may_leave_range(Op op) {
   return op == Op::Add || op == Op::Mul || op == Op::Neg || op == Op::IDiv || op == Op::Recip;
 }
 
-class Renderer {
+class CStyleWriter {
  public:
-  Renderer(const CStyleLanguage& lang, const UOpProgram& p)
+  CStyleWriter(const CStyleLanguage& lang, const UOpProgram& p)
       : lang_(lang), p_(p), u_(p.uops), r_(u_.size()), divisors_(divisors(u_)), inlined_(u_) {}
 
   RenderedSource run() {
@@ -581,6 +581,6 @@ class Renderer {
 
 }  // namespace
 
-RenderedSource render_cstyle(const CStyleLanguage& lang, const UOpProgram& program) { return Renderer(lang, program).run(); }
+RenderedSource render_cstyle(const CStyleLanguage& lang, const UOpProgram& program) { return CStyleWriter(lang, program).run(); }
 
 }  // namespace tr

@@ -78,7 +78,7 @@ std::string cuda_vector_decl(DType t, int n) {
 // One mma.sync of the m16n8 family in inline PTX: each pair of a thread's 16-bit elements is one 32-bit
 // register, the lower element in the lower bits. bfloat16 elements arrive as their bits
 // (core/codegen/bfloat16.cpp), half ones as this file's struct.
-std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
+std::string mma_sync_decl(const MatrixUnit& m, const std::string& fn) {
   const int a = m.m * m.k / 32, b = m.k * m.n / 32, c = m.m * m.n / 32;
   const bool half = m.in == DType::Float16;
   const std::string in = cuda_type(m.in), bits = half ? ".bits" : "";
@@ -150,7 +150,7 @@ const CStyleLanguage& cuda_language() {
           return fmt::format("(({}){}({}))", cuda_type(to), wide ? "__double_as_longlong" : "__float_as_int", x);
         return fmt::format("{}(({}){})", wide ? "__longlong_as_double" : "__int_as_float", wide ? "long long" : "int", x);
       },
-      .wmma_decl = wmma_decl,
+      .wmma_decl = mma_sync_decl,
   };
   return lang;
 }

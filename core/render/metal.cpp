@@ -33,7 +33,7 @@ std::string metal_type(DType t) {
 // One simdgroup_multiply_accumulate: the thread's elements of A, B and the accumulator become its
 // thread_elements() of three 8x8 simdgroup matrices (the tensor_cores pass read them where those
 // hold them) and the result's come back.
-std::string wmma_decl(const MatrixUnit& m, const std::string& fn) {
+std::string simdgroup_decl(const MatrixUnit& m, const std::string& fn) {
   const std::string in = metal_type(m.in), acc = metal_type(m.acc);
   const int elems = m.m * m.n / 32;
   std::vector<std::string> params, sets, result;
@@ -86,7 +86,7 @@ RenderedSource render_metal(const UOpProgram& p) {
       },
       .gep = [](const std::string& x, int lane) { return fmt::format("{}.{}", x, xyzw(lane)); },
       .bitcast = [](DType, DType to, const std::string& x) { return fmt::format("as_type<{}>({})", metal_type(to), x); },
-      .wmma_decl = wmma_decl,
+      .wmma_decl = simdgroup_decl,
   };
   return render_cstyle(lang, p);
 }

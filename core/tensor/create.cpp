@@ -63,6 +63,8 @@ Tensor Tensor::ones(const Shape& shape, DType dtype, const std::string& device) 
   return full(shape, int64_t{1}, dtype, device);
 }
 
+Tensor Tensor::zero_of(const Tensor& x) { return full({}, int64_t{0}, x.dtype(), x.device()); }
+
 Tensor Tensor::scalar_like(const Tensor& x, ConstValue v) {
   const bool keep = is_float(x.dtype()) || (is_int(x.dtype()) && std::holds_alternative<int64_t>(v));
   return full({}, v, keep ? x.dtype() : dtype_of(v), x.device());

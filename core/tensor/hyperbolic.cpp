@@ -3,10 +3,8 @@
 namespace tr {
 namespace {
 
-Tensor c(const Tensor& x, int64_t v) { return Tensor::scalar_like(x, v); }
-
 Tensor log_of_x_plus_root(const Tensor& x, int64_t under_root) {
-  return x.add(x.square().add(c(x, under_root)).sqrt()).log();
+  return x.add(x.square().add(Tensor::scalar_like(x, under_root)).sqrt()).log();
 }
 
 }  // namespace
@@ -16,7 +14,7 @@ Tensor asinh(const Tensor& x) { return log_of_x_plus_root(x, 1); }
 Tensor acosh(const Tensor& x) { return log_of_x_plus_root(x, -1); }
 
 Tensor atanh(const Tensor& x) {
-  const Tensor one = c(x, 1);
+  const Tensor one = Tensor::scalar_like(x, int64_t{1});
   const Tensor q = one.add(x).div(one.sub(x)).log();
   return q.div(Tensor::scalar_like(q, int64_t{2}));
 }

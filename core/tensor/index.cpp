@@ -21,8 +21,6 @@ Tensor one_hot_along(const Tensor& index, int64_t n, int offset) {
   return index.eq(Tensor::arange(int64_t{0}, n, int64_t{1}, index.dtype(), index.device()).reshape(s));
 }
 
-Tensor zero_of(const Tensor& x) { return Tensor::full({}, int64_t{0}, x.dtype(), x.device()); }
-
 // index.shape fits in x.shape on every dim but `dim` (and, for scatter, in src.shape on every dim).
 void require_fits(const Tensor& x, const Tensor& index, int dim, const char* op) {
   if (index.ndim() != x.ndim())
@@ -72,7 +70,7 @@ Scattered pre_scatter(const Tensor& x, int dim, const Tensor& index, const Tenso
 }  // namespace
 
 Tensor masked_pick(const Tensor& mask, const Tensor& values, const std::vector<int>& axes) {
-  return mask.where(values, zero_of(values)).sum(axes).cast(values.dtype());
+  return mask.where(values, Tensor::zero_of(values)).sum(axes).cast(values.dtype());
 }
 
 Tensor one_hot(const Tensor& x, int64_t num_classes) {

@@ -50,8 +50,6 @@ Tensor along(const Tensor& x, int dim, const Range& r) {
   return x.shrink(b);
 }
 
-Tensor zero_of(const Tensor& x) { return Tensor::full({}, int64_t{0}, x.dtype(), x.device()); }
-
 // tinygrad's _tri: row + diagonal <= column, an (r, c) bool mask computed in the kernel.
 Tensor tri(const Tensor& x, int64_t diagonal) {
   if (x.ndim() < 2) fail("shape", "tril and triu need at least 2 dims, got shape {}", shape_str(x.shape()));
@@ -227,9 +225,9 @@ Tensor diag(const Tensor& x) {
   return x.unsqueeze(-1).pad({{0, 0}, {0, n}}).flatten().shrink({Range{0, n * n}}).reshape({n, n});
 }
 
-Tensor triu(const Tensor& x, int64_t diagonal) { return tri(x, diagonal).where(x, zero_of(x)); }
+Tensor triu(const Tensor& x, int64_t diagonal) { return tri(x, diagonal).where(x, Tensor::zero_of(x)); }
 
-Tensor tril(const Tensor& x, int64_t diagonal) { return tri(x, diagonal + 1).where(zero_of(x), x); }
+Tensor tril(const Tensor& x, int64_t diagonal) { return tri(x, diagonal + 1).where(Tensor::zero_of(x), x); }
 
 Tensor unfold(const Tensor& x, int dim, int64_t size, int64_t step) {
   const int d = resolve_dim(dim, x.ndim());

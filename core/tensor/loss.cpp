@@ -17,7 +17,7 @@ Tensor reduce_by(const Tensor& loss, Tensor::Reduction how) {
 }
 
 // y's class indices as a bool one-hot along a new dim `dim` of n classes.
-Tensor one_hot_along(const Tensor& y, int64_t n, int dim) {
+Tensor class_one_hot(const Tensor& y, int64_t n, int dim) {
   if (!is_int(y.dtype())) fail("type", "class indices must be an integer tensor, not {}", name(y.dtype()));
   const Tensor idx = y.unsqueeze(dim);
   const int at = dim < 0 ? dim + idx.ndim() : dim;
@@ -55,7 +55,7 @@ Tensor Tensor::sparse_categorical_crossentropy(const Tensor& y, int64_t ignore_i
   const Tensor log_probs = log_softmax();
   // as tinygrad: the default ignore_index -1 masks nothing
   const Tensor mask = ignore_index != -1 ? y.ne(scalar_like(y, ignore_index)) : full(y.shape(), true, DType::Bool, y.device());
-  const Tensor target = one_hot_along(y, shape().back(), -1).mul(mask.unsqueeze(-1));
+  const Tensor target = class_one_hot(y, shape().back(), -1).mul(mask.unsqueeze(-1));
   const Tensor smoothing = times(log_probs.mean(std::vector<int>{-1}).mul(mask), label_smoothing);
   const Tensor unreduced = times(log_probs.mul(target).sum(std::vector<int>{-1}), 1 - label_smoothing).add(smoothing);
   if (reduction == Reduction::Mean) return unreduced.sum().neg().div(mask.sum());
@@ -70,7 +70,7 @@ Tensor Tensor::cross_entropy(const Tensor& y, Reduction reduction, double label_
   if (shape() != y.shape()) {
     if (max(std::vector<int>{classes}).shape() != y.shape())
       fail("shape", "shape mismatch: logits {} and target {}", shape_str(shape()), shape_str(y.shape()));
-    target = one_hot_along(y, shape()[static_cast<size_t>(classes)], classes);
+    target = class_one_hot(y, shape()[static_cast<size_t>(classes)], classes);
   }
   const double n = static_cast<double>(target.shape()[static_cast<size_t>(classes)]);
   target = times(target, 1 - label_smoothing).add(scalar_like(log_softmax(classes), label_smoothing / n));
@@ -89,11 +89,11 @@ Tensor Tensor::nll_loss(const Tensor& y, const std::optional<Tensor>& weight, st
   if (weight) {
     if (weight->shape() != Shape{n}) fail("shape", "weight must have shape ({},), not {}", n, shape_str(weight->shape()));
     const Tensor flat = y.flatten();
-    w = one_hot_along(flat, n, -1).where(*weight, scalar_like(*weight, int64_t{0})).sum(std::vector<int>{-1}).reshape(y.shape());
+    w = class_one_hot(flat, n, -1).where(*weight, scalar_like(*weight, int64_t{0})).sum(std::vector<int>{-1}).reshape(y.shape());
   }
   const Tensor masked = ignore_index ? w.mul(y.ne(scalar_like(y, *ignore_index))) : w;
   const Tensor picked =
-      one_hot_along(y, n, classes).where(*this, scalar_like(*this, int64_t{0})).sum(std::vector<int>{classes});
+      class_one_hot(y, n, classes).where(*this, scalar_like(*this, int64_t{0})).sum(std::vector<int>{classes});
   const Tensor nll = picked.neg().mul(masked);
   if (reduction == Reduction::Mean) return nll.sum().div(masked.sum());
   return reduce_by(nll, reduction);

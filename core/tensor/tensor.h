@@ -55,6 +55,8 @@ class Tensor {
                       const std::string& device = "");
   // A Python scalar as an operand of x: tinygrad's rule (float tensors and int-with-int keep x's dtype).
   static Tensor scalar_like(const Tensor& x, ConstValue v);
+  // a 0-dim zero of x's own dtype (false for bool), the other side of a where()
+  static Tensor zero_of(const Tensor& x);
   Tensor full_like(ConstValue v, std::optional<DType> dtype = {}) const;
   Tensor zeros_like() const;
   Tensor ones_like() const;
