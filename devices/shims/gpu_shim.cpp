@@ -3,13 +3,11 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <barrier>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <regex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -18,6 +16,7 @@
 #include "devices/disk_cache.h"
 #include "devices/host_cpu.h"
 #include "devices/host_memory.h"
+#include "devices/shims/fibers.h"
 #include "devices/shared_object.h"
 
 namespace tr {
@@ -125,9 +124,9 @@ class ShimProgram : public Program {
   Entry entry_;
   bool local_ids_, barriers_;
 
-  // One threadgroup at a time (its `threadgroup` memory is static in the kernel). With barriers, a
-  // thread per position in the group runs that position of every group in turn, all of them meeting
-  // at the kernel's barriers and again after each group: threads made once per launch, not per group.
+  // One threadgroup at a time (its `threadgroup` memory is static in the kernel). With barriers, its
+  // threads are fibers (devices/shims/fibers.h) that switch at the kernel's barriers, their stacks made
+  // once per launch.
   void run_groups(void** bufs, const std::vector<std::array<unsigned, 3>>& groups, const unsigned* sz) {
     std::vector<std::array<unsigned, 3>> ids;
     for (unsigned z = 0; z < sz[2]; z++)
@@ -142,16 +141,8 @@ class ShimProgram : public Program {
         for (const auto& t : ids) call(g, t, nullptr, nullptr);
       return;
     }
-    std::barrier<> meet(static_cast<std::ptrdiff_t>(ids.size()));
-    auto wait = [](void* b) { static_cast<std::barrier<>*>(b)->arrive_and_wait(); };
-    std::vector<std::jthread> threads;
-    for (const auto& t : ids)
-      threads.emplace_back([&, t] {
-        for (const auto& g : groups) {
-          call(g, t, wait, &meet);
-          meet.arrive_and_wait();
-        }
-      });
+    FiberGroup fibers(ids.size());
+    for (const auto& g : groups) fibers.run([&](size_t i) { call(g, ids[i], &FiberGroup::barrier, &fibers); });
   }
 };
 

@@ -12,7 +12,8 @@
 //     __shared__                          static: a function-local static array is shared by exactly
 //                                         the threads of the workgroup that runs
 //     threadIdx, blockIdx, blockDim       what the shim's entry sets for the thread before the call
-//     __syncthreads                       a wait on the std::barrier of the workgroup's threads
+//     __syncthreads                       a switch to the workgroup's other threads, fibers of one
+//                                         OS thread
 //     half                                devices/shims/half.h: binary16 storage, + - * / in float
 //     exp2f, sin, fma, ...                the compiler's builtins (<cmath> took 0.13 s of each
 //                                         kernel's 0.18 s compile)
@@ -91,7 +92,12 @@ struct arg {
 #define blockIdx (tinyrepl_hip::group_id)
 #define blockDim (tinyrepl_hip::group_size)
 
-inline void __syncthreads() { tinyrepl_hip::barrier_wait(tinyrepl_hip::barrier_context); }
+// The other threads of the workgroup, fibers of this OS thread, set their own id while this one waits.
+inline void __syncthreads() {
+  const tinyrepl_hip_dim3 id = tinyrepl_hip::thread_id;
+  tinyrepl_hip::barrier_wait(tinyrepl_hip::barrier_context);
+  tinyrepl_hip::thread_id = id;
+}
 
 #define TINYREPL_HIP_MATH(fn)                                   \
   inline float fn##f(float x) { return __builtin_##fn##f(x); } \
