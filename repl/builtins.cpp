@@ -115,7 +115,7 @@ Value normal_fn(const CallArgs& call, const PrintSink&) {
 
 Value randint_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"shape", kRest}, {"low"}, {"high"}, {"seed"}, {"dtype"}, {"device"}, {"requires_grad"}});
-  return Tensor::randint(to_shape(b.rest()), b.find("low") ? to_int(b["low"]) : 0, b.find("high") ? to_int(b["high"]) : 10,
+  return Tensor::randint(to_shape(b.rest()), int_or(b, "low", 0), int_or(b, "high", 10),
                          seed_arg(b), dtype_arg(b).value_or(DType::Int32), device_arg(b));
 }
 
@@ -168,7 +168,7 @@ Value elementwise_pair(const CallArgs& call, const PrintSink&) {
 Value allclose_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"a", kRequired}, {"b", kRequired}, {"rtol"}, {"atol"}});
   const auto [x, y] = tensor_operands(b["a"].value, b["b"].value, call.name);
-  return allclose(x, y, b.find("rtol") ? to_float(b["rtol"]) : 1e-5, b.find("atol") ? to_float(b["atol"]) : 1e-8);
+  return allclose(x, y, number_or(b, "rtol", 1e-5), number_or(b, "atol", 1e-8));
 }
 
 // At least one tensor, given as separate arguments.

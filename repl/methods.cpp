@@ -14,8 +14,7 @@ namespace {
 
 using Table = MethodTable;
 
-
-bool keepdim_arg(const Bound& b) { return b.find("keepdim") ? to_bool(b["keepdim"]) : false; }
+bool keepdim_arg(const Bound& b) { return flag_or(b, "keepdim", false); }
 
 // A tuple of one (a, b) pair or None per dim, as shrink and pad take them.
 std::vector<std::optional<Range>> pairs_of(const Arg& a) {
@@ -180,7 +179,7 @@ void add_reductions(Table& t) {
   for (const auto& [name, op] : spreads) {
     t[name] = [op = op](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
       const Bound b = bind(call, {{"axis"}, {"keepdim"}, {"correction"}});
-      return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b), b.find("correction") ? to_float(b["correction"]) : 1.0);
+      return (x.*op)(to_axes(b.find("axis")), keepdim_arg(b), number_or(b, "correction", 1.0));
     };
   }
   const std::pair<const char*, ArgReduce> args[] = {{"argmax", &Tensor::argmax}, {"argmin", &Tensor::argmin}};

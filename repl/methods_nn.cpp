@@ -94,7 +94,7 @@ void add_parameter_activations(MethodTable& t) {
   };
   t["softmin"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"axis"}, {"dtype"}});
-    return x.softmin(b.find("axis") ? to_dim(b["axis"]) : -1, to_optional_dtype(b.find("dtype")));
+    return x.softmin(dim_or(b, "axis", -1), to_optional_dtype(b.find("dtype")));
   };
   t["gelu"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"approximate"}});

@@ -38,7 +38,7 @@ Value conv2d(const CallArgs& call) {
   const Bound b = bind(call, {{"in_channels", kRequired}, {"out_channels", kRequired}, {"kernel_size", kRequired},
                               {"stride"}, {"padding"}, {"dilation"}, {"groups"}, {"bias"}});
   const int64_t in = to_int(b["in_channels"]), out = to_int(b["out_channels"]);
-  const int64_t groups = b.find("groups") ? to_int(b["groups"]) : 1;
+  const int64_t groups = int_or(b, "groups", 1);
   if (in <= 0 || out <= 0) fail_at(call.span, "value", "Conv2d needs positive channel counts, not ({}, {})", in, out);
   if (groups <= 0 || in % groups != 0 || out % groups != 0)
     fail_at(call.span, "value", "groups={} must divide both in_channels {} and out_channels {}", groups, in, out);

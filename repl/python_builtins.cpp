@@ -56,7 +56,7 @@ Value range_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"start", kRequired}, {"stop"}, {"step"}});
   const int64_t start = b.find("stop") ? to_int(b["start"]) : 0;
   const int64_t stop = to_int(b.find("stop") ? b["stop"] : b["start"]);
-  const int64_t step = b.find("step") ? to_int(b["step"]) : 1;
+  const int64_t step = int_or(b, "step", 1);
   return at(step == 0 ? b["step"].span : call.span, [&] { return make_range(start, stop, step); });
 }
 

@@ -26,7 +26,7 @@ std::vector<Tensor> tensors_of(const CallArgs& call, const std::vector<Arg>& arg
 
 Value stack_fn(const CallArgs& call, const PrintSink&) {
   const Bound b = bind(call, {{"tensors", kRest}, {"dim"}});
-  return stack(tensors_of(call, b.rest()), b.find("dim") ? to_dim(b["dim"]) : 0);
+  return stack(tensors_of(call, b.rest()), dim_or(b, "dim", 0));
 }
 
 Value einsum_fn(const CallArgs& call, const PrintSink&) {

@@ -101,15 +101,15 @@ void add_layout(MethodTable& t) {
   };
   t["diagonal"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"offset"}, {"dim1"}, {"dim2"}});
-    return diagonal(x, b.find("offset") ? to_int(b["offset"]) : 0, dim_or(b, "dim1", 0), dim_or(b, "dim2", 1));
+    return diagonal(x, int_or(b, "offset", 0), dim_or(b, "dim1", 0), dim_or(b, "dim2", 1));
   };
   t["tril"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"diagonal"}});
-    return tril(x, b.find("diagonal") ? to_int(b["diagonal"]) : 0);
+    return tril(x, int_or(b, "diagonal", 0));
   };
   t["triu"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"diagonal"}});
-    return triu(x, b.find("diagonal") ? to_int(b["diagonal"]) : 0);
+    return triu(x, int_or(b, "diagonal", 0));
   };
   t["unfold"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"dim", kRequired}, {"size", kRequired}, {"step", kRequired}});
@@ -142,8 +142,8 @@ void add_tests(MethodTable& t) {
   };
   t["isclose"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"other", kRequired}, {"rtol"}, {"atol"}, {"equal_nan"}});
-    return isclose(x, operand(x, b["other"]), b.find("rtol") ? to_float(b["rtol"]) : 1e-5,
-                   b.find("atol") ? to_float(b["atol"]) : 1e-8, flag_or(b, "equal_nan", false));
+    return isclose(x, operand(x, b["other"]), number_or(b, "rtol", 1e-5),
+                   number_or(b, "atol", 1e-8), flag_or(b, "equal_nan", false));
   };
   const auto truth = [](Tensor (*f)(const Tensor&, const Axes&, bool)) {
     return [f](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
@@ -300,7 +300,7 @@ void add_statistics(MethodTable& t) {
   }
   t["normalize"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"p"}, {"dim"}, {"eps"}});
-    return normalize(x, b.find("p") ? to_float(b["p"]) : 2.0, dim_or(b, "dim", 1), b.find("eps") ? to_float(b["eps"]) : 1e-12);
+    return normalize(x, number_or(b, "p", 2.0), dim_or(b, "dim", 1), number_or(b, "eps", 1e-12));
   };
 }
 
@@ -360,7 +360,7 @@ void add_sizes_and_likes(MethodTable& t) {
   }
   t["multinomial"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {
     const Bound b = bind(call, {{"num_samples"}, {"replacement"}, {"seed"}});
-    return multinomial(x, b.find("num_samples") ? to_int(b["num_samples"]) : 1, flag_or(b, "replacement", false),
+    return multinomial(x, int_or(b, "num_samples", 1), flag_or(b, "replacement", false),
                        optional_seed(b));
   };
   t["clone"] = [](const Tensor& x, const CallArgs& call, const PrintSink&) -> Value {

@@ -44,7 +44,6 @@ FiberGroup::FiberGroup(size_t count) : fibers_(count) {
 
 void FiberGroup::run(const std::function<void(size_t)>& item) {
   item_ = &item;
-  FiberGroup* const outer = running;
   running = this;
   for (Fiber& f : fibers_) {
     getcontext(&f.context);
@@ -62,7 +61,6 @@ void FiberGroup::run(const std::function<void(size_t)>& item) {
         resume(i);
         if (fibers_[i].done) left--;
       }
-  running = outer;
 }
 
 void FiberGroup::barrier(void* group) { static_cast<FiberGroup*>(group)->suspend(); }
