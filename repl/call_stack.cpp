@@ -6,20 +6,15 @@
 #include <exception>
 
 #include "core/base/error.h"
+#include "core/base/sanitizer.h"
 #include "repl/session.h"
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TINYREPL_CALL_STACK_ASAN 1
-#endif
-#endif
 
 namespace tr::repl {
 namespace {
 
 // The stack one nested .tg call takes, with room to spare (measured on x86-64 with g++ 12 and clang 14:
 // under 2 KB at -O2; about 25 KB at -O0 under AddressSanitizer, whose frames hold redzones).
-#if defined(TINYREPL_CALL_STACK_ASAN) || defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#if defined(TINYREPL_ASAN) || !defined(__OPTIMIZE__)
 constexpr size_t kCallBytes = size_t{32} << 10;
 #else
 constexpr size_t kCallBytes = size_t{4} << 10;

@@ -1,14 +1,7 @@
 #include "devices/shims/fibers.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TINYREPL_FIBERS_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TINYREPL_FIBERS_ASAN 1
-#endif
-#if defined(TINYREPL_FIBERS_ASAN)
+#include "core/base/sanitizer.h"
+#if defined(TINYREPL_ASAN)
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -26,12 +19,12 @@ thread_local FiberGroup* running = nullptr;
 // in use and keeps a fake stack per fiber. A null `fake` leaves a fiber for good (start) or enters one
 // for the first time (finish).
 void start_switch([[maybe_unused]] void** fake, [[maybe_unused]] const void* bottom, [[maybe_unused]] size_t size) {
-#if defined(TINYREPL_FIBERS_ASAN)
+#if defined(TINYREPL_ASAN)
   __sanitizer_start_switch_fiber(fake, bottom, size);
 #endif
 }
 void finish_switch([[maybe_unused]] void* fake, [[maybe_unused]] const void** bottom, [[maybe_unused]] size_t* size) {
-#if defined(TINYREPL_FIBERS_ASAN)
+#if defined(TINYREPL_ASAN)
   __sanitizer_finish_switch_fiber(fake, bottom, size);
 #endif
 }
